@@ -1,0 +1,36 @@
+# Shared build helpers: warning flags and the one-executable-per-folder test layout.
+
+set(TEGULA_WARNING_FLAGS -Wall -Wextra -Wshadow=local -Wno-missing-field-initializers)
+if(TEGULA_WERROR)
+  list(APPEND TEGULA_WARNING_FLAGS -Werror)
+endif()
+
+# tg_library(NAME SOURCES ... [LIBS ...]): a static library of the project with the
+# repository root on its include path.
+function(tg_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+  target_compile_options(${name} PRIVATE ${TEGULA_WARNING_FLAGS})
+  target_link_libraries(${name} PUBLIC ${ARG_LIBS})
+endfunction()
+
+# tg_test_suite(NAME SOURCES ... [LIBS ...]): one doctest executable for a folder, and one
+# CTest entry per test source file (each file tests one property), named NAME.<file stem>.
+function(tg_test_suite name)
+  if(NOT TEGULA_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${PROJECT_SOURCE_DIR}/core/tests/doctest_main.cpp ${ARG_SOURCES})
+  target_compile_options(${name} PRIVATE ${TEGULA_WARNING_FLAGS})
+  target_link_libraries(${name} PRIVATE doctest::doctest ${ARG_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(${name} PRIVATE TEGULA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                             TEGULA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  foreach(src ${ARG_SOURCES})
+    get_filename_component(stem ${src} NAME_WE)
+    string(REGEX REPLACE "_test$" "" prop ${stem})
+    add_test(NAME ${name}.${prop} COMMAND ${name} --source-file=*${stem}.cpp --no-intro)
+  endforeach()
+endfunction()
