@@ -1,6 +1,9 @@
 # Shared build helpers: warning flags and the one-executable-per-folder test layout.
 
-set(TEGULA_WARNING_FLAGS -Wall -Wextra -Wshadow=local -Wno-missing-field-initializers)
+set(TEGULA_WARNING_FLAGS -Wall -Wextra -Wno-missing-field-initializers)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  list(APPEND TEGULA_WARNING_FLAGS -Wshadow=local)
+endif()
 if(TEGULA_WERROR)
   list(APPEND TEGULA_WARNING_FLAGS -Werror)
 endif()

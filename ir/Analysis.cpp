@@ -1,0 +1,91 @@
+#include "ir/Analysis.h"
+
+namespace tegula::ir {
+
+BufferMap kernel_buffers(const Kernel& k) {
+  BufferMap out;
+  for (const Param& p : k.params) {
+    if (!p.is_tensor) continue;
+    BufferInfo b;
+    b.scope = Scope::Global;
+    b.dtype = p.dtype;
+    b.loc = p.loc;
+    for (const Expr& d : p.shape) b.shape.push_back(d->kind == ExprKind::IntImm ? d->int_value : -1);
+    out[p.name] = b;
+  }
+  for (const Stmt& s : k.body.stmts) {
+    if (s.op != OpKind::Alloc) continue;
+    out[s.name] = BufferInfo{s.type.scope, s.type.dtype, s.type.shape, s.loc};
+  }
+  return out;
+}
+
+static std::string shape_str(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += shape[i] < 0 ? std::string("?") : std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buffers) {
+  std::vector<int64_t> extent = stmt_attr_ints(s, "extent");
+  if (!extent.empty()) return extent;
+  // The destination comes first: copy and atomic_add list it second, fill first.
+  std::vector<const TileRef*> order;
+  if (s.op == OpKind::Fill) {
+    order = {&s.tiles[0]};
+  } else {
+    order = {&s.tiles[1], &s.tiles[0]};
+  }
+  for (const TileRef* t : order) {
+    auto it = buffers.find(t->buffer);
+    if (it == buffers.end()) continue;
+    if (it->second.scope == Scope::Global || !t->offsets.empty()) continue;
+    return it->second.shape;
+  }
+  // A whole global tensor with a static shape is its own extent.
+  for (const TileRef* t : order) {
+    auto it = buffers.find(t->buffer);
+    if (it == buffers.end() || !t->offsets.empty()) continue;
+    bool all_static = true;
+    for (int64_t d : it->second.shape) all_static = all_static && d > 0;
+    if (all_static) return it->second.shape;
+  }
+  (void)shape_str;
+  return error(ErrorCode::Verify,
+               std::string(op_info(s.op).keyword) +
+                   " needs an extent: name a whole shared, fragment or local buffer, or give "
+                   "extent=[...]",
+               s.loc);
+}
+
+}  // namespace tegula::ir
+
+namespace tegula::ir {
+
+static void collect_written(const Block& b, std::vector<std::string>& out) {
+  for (const Stmt& s : b.stmts) {
+    if (s.op == OpKind::Copy || s.op == OpKind::AtomicAdd) out.push_back(s.tiles[1].buffer);
+    if (s.op == OpKind::Store || s.op == OpKind::Fill) out.push_back(s.tiles[0].buffer);
+    for (const Block& inner : s.blocks) collect_written(inner, out);
+  }
+}
+
+std::vector<size_t> written_params(const Kernel& k) {
+  std::vector<std::string> names;
+  collect_written(k.body, names);
+  std::vector<size_t> out;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (!k.params[i].is_tensor) continue;
+    for (const std::string& n : names) {
+      if (n != k.params[i].name) continue;
+      out.push_back(i);
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace tegula::ir

@@ -1,0 +1,41 @@
+/// \file
+/// Facts about a kernel that the verifier, the interpreter and the lowering passes share:
+/// what a buffer name refers to, and the extent of a tile op.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+
+namespace tegula::ir {
+
+/// A buffer as the tile ops see it. Global shapes hold -1 for symbolic dimensions.
+struct BufferInfo {
+  Scope scope = Scope::Global;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  SourceLoc loc;
+};
+
+using BufferMap = std::map<std::string, BufferInfo, std::less<>>;
+
+/// Tensor parameters and the allocs at the top of the kernel body (shared and fragment).
+BufferMap kernel_buffers(const Kernel& k);
+
+/// The extent of the tile that a copy, fill or atomic_add moves: the `extent` attribute if
+/// given, else the shape of a non-global operand written without offsets (the destination
+/// first). Errors name the statement.
+Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buffers);
+
+}  // namespace tegula::ir
+
+namespace tegula::ir {
+
+/// Indices of the tensor parameters the kernel writes (copy, store or atomic_add targets):
+/// its outputs.
+std::vector<size_t> written_params(const Kernel& k);
+
+}  // namespace tegula::ir

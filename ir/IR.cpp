@@ -1,0 +1,412 @@
+#include "ir/IR.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace tegula::ir {
+
+// ---------------------------------------------------------------------------------------
+// Tables from the op list.
+
+static const OpInfo kOpInfos[] = {
+#define TG_OP_INFO(e, kw, fmt, attrs, blocks) {OpKind::e, kw, fmt, attrs, blocks},
+    TG_FOR_EACH_OP(TG_OP_INFO)
+#undef TG_OP_INFO
+};
+
+const OpInfo& op_info(OpKind kind) { return kOpInfos[static_cast<int>(kind)]; }
+
+std::optional<OpKind> op_from_keyword(std::string_view keyword) {
+  for (const OpInfo& info : kOpInfos)
+    if (keyword == info.keyword) return info.kind;
+  return std::nullopt;
+}
+
+const char* unary_spelling(UnaryOp op) {
+  switch (op) {
+#define TG_UNARY_CASE(e, s) \
+  case UnaryOp::e: return s;
+    TG_FOR_EACH_UNARY(TG_UNARY_CASE)
+#undef TG_UNARY_CASE
+  }
+  return "?";
+}
+
+const char* binary_spelling(BinaryOp op) {
+  switch (op) {
+#define TG_BINARY_CASE(e, s, p) \
+  case BinaryOp::e: return s;
+    TG_FOR_EACH_BINARY(TG_BINARY_CASE)
+#undef TG_BINARY_CASE
+  }
+  return "?";
+}
+
+int binary_precedence(BinaryOp op) {
+  switch (op) {
+#define TG_BINARY_PREC(e, s, p) \
+  case BinaryOp::e: return p;
+    TG_FOR_EACH_BINARY(TG_BINARY_PREC)
+#undef TG_BINARY_PREC
+  }
+  return 0;
+}
+
+std::optional<UnaryOp> unary_from_call(std::string_view name) {
+#define TG_UNARY_CALL(e, s) \
+  if (UnaryOp::e != UnaryOp::Neg && UnaryOp::e != UnaryOp::Not && name == s) return UnaryOp::e;
+  TG_FOR_EACH_UNARY(TG_UNARY_CALL)
+#undef TG_UNARY_CALL
+  return std::nullopt;
+}
+
+std::optional<BinaryOp> binary_from_call(std::string_view name) {
+#define TG_BINARY_CALL(e, s, p) \
+  if (p == 0 && name == s) return BinaryOp::e;
+  TG_FOR_EACH_BINARY(TG_BINARY_CALL)
+#undef TG_BINARY_CALL
+  return std::nullopt;
+}
+
+const char* scope_name(Scope s) {
+  switch (s) {
+#define TG_SCOPE_CASE(e, n) \
+  case Scope::e: return n;
+    TG_FOR_EACH_SCOPE(TG_SCOPE_CASE)
+#undef TG_SCOPE_CASE
+  }
+  return "?";
+}
+
+std::optional<Scope> parse_scope(std::string_view s) {
+#define TG_SCOPE_PARSE(e, n) \
+  if (s == n) return Scope::e;
+  TG_FOR_EACH_SCOPE(TG_SCOPE_PARSE)
+#undef TG_SCOPE_PARSE
+  return std::nullopt;
+}
+
+const char* reduce_name(ReduceKind k) {
+  switch (k) {
+#define TG_REDUCE_CASE(e, n) \
+  case ReduceKind::e: return n;
+    TG_FOR_EACH_REDUCE(TG_REDUCE_CASE)
+#undef TG_REDUCE_CASE
+  }
+  return "?";
+}
+
+std::optional<ReduceKind> parse_reduce(std::string_view s) {
+#define TG_REDUCE_PARSE(e, n) \
+  if (s == n) return ReduceKind::e;
+  TG_FOR_EACH_REDUCE(TG_REDUCE_PARSE)
+#undef TG_REDUCE_PARSE
+  return std::nullopt;
+}
+
+bool is_comparison(BinaryOp op) {
+  return op == BinaryOp::Eq || op == BinaryOp::Ne || op == BinaryOp::Lt || op == BinaryOp::Le ||
+         op == BinaryOp::Gt || op == BinaryOp::Ge;
+}
+
+bool is_logical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
+
+// ---------------------------------------------------------------------------------------
+// Expression constructors.
+
+static Expr make(ExprKind kind, SourceLoc loc) {
+  auto e = std::make_shared<ExprNode>();
+  e->kind = kind;
+  e->loc = std::move(loc);
+  return e;
+}
+
+Expr int_imm(int64_t v, SourceLoc loc) {
+  Expr e = make(ExprKind::IntImm, std::move(loc));
+  e->int_value = v;
+  e->type = Type::index();
+  return e;
+}
+
+Expr float_imm(double v, SourceLoc loc) {
+  Expr e = make(ExprKind::FloatImm, std::move(loc));
+  e->float_value = v;
+  return e;
+}
+
+Expr var(std::string name, SourceLoc loc) {
+  Expr e = make(ExprKind::Var, std::move(loc));
+  e->name = std::move(name);
+  return e;
+}
+
+Expr load(std::string buffer, std::vector<Expr> indices, SourceLoc loc) {
+  Expr e = make(ExprKind::Load, std::move(loc));
+  e->name = std::move(buffer);
+  e->args = std::move(indices);
+  return e;
+}
+
+Expr tile_use(std::string buffer, SourceLoc loc) {
+  Expr e = make(ExprKind::Tile, std::move(loc));
+  e->name = std::move(buffer);
+  return e;
+}
+
+Expr unary(UnaryOp op, Expr x, SourceLoc loc) {
+  Expr e = make(ExprKind::Unary, std::move(loc));
+  e->unary = op;
+  e->args = {std::move(x)};
+  return e;
+}
+
+Expr binary(BinaryOp op, Expr a, Expr b, SourceLoc loc) {
+  Expr e = make(ExprKind::Binary, std::move(loc));
+  e->binary = op;
+  e->args = {std::move(a), std::move(b)};
+  return e;
+}
+
+Expr cast(DType to, Expr x, SourceLoc loc) {
+  Expr e = make(ExprKind::Cast, std::move(loc));
+  e->cast_to = to;
+  e->args = {std::move(x)};
+  return e;
+}
+
+Expr select(Expr c, Expr a, Expr b, SourceLoc loc) {
+  Expr e = make(ExprKind::Select, std::move(loc));
+  e->args = {std::move(c), std::move(a), std::move(b)};
+  return e;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::optional<int64_t> const_int(const Expr& e) {
+  if (!e) return std::nullopt;
+  if (e->kind == ExprKind::IntImm) return e->int_value;
+  if (e->kind == ExprKind::Unary && e->unary == UnaryOp::Neg) {
+    auto x = const_int(e->args[0]);
+    if (x) return -*x;
+    return std::nullopt;
+  }
+  if (e->kind != ExprKind::Binary) return std::nullopt;
+  auto a = const_int(e->args[0]);
+  auto b = const_int(e->args[1]);
+  if (!a || !b) return std::nullopt;
+  switch (e->binary) {
+    case BinaryOp::Add: return *a + *b;
+    case BinaryOp::Sub: return *a - *b;
+    case BinaryOp::Mul: return *a * *b;
+    case BinaryOp::Div: return *b == 0 ? std::nullopt : std::optional<int64_t>(floor_div(*a, *b));
+    case BinaryOp::Mod:
+      return *b == 0 ? std::nullopt : std::optional<int64_t>(*a - *b * floor_div(*a, *b));
+    case BinaryOp::CeilDiv:
+      return *b == 0 ? std::nullopt : std::optional<int64_t>(-floor_div(-*a, *b));
+    case BinaryOp::Max: return std::max(*a, *b);
+    case BinaryOp::Min: return std::min(*a, *b);
+    default: return std::nullopt;
+  }
+}
+
+bool same_expr(const Expr& a, const Expr& b) {
+  if (a == b) return true;
+  if (!a || !b) return false;
+  if (a->kind != b->kind || a->args.size() != b->args.size()) return false;
+  switch (a->kind) {
+    case ExprKind::IntImm:
+      if (a->int_value != b->int_value) return false;
+      break;
+    case ExprKind::FloatImm:
+      if (!(a->float_value == b->float_value ||
+            (std::isnan(a->float_value) && std::isnan(b->float_value))))
+        return false;
+      if (std::signbit(a->float_value) != std::signbit(b->float_value)) return false;
+      break;
+    case ExprKind::Var:
+    case ExprKind::Load:
+    case ExprKind::Tile:
+      if (a->name != b->name) return false;
+      break;
+    case ExprKind::Unary:
+      if (a->unary != b->unary) return false;
+      break;
+    case ExprKind::Binary:
+      if (a->binary != b->binary) return false;
+      break;
+    case ExprKind::Cast:
+      if (a->cast_to != b->cast_to) return false;
+      break;
+    case ExprKind::Select: break;
+  }
+  for (size_t i = 0; i < a->args.size(); ++i)
+    if (!same_expr(a->args[i], b->args[i])) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Attributes.
+
+AttrValue AttrValue::of_bool(bool v) {
+  AttrValue a;
+  a.kind = Kind::Bool;
+  a.b = v;
+  return a;
+}
+AttrValue AttrValue::of_int(int64_t v) {
+  AttrValue a;
+  a.kind = Kind::Int;
+  a.i = v;
+  return a;
+}
+AttrValue AttrValue::of_float(double v) {
+  AttrValue a;
+  a.kind = Kind::Float;
+  a.f = v;
+  return a;
+}
+AttrValue AttrValue::of_ident(std::string v) {
+  AttrValue a;
+  a.kind = Kind::Ident;
+  a.s = std::move(v);
+  return a;
+}
+AttrValue AttrValue::of_string(std::string v) {
+  AttrValue a;
+  a.kind = Kind::String;
+  a.s = std::move(v);
+  return a;
+}
+AttrValue AttrValue::of_list(std::vector<AttrValue> v) {
+  AttrValue a;
+  a.kind = Kind::List;
+  a.list = std::move(v);
+  return a;
+}
+AttrValue AttrValue::of_ints(const std::vector<int64_t>& v) {
+  std::vector<AttrValue> items;
+  for (int64_t x : v) items.push_back(of_int(x));
+  return of_list(std::move(items));
+}
+
+bool AttrValue::operator==(const AttrValue& o) const {
+  if (kind != o.kind) return false;
+  switch (kind) {
+    case Kind::Bool: return b == o.b;
+    case Kind::Int: return i == o.i;
+    case Kind::Float: return f == o.f || (std::isnan(f) && std::isnan(o.f));
+    case Kind::Ident:
+    case Kind::String: return s == o.s;
+    case Kind::List: return list == o.list;
+  }
+  return false;
+}
+
+const Attr* find_attr(const std::vector<Attr>& attrs, std::string_view name) {
+  for (const Attr& a : attrs)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+void set_attr(std::vector<Attr>& attrs, std::string name, AttrValue value) {
+  for (Attr& a : attrs) {
+    if (a.name != name) continue;
+    a.value = std::move(value);
+    return;
+  }
+  attrs.push_back(Attr{std::move(name), std::move(value), {}});
+}
+
+/// The default value written in an op's attribute spec ("name:type=default").
+static std::optional<AttrValue> spec_default(const char* spec, std::string_view name) {
+  std::string_view rest(spec);
+  while (!rest.empty()) {
+    size_t end = rest.find(' ');
+    std::string_view item = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    size_t colon = item.find(':');
+    if (item.substr(0, colon) != name) continue;
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    std::string_view type = item.substr(colon + 1, eq - colon - 1);
+    std::string value(item.substr(eq + 1));
+    if (type == "bool") return AttrValue::of_bool(value == "true");
+    if (type == "int") return AttrValue::of_int(std::strtoll(value.c_str(), nullptr, 10));
+    if (type == "float") return AttrValue::of_float(std::strtod(value.c_str(), nullptr));
+    if (type == "ints") return AttrValue::of_list({});
+    return AttrValue::of_ident(value);
+  }
+  return std::nullopt;
+}
+
+std::optional<AttrValue> stmt_attr(const Stmt& s, std::string_view name) {
+  if (const Attr* a = find_attr(s.attrs, name)) return a->value;
+  return spec_default(op_info(s.op).attrs, name);
+}
+
+bool stmt_attr_bool(const Stmt& s, std::string_view name) {
+  auto v = stmt_attr(s, name);
+  return v && v->kind == AttrValue::Kind::Bool && v->b;
+}
+
+int64_t stmt_attr_int(const Stmt& s, std::string_view name) {
+  auto v = stmt_attr(s, name);
+  return v && v->kind == AttrValue::Kind::Int ? v->i : 0;
+}
+
+double stmt_attr_float(const Stmt& s, std::string_view name) {
+  auto v = stmt_attr(s, name);
+  if (!v) return 0;
+  if (v->kind == AttrValue::Kind::Float) return v->f;
+  if (v->kind == AttrValue::Kind::Int) return double(v->i);
+  return 0;
+}
+
+std::string stmt_attr_ident(const Stmt& s, std::string_view name) {
+  auto v = stmt_attr(s, name);
+  return v && (v->kind == AttrValue::Kind::Ident || v->kind == AttrValue::Kind::String) ? v->s
+                                                                                          : "";
+}
+
+std::vector<int64_t> stmt_attr_ints(const Stmt& s, std::string_view name) {
+  std::vector<int64_t> out;
+  auto v = stmt_attr(s, name);
+  if (!v || v->kind != AttrValue::Kind::List) return out;
+  for (const AttrValue& x : v->list)
+    if (x.kind == AttrValue::Kind::Int) out.push_back(x.i);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Buffers and kernels.
+
+int64_t BufferType::elements() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+const Param* Kernel::find_param(std::string_view name) const {
+  for (const Param& p : params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> Kernel::symbols() const {
+  std::vector<std::string> out;
+  for (const Param& p : params) {
+    for (const Expr& d : p.shape) {
+      if (d->kind != ExprKind::Var) continue;
+      bool seen = false;
+      for (const std::string& s : out) seen = seen || s == d->name;
+      if (!seen) out.push_back(d->name);
+    }
+  }
+  return out;
+}
+
+}  // namespace tegula::ir

@@ -1,0 +1,710 @@
+#include "ir/Interpreter.h"
+
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <map>
+
+#include "ir/Analysis.h"
+#include "ir/Printer.h"
+
+namespace tegula::ir {
+namespace {
+
+/// A buffer at run time. Global tensors read and write their bytes in place (each store
+/// rounds through the dtype's encoding); other scopes hold already-rounded float64 values.
+struct Buf {
+  std::string name;
+  Scope scope = Scope::Shared;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  int64_t numel = 0;
+  std::vector<double> data;  // non-global
+  uint8_t* bytes = nullptr;  // global
+
+  void set_shape(std::vector<int64_t> s) {
+    shape = std::move(s);
+    strides.assign(shape.size(), 1);
+    numel = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      strides[i] = numel;
+      numel *= shape[i];
+    }
+  }
+  double get(int64_t linear) const {
+    if (scope == Scope::Global) return load_element(dtype, bytes + linear * int64_t(dtype_size(dtype)));
+    return data[size_t(linear)];
+  }
+  void set(int64_t linear, double v) {
+    if (scope == Scope::Global) {
+      store_element(dtype, v, bytes + linear * int64_t(dtype_size(dtype)));
+      return;
+    }
+    data[size_t(linear)] = round_to_dtype(dtype, v);
+  }
+  /// Poison: reading a buffer before writing it gives NaN (0 once stored to an integer).
+  void poison() { data.assign(size_t(numel), std::nan("")); }
+};
+
+using ExprFn = std::function<double()>;
+using StmtFn = std::function<Status()>;
+
+double floor_div(double a, double b) { return std::floor(a / b); }
+
+class Interp {
+public:
+  Interp(const Kernel& k, const std::vector<Arg>& args) : k_(k), args_(args) {}
+
+  Status run(const InterpretOptions& opts) {
+    TG_RETURN_IF_ERROR(bind_args());
+    TG_ASSIGN_OR_RETURN(std::vector<int64_t> grid, launch_grid(k_, args_));
+    grid.resize(3, 1);
+    for (int i = 0; i < 3; ++i) block_idx_[i] = &slots_.emplace_back(0);
+    for (int i = 0; i < 3; ++i) scope_vars_.front()[kBlockIndexNames[i]] = block_idx_[i];
+    TG_ASSIGN_OR_RETURN(StmtFn body, compile_block(k_.body, true));
+    int64_t total = grid[0] * grid[1] * grid[2];
+    auto run_block = [&](int64_t flat) -> Status {
+      *block_idx_[0] = double(flat % grid[0]);
+      *block_idx_[1] = double((flat / grid[0]) % grid[1]);
+      *block_idx_[2] = double(flat / (grid[0] * grid[1]));
+      for (Buf* b : block_buffers_) b->poison();
+      return body();
+    };
+    if (!opts.blocks.empty()) {
+      for (int64_t flat : opts.blocks) {
+        if (flat < 0 || flat >= total) return error(ErrorCode::OutOfRange, "block " + std::to_string(flat) + " is outside the grid");
+        TG_RETURN_IF_ERROR(run_block(flat));
+      }
+      return Status::ok();
+    }
+    for (int64_t flat = 0; flat < total; ++flat) TG_RETURN_IF_ERROR(run_block(flat));
+    return Status::ok();
+  }
+
+private:
+  // --- arguments --------------------------------------------------------------------
+  Status bind_args() {
+    std::vector<std::string> symbols = k_.symbols();
+    size_t expected = k_.params.size() + symbols.size();
+    if (args_.size() != expected)
+      return error(ErrorCode::InvalidArgument, "kernel '" + k_.name + "' takes " + std::to_string(expected) +
+                                                   " arguments (parameters, then shape symbols), given " +
+                                                   std::to_string(args_.size()));
+    scope_vars_.emplace_back();
+    scope_bufs_.emplace_back();
+    for (size_t i = 0; i < symbols.size(); ++i) {
+      const Arg& a = args_[k_.params.size() + i];
+      if (a.kind != Arg::Kind::Int)
+        return error(ErrorCode::InvalidArgument, "shape symbol '" + symbols[i] + "' needs an integer argument");
+      if (a.i < 0) return error(ErrorCode::InvalidArgument, "shape symbol '" + symbols[i] + "' is negative (" + std::to_string(a.i) + ")");
+      scope_vars_.front()[symbols[i]] = &slots_.emplace_back(double(a.i));
+    }
+    for (size_t i = 0; i < k_.params.size(); ++i) {
+      const Param& p = k_.params[i];
+      const Arg& a = args_[i];
+      if (!p.is_tensor) {
+        if (a.kind == Arg::Kind::Tensor)
+          return error(ErrorCode::InvalidArgument, "parameter '" + p.name + "' is a scalar, given a tensor");
+        double v = a.kind == Arg::Kind::Int ? double(a.i) : a.f;
+        scope_vars_.front()[p.name] = &slots_.emplace_back(round_to_dtype(p.dtype, v));
+        continue;
+      }
+      if (a.kind != Arg::Kind::Tensor)
+        return error(ErrorCode::InvalidArgument, "parameter '" + p.name + "' is a tensor, given a scalar");
+      TG_ASSIGN_OR_RETURN(uint64_t need, tensor_bytes(k_, i, args_));
+      if (a.size < need || (need > 0 && !a.data))
+        return error(ErrorCode::InvalidArgument, "tensor '" + p.name + "' needs " + std::to_string(need) + " bytes, given " +
+                                                     std::to_string(a.size));
+      Buf& b = bufs_.emplace_back();
+      b.name = p.name;
+      b.scope = Scope::Global;
+      b.dtype = p.dtype;
+      std::vector<int64_t> shape;
+      for (const Expr& d : p.shape)
+        shape.push_back(d->kind == ExprKind::IntImm ? d->int_value : int64_t(*scope_vars_.front()[d->name]));
+      b.set_shape(shape);
+      b.bytes = static_cast<uint8_t*>(a.data);
+      scope_bufs_.front()[p.name] = &b;
+    }
+    return Status::ok();
+  }
+
+  // --- name resolution during compilation -------------------------------------------
+  double* find_var(const std::string& name) {
+    for (auto it = scope_vars_.rbegin(); it != scope_vars_.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return f->second;
+    }
+    return nullptr;
+  }
+  Buf* find_buf(const std::string& name) {
+    for (auto it = scope_bufs_.rbegin(); it != scope_bufs_.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return f->second;
+    }
+    return nullptr;
+  }
+  void push_scope() {
+    scope_vars_.emplace_back();
+    scope_bufs_.emplace_back();
+  }
+  void pop_scope() {
+    scope_vars_.pop_back();
+    scope_bufs_.pop_back();
+  }
+
+  Status runtime_error(const SourceLoc& loc, std::string msg) {
+    if (err_.is_ok()) err_ = error(ErrorCode::OutOfRange, std::move(msg), loc);
+    return err_;
+  }
+
+  // --- expressions ------------------------------------------------------------------
+  Result<ExprFn> compile_expr(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::IntImm: {
+        double v = double(e->int_value);
+        return ExprFn([v] { return v; });
+      }
+      case ExprKind::FloatImm: {
+        double v = e->float_value;
+        return ExprFn([v] { return v; });
+      }
+      case ExprKind::Var: {
+        double* slot = find_var(e->name);
+        if (!slot) return error(ErrorCode::Internal, "unbound name '" + e->name + "' (was the kernel verified?)", e->loc);
+        return ExprFn([slot] { return *slot; });
+      }
+      case ExprKind::Load: return compile_load(e);
+      case ExprKind::Tile: return compile_tile_use(e);
+      case ExprKind::Cast: {
+        TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
+        DType to = e->cast_to;
+        return ExprFn([x, to] { return round_to_dtype(to, x()); });
+      }
+      case ExprKind::Select: {
+        TG_ASSIGN_OR_RETURN(ExprFn c, compile_expr(e->args[0]));
+        TG_ASSIGN_OR_RETURN(ExprFn a, compile_expr(e->args[1]));
+        TG_ASSIGN_OR_RETURN(ExprFn b, compile_expr(e->args[2]));
+        return ExprFn([c, a, b] { return c() != 0 ? a() : b(); });
+      }
+      case ExprKind::Unary: return compile_unary(e);
+      case ExprKind::Binary: return compile_binary(e);
+    }
+    return error(ErrorCode::Internal, "unknown expression", e->loc);
+  }
+
+  Result<ExprFn> compile_unary(const Expr& e) {
+    TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
+    switch (e->unary) {
+      case UnaryOp::Neg: return ExprFn([x] { return -x(); });
+      case UnaryOp::Not: return ExprFn([x] { return x() == 0 ? 1.0 : 0.0; });
+      case UnaryOp::Abs: return ExprFn([x] { return std::fabs(x()); });
+      case UnaryOp::Exp: return ExprFn([x] { return std::exp(x()); });
+      case UnaryOp::Exp2: return ExprFn([x] { return std::exp2(x()); });
+      case UnaryOp::Log: return ExprFn([x] { return std::log(x()); });
+      case UnaryOp::Sqrt: return ExprFn([x] { return std::sqrt(x()); });
+      case UnaryOp::Rsqrt: return ExprFn([x] { return 1.0 / std::sqrt(x()); });
+      case UnaryOp::Tanh: return ExprFn([x] { return std::tanh(x()); });
+    }
+    return error(ErrorCode::Internal, "unknown unary op", e->loc);
+  }
+
+  Result<ExprFn> compile_binary(const Expr& e) {
+    TG_ASSIGN_OR_RETURN(ExprFn a, compile_expr(e->args[0]));
+    TG_ASSIGN_OR_RETURN(ExprFn b, compile_expr(e->args[1]));
+    bool ints = e->args[0]->type.is_index() && e->args[1]->type.is_index();
+    SourceLoc loc = e->loc;
+    auto checked = [this, loc](double d) {
+      if (d != 0) return true;
+      (void)runtime_error(loc, "integer division by zero");
+      return false;
+    };
+    switch (e->binary) {
+      case BinaryOp::Add: return ExprFn([a, b] { return a() + b(); });
+      case BinaryOp::Sub: return ExprFn([a, b] { return a() - b(); });
+      case BinaryOp::Mul: return ExprFn([a, b] { return a() * b(); });
+      case BinaryOp::Div:
+        if (!ints) return ExprFn([a, b] { return a() / b(); });
+        return ExprFn([a, b, checked] {
+          double x = a(), y = b();
+          return checked(y) ? floor_div(x, y) : 0.0;
+        });
+      case BinaryOp::Mod:
+        return ExprFn([a, b, checked] {
+          double x = a(), y = b();
+          return checked(y) ? x - y * floor_div(x, y) : 0.0;
+        });
+      case BinaryOp::CeilDiv:
+        return ExprFn([a, b, checked] {
+          double x = a(), y = b();
+          return checked(y) ? -floor_div(-x, y) : 0.0;
+        });
+      case BinaryOp::Max: return ExprFn([a, b] { return std::fmax(a(), b()); });
+      case BinaryOp::Min: return ExprFn([a, b] { return std::fmin(a(), b()); });
+      case BinaryOp::Lt: return ExprFn([a, b] { return a() < b() ? 1.0 : 0.0; });
+      case BinaryOp::Le: return ExprFn([a, b] { return a() <= b() ? 1.0 : 0.0; });
+      case BinaryOp::Gt: return ExprFn([a, b] { return a() > b() ? 1.0 : 0.0; });
+      case BinaryOp::Ge: return ExprFn([a, b] { return a() >= b() ? 1.0 : 0.0; });
+      case BinaryOp::Eq: return ExprFn([a, b] { return a() == b() ? 1.0 : 0.0; });
+      case BinaryOp::Ne: return ExprFn([a, b] { return a() != b() ? 1.0 : 0.0; });
+      case BinaryOp::And: return ExprFn([a, b] { return (a() != 0 && b() != 0) ? 1.0 : 0.0; });
+      case BinaryOp::Or: return ExprFn([a, b] { return (a() != 0 || b() != 0) ? 1.0 : 0.0; });
+    }
+    return error(ErrorCode::Internal, "unknown binary op", e->loc);
+  }
+
+  /// The linear index of an element, or -1 (after recording an error) when outside.
+  int64_t checked_linear(const Buf& b, const std::vector<ExprFn>& idx, const SourceLoc& loc) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      double v = idx[d]();
+      if (!err_.is_ok()) return -1;
+      if (v < 0 || v >= double(b.shape[d])) {
+        (void)runtime_error(loc, "index " + std::to_string(int64_t(v)) + " is outside '" + b.name + "' (dimension " +
+                               std::to_string(d) + " has size " + std::to_string(b.shape[d]) + ")");
+        return -1;
+      }
+      linear += int64_t(v) * b.strides[d];
+    }
+    return linear;
+  }
+
+  Result<ExprFn> compile_load(const Expr& e) {
+    Buf* b = find_buf(e->name);
+    if (!b) return error(ErrorCode::Internal, "unbound buffer '" + e->name + "'", e->loc);
+    std::vector<ExprFn> idx;
+    for (const Expr& i : e->args) {
+      TG_ASSIGN_OR_RETURN(ExprFn f, compile_expr(i));
+      idx.push_back(std::move(f));
+    }
+    SourceLoc loc = e->loc;
+    return ExprFn([this, b, idx, loc] {
+      int64_t linear = checked_linear(*b, idx, loc);
+      return linear < 0 ? 0.0 : b->get(linear);
+    });
+  }
+
+  Result<ExprFn> compile_tile_use(const Expr& e) {
+    Buf* b = find_buf(e->name);
+    if (!b) return error(ErrorCode::Internal, "unbound buffer '" + e->name + "'", e->loc);
+    const std::vector<int64_t>* index = &map_index_;
+    return ExprFn([b, index] {
+      int64_t linear = 0;
+      for (size_t d = 0; d < b->shape.size(); ++d)
+        if (b->shape[d] != 1) linear += (*index)[d] * b->strides[d];
+      return b->get(linear);
+    });
+  }
+
+  // --- statements -------------------------------------------------------------------
+  Result<StmtFn> compile_block(const Block& block, bool top_level) {
+    if (!top_level) push_scope();
+    std::vector<StmtFn> fns;
+    for (const Stmt& s : block.stmts) {
+      auto f = compile_stmt(s);
+      if (!f.is_ok()) {
+        if (!top_level) pop_scope();
+        return f.status();
+      }
+      if (*f) fns.push_back(std::move(*f));
+    }
+    if (!top_level) pop_scope();
+    return StmtFn([fns = std::move(fns), this]() -> Status {
+      for (const StmtFn& f : fns) {
+        TG_RETURN_IF_ERROR(f());
+        if (!err_.is_ok()) return err_;
+      }
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_stmt(const Stmt& s) {
+    switch (s.op) {
+      case OpKind::Alloc: return compile_alloc(s);
+      case OpKind::Copy: return compile_copy(s, false);
+      case OpKind::AtomicAdd: return compile_copy(s, true);
+      case OpKind::Fill: return compile_fill(s);
+      case OpKind::Gemm: return compile_gemm(s);
+      case OpKind::Reduce: return compile_reduce(s);
+      case OpKind::Map: return compile_map(s);
+      case OpKind::Store: return compile_store(s);
+      case OpKind::Barrier: return StmtFn();
+      case OpKind::For:
+      case OpKind::Pipelined: return compile_for(s);
+      case OpKind::Parallel: return compile_parallel(s);
+      case OpKind::If: return compile_if(s);
+    }
+    return error(ErrorCode::Internal, "unknown op", s.loc);
+  }
+
+  Result<StmtFn> compile_alloc(const Stmt& s) {
+    Buf& b = bufs_.emplace_back();
+    b.name = s.name;
+    b.scope = s.type.scope;
+    b.dtype = s.type.dtype;
+    b.set_shape(s.type.shape);
+    b.poison();
+    scope_bufs_.back()[s.name] = &b;
+    if (b.scope != Scope::Local) {
+      block_buffers_.push_back(&b);
+      return StmtFn();
+    }
+    Buf* p = &b;
+    return StmtFn([p]() -> Status {
+      p->poison();
+      return Status::ok();
+    });
+  }
+
+  BufferMap visible_buffers(const Stmt& s) {
+    BufferMap m;
+    for (const TileRef& t : s.tiles) {
+      Buf* b = find_buf(t.buffer);
+      if (b) m[t.buffer] = BufferInfo{b->scope, b->dtype, b->shape, {}};
+    }
+    return m;
+  }
+
+  struct TileAccess {
+    Buf* buf = nullptr;
+    std::vector<ExprFn> offsets;
+  };
+
+  Result<TileAccess> compile_tile(const TileRef& t) {
+    TileAccess a;
+    a.buf = find_buf(t.buffer);
+    if (!a.buf) return error(ErrorCode::Internal, "unbound buffer '" + t.buffer + "'", t.loc);
+    for (const Expr& o : t.offsets) {
+      TG_ASSIGN_OR_RETURN(ExprFn f, compile_expr(o));
+      a.offsets.push_back(std::move(f));
+    }
+    return a;
+  }
+
+  /// Evaluate a tile's offsets; a non-global tile must lie wholly inside its buffer.
+  Status tile_origin(const TileAccess& a, const std::vector<int64_t>& extent, const SourceLoc& loc, std::vector<int64_t>& origin) {
+    origin.assign(extent.size(), 0);
+    for (size_t d = 0; d < a.offsets.size(); ++d) origin[d] = int64_t(a.offsets[d]());
+    if (!err_.is_ok()) return err_;
+    if (a.buf->scope == Scope::Global) return Status::ok();
+    for (size_t d = 0; d < extent.size(); ++d) {
+      if (origin[d] >= 0 && origin[d] + extent[d] <= a.buf->shape[d]) continue;
+      return runtime_error(loc, "tile at offset " + std::to_string(origin[d]) + " with extent " + std::to_string(extent[d]) +
+                                    " in dimension " + std::to_string(d) + " is outside '" + a.buf->name + "'");
+    }
+    return Status::ok();
+  }
+
+  /// Linear index of origin + idx in a buffer, or -1 if outside (only globals are masked).
+  static int64_t tile_linear(const Buf& b, const std::vector<int64_t>& origin, const std::vector<int64_t>& idx) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      int64_t c = origin[d] + idx[d];
+      if (c < 0 || c >= b.shape[d]) return -1;
+      linear += c * b.strides[d];
+    }
+    return linear;
+  }
+
+  static bool next_index(std::vector<int64_t>& idx, const std::vector<int64_t>& extent) {
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < extent[d]) return true;
+      idx[d] = 0;
+    }
+    return false;
+  }
+
+  Result<StmtFn> compile_copy(const Stmt& s, bool atomic) {
+    TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, visible_buffers(s)));
+    TG_ASSIGN_OR_RETURN(TileAccess src, compile_tile(s.tiles[0]));
+    TG_ASSIGN_OR_RETURN(TileAccess dst, compile_tile(s.tiles[1]));
+    double pad = atomic ? 0.0 : stmt_attr_float(s, "pad");
+    SourceLoc loc = s.loc;
+    return StmtFn([this, extent, src, dst, pad, loc, atomic]() -> Status {
+      std::vector<int64_t> so, dso;
+      TG_RETURN_IF_ERROR(tile_origin(src, extent, loc, so));
+      TG_RETURN_IF_ERROR(tile_origin(dst, extent, loc, dso));
+      // Read the whole tile before writing, so overlapping tiles behave like a copy.
+      std::vector<double> values;
+      std::vector<int64_t> idx(extent.size(), 0);
+      do {
+        int64_t l = tile_linear(*src.buf, so, idx);
+        values.push_back(l < 0 ? pad : src.buf->get(l));
+      } while (next_index(idx, extent));
+      idx.assign(extent.size(), 0);
+      size_t n = 0;
+      do {
+        int64_t l = tile_linear(*dst.buf, dso, idx);
+        double v = values[n++];
+        if (l < 0) continue;
+        dst.buf->set(l, atomic ? dst.buf->get(l) + v : v);
+      } while (next_index(idx, extent));
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_fill(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, visible_buffers(s)));
+    TG_ASSIGN_OR_RETURN(TileAccess dst, compile_tile(s.target()));
+    TG_ASSIGN_OR_RETURN(ExprFn value, compile_expr(s.value()));
+    SourceLoc loc = s.loc;
+    return StmtFn([this, extent, dst, value, loc]() -> Status {
+      std::vector<int64_t> o;
+      TG_RETURN_IF_ERROR(tile_origin(dst, extent, loc, o));
+      double v = value();
+      if (!err_.is_ok()) return err_;
+      std::vector<int64_t> idx(extent.size(), 0);
+      do {
+        int64_t l = tile_linear(*dst.buf, o, idx);
+        if (l >= 0) dst.buf->set(l, v);
+      } while (next_index(idx, extent));
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_gemm(const Stmt& s) {
+    Buf* a = find_buf(s.gemm_a().buffer);
+    Buf* b = find_buf(s.gemm_b().buffer);
+    Buf* c = find_buf(s.gemm_c().buffer);
+    if (!a || !b || !c) return error(ErrorCode::Internal, "unbound gemm operand", s.loc);
+    bool ta = stmt_attr_bool(s, "trans_a"), tb = stmt_attr_bool(s, "trans_b");
+    bool acc = stmt_attr_bool(s, "accumulate");
+    return StmtFn([a, b, c, ta, tb, acc]() -> Status {
+      int64_t m_size = c->shape[0], n_size = c->shape[1];
+      int64_t k_size = ta ? a->shape[0] : a->shape[1];
+      // (row, k) -> linear for A; (k, col) -> linear for B.
+      int64_t a_m = ta ? 1 : a->strides[0], a_k = ta ? a->strides[0] : 1;
+      int64_t b_k = tb ? 1 : b->strides[0], b_n = tb ? b->strides[0] : 1;
+      std::vector<double> row(static_cast<size_t>(n_size));
+      for (int64_t m = 0; m < m_size; ++m) {
+        for (int64_t n = 0; n < n_size; ++n) row[size_t(n)] = acc ? c->data[size_t(m * n_size + n)] : 0.0;
+        for (int64_t k = 0; k < k_size; ++k) {
+          double av = a->data[size_t(m * a_m + k * a_k)];
+          const double* bp = b->data.data() + k * b_k;
+          for (int64_t n = 0; n < n_size; ++n) row[size_t(n)] += av * bp[n * b_n];
+        }
+        for (int64_t n = 0; n < n_size; ++n) c->data[size_t(m * n_size + n)] = round_to_dtype(c->dtype, row[size_t(n)]);
+      }
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_reduce(const Stmt& s) {
+    Buf* src = find_buf(s.reduce_src().buffer);
+    Buf* dst = find_buf(s.reduce_dst().buffer);
+    if (!src || !dst) return error(ErrorCode::Internal, "unbound reduce operand", s.loc);
+    ReduceKind kind = *parse_reduce(stmt_attr_ident(s, "op"));
+    int64_t axis = stmt_attr_int(s, "axis");
+    bool clear = stmt_attr_bool(s, "clear");
+    return StmtFn([src, dst, kind, axis, clear]() -> Status {
+      int64_t outer = 1, inner = 1, len = src->shape[size_t(axis)];
+      for (int64_t d = 0; d < axis; ++d) outer *= src->shape[size_t(d)];
+      for (size_t d = size_t(axis) + 1; d < src->shape.size(); ++d) inner *= src->shape[d];
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t out = o * inner + i;  // dst is src's shape without (or with 1 at) the axis
+          double acc = 0;
+          switch (kind) {
+            case ReduceKind::Sum:
+            case ReduceKind::AbsMax: acc = 0; break;
+            case ReduceKind::Max: acc = -INFINITY; break;
+            case ReduceKind::Min: acc = INFINITY; break;
+          }
+          bool any_number = false;
+          for (int64_t r = 0; r < len; ++r) {
+            double v = src->data[size_t((o * len + r) * inner + i)];
+            switch (kind) {
+              case ReduceKind::Sum: acc += v; break;
+              case ReduceKind::Max: acc = std::fmax(acc, v); break;
+              case ReduceKind::Min: acc = std::fmin(acc, v); break;
+              case ReduceKind::AbsMax: acc = std::fmax(acc, std::fabs(v)); break;
+            }
+            any_number = any_number || !std::isnan(v);
+          }
+          // maxNum semantics: NaN loses to numbers, but a row of only NaN stays NaN.
+          if (!any_number && kind != ReduceKind::Sum) acc = std::nan("");
+          if (!clear) {
+            double old = dst->data[size_t(out)];
+            switch (kind) {
+              case ReduceKind::Sum: acc = old + acc; break;
+              case ReduceKind::Max: acc = std::fmax(old, acc); break;
+              case ReduceKind::Min: acc = std::fmin(old, acc); break;
+              case ReduceKind::AbsMax: acc = std::fmax(std::fabs(old), acc); break;
+            }
+          }
+          dst->set(out, acc);
+        }
+      }
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_map(const Stmt& s) {
+    Buf* dst = find_buf(s.target().buffer);
+    if (!dst) return error(ErrorCode::Internal, "unbound map destination", s.loc);
+    TG_ASSIGN_OR_RETURN(ExprFn value, compile_expr(s.value()));
+    return StmtFn([this, dst, value]() -> Status {
+      map_index_.assign(dst->shape.size(), 0);
+      int64_t linear = 0;
+      do {
+        double v = value();
+        if (!err_.is_ok()) return err_;
+        dst->set(linear++, v);
+      } while (next_index(map_index_, dst->shape));
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_store(const Stmt& s) {
+    Buf* b = find_buf(s.target().buffer);
+    if (!b) return error(ErrorCode::Internal, "unbound store target", s.loc);
+    std::vector<ExprFn> idx;
+    for (const Expr& i : s.target().offsets) {
+      TG_ASSIGN_OR_RETURN(ExprFn f, compile_expr(i));
+      idx.push_back(std::move(f));
+    }
+    TG_ASSIGN_OR_RETURN(ExprFn value, compile_expr(s.value()));
+    SourceLoc loc = s.target().loc;
+    return StmtFn([this, b, idx, value, loc]() -> Status {
+      double v = value();
+      int64_t linear = checked_linear(*b, idx, loc);
+      if (!err_.is_ok()) return err_;
+      b->set(linear, v);
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_for(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(ExprFn lo, compile_expr(s.lo()));
+    TG_ASSIGN_OR_RETURN(ExprFn hi, compile_expr(s.hi()));
+    push_scope();
+    double* slot = &slots_.emplace_back(0);
+    scope_vars_.back()[s.vars[0]] = slot;
+    auto body = compile_block(s.body(), false);
+    pop_scope();
+    if (!body.is_ok()) return body.status();
+    StmtFn b = std::move(*body);
+    return StmtFn([this, lo, hi, slot, b]() -> Status {
+      double l = lo(), h = hi();
+      if (!err_.is_ok()) return err_;
+      for (double i = l; i < h; ++i) {
+        *slot = i;
+        TG_RETURN_IF_ERROR(b());
+      }
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_parallel(const Stmt& s) {
+    std::vector<int64_t> extent;
+    for (const Expr& e : s.exprs) extent.push_back(*const_int(e));
+    push_scope();
+    std::vector<double*> slots;
+    for (const std::string& v : s.vars) {
+      slots.push_back(&slots_.emplace_back(0));
+      scope_vars_.back()[v] = slots.back();
+    }
+    auto body = compile_block(s.body(), false);
+    pop_scope();
+    if (!body.is_ok()) return body.status();
+    StmtFn b = std::move(*body);
+    return StmtFn([extent, slots, b]() -> Status {
+      std::vector<int64_t> idx(extent.size(), 0);
+      do {
+        for (size_t d = 0; d < idx.size(); ++d) *slots[d] = double(idx[d]);
+        TG_RETURN_IF_ERROR(b());
+      } while (next_index(idx, extent));
+      return Status::ok();
+    });
+  }
+
+  Result<StmtFn> compile_if(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(ExprFn cond, compile_expr(s.cond()));
+    TG_ASSIGN_OR_RETURN(StmtFn then_fn, compile_block(s.blocks[0], false));
+    StmtFn else_fn;
+    if (s.blocks.size() > 1) {
+      TG_ASSIGN_OR_RETURN(else_fn, compile_block(s.blocks[1], false));
+    }
+    return StmtFn([this, cond, then_fn, else_fn]() -> Status {
+      double c = cond();
+      if (!err_.is_ok()) return err_;
+      if (c != 0) return then_fn();
+      return else_fn ? else_fn() : Status::ok();
+    });
+  }
+
+  const Kernel& k_;
+  const std::vector<Arg>& args_;
+  std::deque<double> slots_;
+  std::deque<Buf> bufs_;
+  std::vector<Buf*> block_buffers_;
+  std::vector<std::map<std::string, double*>> scope_vars_;
+  std::vector<std::map<std::string, Buf*>> scope_bufs_;
+  double* block_idx_[3] = {nullptr, nullptr, nullptr};
+  std::vector<int64_t> map_index_;
+  Status err_;
+};
+
+/// Evaluate an expression over symbols and scalars only (grid and shapes).
+Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vector<Arg>& args) {
+  if (auto c = const_int(e)) return *c;
+  std::vector<std::string> symbols = k.symbols();
+  switch (e->kind) {
+    case ExprKind::Var: {
+      for (size_t i = 0; i < symbols.size(); ++i)
+        if (symbols[i] == e->name && k.params.size() + i < args.size()) return args[k.params.size() + i].i;
+      for (size_t i = 0; i < k.params.size() && i < args.size(); ++i)
+        if (k.params[i].name == e->name && !k.params[i].is_tensor)
+          return args[i].kind == Arg::Kind::Int ? args[i].i : int64_t(args[i].f);
+      return error(ErrorCode::InvalidArgument, "'" + e->name + "' has no value", e->loc);
+    }
+    case ExprKind::Binary: {
+      TG_ASSIGN_OR_RETURN(int64_t a, eval_header_expr(k, e->args[0], args));
+      TG_ASSIGN_OR_RETURN(int64_t b, eval_header_expr(k, e->args[1], args));
+      Expr folded = binary(e->binary, int_imm(a), int_imm(b));
+      if (auto c = const_int(folded)) return *c;
+      return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' (division by zero?)", e->loc);
+    }
+    case ExprKind::Unary:
+      if (e->unary == UnaryOp::Neg) {
+        TG_ASSIGN_OR_RETURN(int64_t a, eval_header_expr(k, e->args[0], args));
+        return -a;
+      }
+      break;
+    default: break;
+  }
+  return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' before launch", e->loc);
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> launch_grid(const Kernel& k, const std::vector<Arg>& args) {
+  std::vector<int64_t> grid;
+  for (const Expr& g : k.grid) {
+    TG_ASSIGN_OR_RETURN(int64_t v, eval_header_expr(k, g, args));
+    if (v < 0) return error(ErrorCode::InvalidArgument, "grid dimension '" + print_expr(g) + "' is negative (" + std::to_string(v) + ")", g->loc);
+    if (v > (int64_t(1) << 31)) return error(ErrorCode::InvalidArgument, "grid dimension '" + print_expr(g) + "' is too large", g->loc);
+    grid.push_back(v);
+  }
+  return grid;
+}
+
+Result<uint64_t> tensor_bytes(const Kernel& k, size_t param_index, const std::vector<Arg>& args) {
+  const Param& p = k.params[param_index];
+  uint64_t n = dtype_size(p.dtype);
+  for (const Expr& d : p.shape) {
+    TG_ASSIGN_OR_RETURN(int64_t v, eval_header_expr(k, d, args));
+    if (v < 0) return error(ErrorCode::InvalidArgument, "dimension of '" + p.name + "' is negative");
+    if (v > 0 && n > (uint64_t(1) << 62) / uint64_t(v)) return error(ErrorCode::InvalidArgument, "tensor '" + p.name + "' is too large");
+    n *= uint64_t(v);
+  }
+  return n;
+}
+
+Status interpret(const Kernel& k, const std::vector<Arg>& args, const InterpretOptions& options) {
+  Interp interp(k, args);
+  return interp.run(options);
+}
+
+}  // namespace tegula::ir

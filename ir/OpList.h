@@ -1,0 +1,108 @@
+/// \file
+/// The op list of the tile IR, written once. Every consumer (the Op enum, the parser, the
+/// printer, the verifier's attribute checks, the visitors and the interpreter's dispatch) is
+/// generated from or driven by these tables, so adding an op breaks the build everywhere that
+/// must handle it (switches over OpKind have no default).
+///
+/// Each op is one line: X(Enumerator, keyword, operand format, attribute spec, blocks).
+///
+/// Operand format directives, parsed and printed in order (punctuation between them is
+/// literal text):
+///   %name   a new buffer name (alloc)           %type  `scope dtype[d0, d1, ...]` (alloc)
+///   %tile   a tile: `buf` or `buf[o0, o1, ...]` %elem  an element: `buf[i0, i1, ...]`
+///   %expr   an expression                       %var   a new loop variable
+///   %vars   `i` or `(i, j, ...)`                 %exprs `e` or `(e0, e1, ...)`, as many as %vars
+///
+/// Attribute spec: space-separated `name:type=default` (type bool, int, float, ident, ints);
+/// an attribute with no default is required. Attributes follow the operands as `, name=value`.
+///
+/// Semantics (the reference interpreter is the executable form of this list):
+///  alloc      Allocate a buffer in `shared` (per block), `fragment` (a block-wide register
+///             tile whose distribution over threads lowering decides) or `local` (private to
+///             one iteration of the enclosing parallel loop). Contents start undefined.
+///  copy       dst tile = src tile, element by element, converting dtype on the store. The
+///             tile extent is the shape of a non-global operand written without offsets (dst
+///             first), or the `extent` attribute. Global tiles are masked: elements outside
+///             the tensor are not written, and read as `pad` (default 0).
+///  fill       Every element of the tile = value (masked on global tiles).
+///  gemm       C = A*B, or C += A*B with accumulate=true. A is [M,K] ([K,M] with trans_a),
+///             B is [K,N] ([N,K] with trans_b), C is [M,N]. Products and sums in float64,
+///             rounded once to C's dtype per gemm.
+///  reduce     dst = reduction of src along `axis` (sum, max, min, absmax). dst's shape is
+///             src's with that axis removed or set to 1. clear=false combines with dst's old
+///             value. max/min follow IEEE maxNum/minNum: a NaN loses to a number.
+///  map        dst = expr elementwise; a bare buffer name in expr is the element at the same
+///             index, broadcasting dimensions of size 1.
+///  store      One element = expr. Only inside a parallel loop.
+///  atomic_add dst global tile += src tile, element by element, atomically; masked.
+///  barrier    All threads of the block reach this point before any continues.
+///  for        Serial loop over [lo, hi).
+///  pipelined  A serial loop whose body's copies lowering may run `stages` iterations ahead;
+///             it has no effect on results.
+///  parallel   Element loops over [0, e) for each extent, spread over the block's threads; the
+///             iterations are independent. Only element-level statements inside.
+///  if         Run the first block when expr is true, else the second (optional) block.
+#pragma once
+
+#define TG_FOR_EACH_OP(X)                                                                  \
+  X(Alloc, "alloc", "%name: %type", "", 0)                                                 \
+  X(Copy, "copy", "%tile, %tile", "pad:float=0 extent:ints=[]", 0)                         \
+  X(Fill, "fill", "%tile, %expr", "extent:ints=[]", 0)                                     \
+  X(Gemm, "gemm", "%tile, %tile, %tile", "accumulate:bool=false trans_a:bool=false "       \
+                                         "trans_b:bool=false", 0)                          \
+  X(Reduce, "reduce", "%tile, %tile", "op:ident axis:int clear:bool=true", 0)              \
+  X(Map, "map", "%tile = %expr", "", 0)                                                    \
+  X(Store, "store", "%elem = %expr", "", 0)                                                \
+  X(AtomicAdd, "atomic_add", "%tile, %tile", "extent:ints=[]", 0)                          \
+  X(Barrier, "barrier", "", "", 0)                                                         \
+  X(For, "for", "%var in %expr .. %expr", "", 1)                                           \
+  X(Pipelined, "pipelined", "%var in %expr .. %expr", "stages:int", 1)                     \
+  X(Parallel, "parallel", "%vars in %exprs", "", 1)                                        \
+  X(If, "if", "%expr", "", 2)
+
+/// Unary elementwise functions: X(Enumerator, spelling). Neg and Not print as prefix
+/// operators; the rest print as calls.
+#define TG_FOR_EACH_UNARY(X) \
+  X(Neg, "-")                \
+  X(Not, "!")                \
+  X(Abs, "abs")              \
+  X(Exp, "exp")              \
+  X(Exp2, "exp2")            \
+  X(Log, "log")              \
+  X(Sqrt, "sqrt")            \
+  X(Rsqrt, "rsqrt")          \
+  X(Tanh, "tanh")
+
+/// Binary operators and functions: X(Enumerator, spelling, precedence). Precedence 0 means a
+/// call `f(a, b)`; higher binds tighter.
+#define TG_FOR_EACH_BINARY(X) \
+  X(Or, "||", 1)              \
+  X(And, "&&", 2)             \
+  X(Eq, "==", 3)              \
+  X(Ne, "!=", 3)              \
+  X(Lt, "<", 3)               \
+  X(Le, "<=", 3)              \
+  X(Gt, ">", 3)               \
+  X(Ge, ">=", 3)              \
+  X(Add, "+", 4)              \
+  X(Sub, "-", 4)              \
+  X(Mul, "*", 5)              \
+  X(Div, "/", 5)              \
+  X(Mod, "%", 5)              \
+  X(Max, "max", 0)            \
+  X(Min, "min", 0)            \
+  X(CeilDiv, "ceildiv", 0)
+
+/// Memory scopes: X(Enumerator, spelling).
+#define TG_FOR_EACH_SCOPE(X) \
+  X(Global, "global")        \
+  X(Shared, "shared")        \
+  X(Fragment, "fragment")    \
+  X(Local, "local")
+
+/// Reductions: X(Enumerator, spelling).
+#define TG_FOR_EACH_REDUCE(X) \
+  X(Sum, "sum")               \
+  X(Max, "max")               \
+  X(Min, "min")               \
+  X(AbsMax, "absmax")

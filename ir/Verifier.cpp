@@ -1,0 +1,715 @@
+#include "ir/Verifier.h"
+
+#include <map>
+#include <set>
+
+#include "ir/Analysis.h"
+#include "ir/Printer.h"
+
+namespace tegula::ir {
+
+bool is_reserved_name(std::string_view name) {
+  static const std::set<std::string, std::less<>> kReserved = [] {
+    std::set<std::string, std::less<>> s = {"kernel", "grid",  "threads", "else",  "in",
+                                            "cast",   "select", "inf",    "nan",   "true",
+                                            "false",  "bx",    "by",      "bz"};
+#define TG_RESERVE_OP(e, kw, fmt, attrs, blocks) s.insert(kw);
+    TG_FOR_EACH_OP(TG_RESERVE_OP)
+#undef TG_RESERVE_OP
+#define TG_RESERVE_UNARY(e, sp) s.insert(sp);
+    TG_FOR_EACH_UNARY(TG_RESERVE_UNARY)
+#undef TG_RESERVE_UNARY
+#define TG_RESERVE_BINARY(e, sp, p) \
+  if (p == 0) s.insert(sp);
+    TG_FOR_EACH_BINARY(TG_RESERVE_BINARY)
+#undef TG_RESERVE_BINARY
+#define TG_RESERVE_SCOPE(e, sp) s.insert(sp);
+    TG_FOR_EACH_SCOPE(TG_RESERVE_SCOPE)
+#undef TG_RESERVE_SCOPE
+#define TG_RESERVE_DTYPE(e, sp, b) s.insert(sp);
+    TG_FOR_EACH_DTYPE(TG_RESERVE_DTYPE)
+#undef TG_RESERVE_DTYPE
+    return s;
+  }();
+  return kReserved.count(name) != 0;
+}
+
+namespace {
+
+constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxBufferElements = int64_t(1) << 24;
+constexpr size_t kMaxRank = 4;
+
+/// What a name refers to.
+struct Entity {
+  enum class Kind : uint8_t { Buffer, Symbol, Scalar, LoopVar, BlockIndex };
+  Kind kind = Kind::Symbol;
+  BufferInfo buffer;    // Buffer
+  const Param* param = nullptr;  // Buffer (global) and Scalar
+  DType dtype = DType::I32;      // Scalar
+};
+
+std::string shape_str(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += shape[i] < 0 ? std::string("?") : std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Type value_type_of(DType d) {
+  if (d == DType::Bool) return Type::boolean();
+  if (dtype_is_int(d)) return Type::index();
+  return Type::floating(d);
+}
+
+/// The dtype in which float arithmetic over these operands is computed.
+DType compute_dtype(const Type& a, const Type& b) {
+  if ((a.is_float() && a.dtype == DType::F64) || (b.is_float() && b.dtype == DType::F64))
+    return DType::F64;
+  return DType::F32;
+}
+
+class Verifier {
+public:
+  Verifier(Kernel& k, const VerifyOptions& o) : k_(k), opts_(o) {}
+
+  Status run() {
+    TG_RETURN_IF_ERROR(check_kernel_header());
+    scopes_.emplace_back();
+    for (int i = 0; i < 3; ++i) {
+      Entity e;
+      e.kind = Entity::Kind::BlockIndex;
+      scopes_.back()[kBlockIndexNames[i]] = e;
+    }
+    TG_RETURN_IF_ERROR(declare_params());
+    TG_RETURN_IF_ERROR(check_grid());
+    buffers_ = kernel_buffers(k_);
+    return check_block(k_.body, /*top_level=*/true);
+  }
+
+private:
+  // --- helpers ----------------------------------------------------------------------
+  static Status fail(const SourceLoc& loc, std::string msg) {
+    return error(ErrorCode::Verify, std::move(msg), loc);
+  }
+
+  const Entity* lookup(const std::string& name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return &f->second;
+    }
+    return nullptr;
+  }
+
+  Status declare(const std::string& name, const SourceLoc& loc, Entity e, const char* what) {
+    if (name.empty()) return fail(loc, std::string("empty ") + what + " name");
+    if (is_reserved_name(name)) return fail(loc, "'" + name + "' is a reserved name and cannot name a " + what);
+    if (lookup(name)) return fail(loc, "'" + name + "' is already defined");
+    scopes_.back()[name] = std::move(e);
+    return Status::ok();
+  }
+
+  Status check_attrs(const std::vector<Attr>& attrs, const char* spec, const std::string& owner) {
+    for (const Attr& a : attrs) {
+      if (a.name.find('.') != std::string::npos) {
+        if (opts_.allow_lowering_attrs) continue;
+        return fail(a.loc, "attribute '" + a.name + "' is a lowering annotation and cannot appear in a source kernel");
+      }
+      std::string type = spec_type(spec, a.name);
+      if (type.empty()) return fail(a.loc, owner + " has no attribute '" + a.name + "'");
+      if (!value_matches(a.value, type))
+        return fail(a.loc, "attribute '" + a.name + "' of " + owner + " must be " + describe_type(type) +
+                               ", found " + print_attr_value(a.value));
+    }
+    // Required attributes (no default) must be present.
+    std::string_view rest(spec);
+    while (!rest.empty()) {
+      size_t end = rest.find(' ');
+      std::string_view item = rest.substr(0, end);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      if (item.find('=') != std::string_view::npos) continue;
+      std::string name(item.substr(0, item.find(':')));
+      if (!find_attr(attrs, name)) missing_attr_ = name;
+    }
+    return Status::ok();
+  }
+
+  static std::string spec_type(std::string_view spec, std::string_view name) {
+    while (!spec.empty()) {
+      size_t end = spec.find(' ');
+      std::string_view item = spec.substr(0, end);
+      spec = end == std::string_view::npos ? std::string_view() : spec.substr(end + 1);
+      size_t colon = item.find(':');
+      if (item.substr(0, colon) != name) continue;
+      size_t eq = item.find('=');
+      return std::string(item.substr(colon + 1, eq == std::string_view::npos ? std::string_view::npos : eq - colon - 1));
+    }
+    return "";
+  }
+
+  static bool value_matches(const AttrValue& v, const std::string& type) {
+    using K = AttrValue::Kind;
+    if (type == "bool") return v.kind == K::Bool;
+    if (type == "int") return v.kind == K::Int;
+    if (type == "float") return v.kind == K::Float || v.kind == K::Int;
+    if (type == "ident") return v.kind == K::Ident || v.kind == K::String;
+    if (type == "ints") {
+      if (v.kind != K::List) return false;
+      for (const AttrValue& x : v.list)
+        if (x.kind != K::Int) return false;
+      return true;
+    }
+    return false;
+  }
+
+  static std::string describe_type(const std::string& type) {
+    if (type == "bool") return "true or false";
+    if (type == "int") return "an integer";
+    if (type == "float") return "a number";
+    if (type == "ident") return "a name";
+    if (type == "ints") return "a list of integers";
+    return type;
+  }
+
+  // --- kernel header ----------------------------------------------------------------
+  Status check_kernel_header() {
+    if (is_reserved_name(k_.name)) return fail(k_.loc, "'" + k_.name + "' is a reserved name and cannot name a kernel");
+    if (k_.threads < 1 || k_.threads > kMaxThreads)
+      return fail(k_.loc, "threads(" + std::to_string(k_.threads) + ") is outside 1.." + std::to_string(kMaxThreads));
+    if (k_.grid.empty() || k_.grid.size() > 3)
+      return fail(k_.loc, "grid takes 1 to 3 dimensions, found " + std::to_string(k_.grid.size()));
+    missing_attr_.clear();
+    return check_attrs(k_.attrs, "reference:ident", "kernel");
+  }
+
+  Status declare_params() {
+    std::set<std::string> symbols;
+    for (const Param& p : k_.params) {
+      Entity e;
+      e.param = &p;
+      if (p.is_tensor) {
+        e.kind = Entity::Kind::Buffer;
+        e.buffer.scope = Scope::Global;
+        e.buffer.dtype = p.dtype;
+        if (p.shape.empty() || p.shape.size() > kMaxRank)
+          return fail(p.loc, "tensor '" + p.name + "' must have 1 to 4 dimensions");
+        for (const Expr& d : p.shape) {
+          if (d->kind == ExprKind::IntImm) {
+            if (d->int_value < 1) return fail(d->loc, "dimension of '" + p.name + "' must be positive, found " + std::to_string(d->int_value));
+            e.buffer.shape.push_back(d->int_value);
+            continue;
+          }
+          e.buffer.shape.push_back(-1);
+          d->type = Type::index();
+          symbols.insert(d->name);
+        }
+      } else {
+        e.kind = Entity::Kind::Scalar;
+        e.dtype = p.dtype;
+      }
+      TG_RETURN_IF_ERROR(declare(p.name, p.loc, e, p.is_tensor ? "tensor" : "scalar"));
+    }
+    for (const Param& p : k_.params) {
+      for (const Expr& d : p.shape) {
+        if (d->kind != ExprKind::Var || lookup(d->name)) continue;
+        Entity e;
+        e.kind = Entity::Kind::Symbol;
+        TG_RETURN_IF_ERROR(declare(d->name, d->loc, e, "shape symbol"));
+      }
+    }
+    for (const Param& p : k_.params) {
+      for (const Expr& d : p.shape) {
+        if (d->kind != ExprKind::Var) continue;
+        if (lookup(d->name)->kind != Entity::Kind::Symbol)
+          return fail(d->loc, "'" + d->name + "' is a parameter and cannot also be a shape symbol");
+      }
+    }
+    return Status::ok();
+  }
+
+  Status check_grid() {
+    ExprCtx ctx;
+    ctx.uniform = true;
+    ctx.no_block_index = true;
+    for (const Expr& g : k_.grid) {
+      TG_ASSIGN_OR_RETURN(Type t, infer(g, ctx));
+      if (!t.is_index()) return fail(g->loc, "grid dimensions must be integer expressions");
+    }
+    return Status::ok();
+  }
+
+  // --- expressions ------------------------------------------------------------------
+  struct ExprCtx {
+    bool uniform = false;         // block level: no element loads
+    bool no_block_index = false;  // the grid itself
+    bool tiles = false;           // a map expression: bare buffer names allowed
+    const BufferInfo* map_dst = nullptr;
+  };
+
+  Result<Type> infer(const Expr& e, const ExprCtx& ctx) {
+    TG_ASSIGN_OR_RETURN(Type t, infer_inner(e, ctx));
+    e->type = t;
+    return t;
+  }
+
+  Result<Type> numeric(const Expr& e, const ExprCtx& ctx, const char* what) {
+    TG_ASSIGN_OR_RETURN(Type t, infer(e, ctx));
+    if (t.is_bool()) return fail(e->loc, std::string(what) + " needs a number, found a boolean");
+    return t;
+  }
+
+  Result<Type> infer_inner(const Expr& e, const ExprCtx& ctx) {
+    switch (e->kind) {
+      case ExprKind::IntImm: return Type::index();
+      case ExprKind::FloatImm: return Type::floating(DType::F32);
+      case ExprKind::Var: return infer_var(e, ctx);
+      case ExprKind::Load: return infer_load(e, ctx);
+      case ExprKind::Tile: return infer_tile(e, ctx);
+      case ExprKind::Cast: {
+        TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
+        (void)x;
+        return value_type_of(e->cast_to);
+      }
+      case ExprKind::Select: {
+        TG_ASSIGN_OR_RETURN(Type c, infer(e->args[0], ctx));
+        if (!c.is_bool()) return fail(e->args[0]->loc, "select's condition must be a boolean");
+        TG_ASSIGN_OR_RETURN(Type a, infer(e->args[1], ctx));
+        TG_ASSIGN_OR_RETURN(Type b, infer(e->args[2], ctx));
+        if (a.is_bool() != b.is_bool()) return fail(e->loc, "select's branches must both be booleans or both numbers");
+        if (a.is_bool()) return Type::boolean();
+        if (a.is_index() && b.is_index()) return Type::index();
+        return Type::floating(compute_dtype(a, b));
+      }
+      case ExprKind::Unary: {
+        UnaryOp op = e->unary;
+        if (op == UnaryOp::Not) {
+          TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
+          if (!x.is_bool()) return fail(e->loc, "'!' needs a boolean");
+          return Type::boolean();
+        }
+        TG_ASSIGN_OR_RETURN(Type x, numeric(e->args[0], ctx, unary_spelling(op)));
+        if ((op == UnaryOp::Neg || op == UnaryOp::Abs) && x.is_index()) return Type::index();
+        return Type::floating(compute_dtype(x, x));
+      }
+      case ExprKind::Binary: return infer_binary(e, ctx);
+    }
+    return fail(e->loc, "unknown expression");
+  }
+
+  Result<Type> infer_binary(const Expr& e, const ExprCtx& ctx) {
+    BinaryOp op = e->binary;
+    if (is_logical(op)) {
+      TG_ASSIGN_OR_RETURN(Type a, infer(e->args[0], ctx));
+      TG_ASSIGN_OR_RETURN(Type b, infer(e->args[1], ctx));
+      if (!a.is_bool() || !b.is_bool())
+        return fail(e->loc, std::string("'") + binary_spelling(op) + "' needs boolean operands");
+      return Type::boolean();
+    }
+    TG_ASSIGN_OR_RETURN(Type a, numeric(e->args[0], ctx, binary_spelling(op)));
+    TG_ASSIGN_OR_RETURN(Type b, numeric(e->args[1], ctx, binary_spelling(op)));
+    if (is_comparison(op)) return Type::boolean();
+    bool ints = a.is_index() && b.is_index();
+    if ((op == BinaryOp::Mod || op == BinaryOp::CeilDiv) && !ints)
+      return fail(e->loc, std::string("'") + binary_spelling(op) + "' needs integer operands");
+    if (ints && (op == BinaryOp::Div || op == BinaryOp::Mod || op == BinaryOp::CeilDiv)) {
+      auto d = const_int(e->args[1]);
+      if (d && *d == 0) return fail(e->args[1]->loc, "division by zero");
+    }
+    if (ints) return Type::index();
+    return Type::floating(compute_dtype(a, b));
+  }
+
+  Result<Type> infer_var(const Expr& e, const ExprCtx& ctx) {
+    const Entity* ent = lookup(e->name);
+    if (!ent) return fail(e->loc, "undefined name '" + e->name + "'");
+    switch (ent->kind) {
+      case Entity::Kind::Buffer:
+        return fail(e->loc, "'" + e->name + "' is a buffer; index it as " + e->name + "[...]" +
+                                (ctx.uniform ? "" : " or use it whole in a map"));
+      case Entity::Kind::BlockIndex:
+        if (ctx.no_block_index) return fail(e->loc, "the grid cannot depend on the block index '" + e->name + "'");
+        return Type::index();
+      case Entity::Kind::Symbol:
+      case Entity::Kind::LoopVar: return Type::index();
+      case Entity::Kind::Scalar: return value_type_of(ent->dtype);
+    }
+    return Type::index();
+  }
+
+  Result<Type> infer_load(const Expr& e, const ExprCtx& ctx) {
+    const Entity* ent = lookup(e->name);
+    if (!ent) return fail(e->loc, "undefined buffer '" + e->name + "'");
+    if (ent->kind != Entity::Kind::Buffer) return fail(e->loc, "'" + e->name + "' is not a buffer and cannot be indexed");
+    if (ctx.uniform || ctx.tiles)
+      return fail(e->loc, "element load '" + e->name + "[...]' is only allowed inside a parallel loop");
+    if (e->args.size() != ent->buffer.shape.size())
+      return fail(e->loc, "'" + e->name + "' has " + std::to_string(ent->buffer.shape.size()) + " dimensions, indexed with " +
+                              std::to_string(e->args.size()));
+    for (const Expr& i : e->args) {
+      TG_ASSIGN_OR_RETURN(Type t, infer(i, ctx));
+      if (!t.is_index()) return fail(i->loc, "index into '" + e->name + "' must be an integer");
+    }
+    return value_type_of(ent->buffer.dtype);
+  }
+
+  Result<Type> infer_tile(const Expr& e, const ExprCtx& ctx) {
+    const Entity* ent = lookup(e->name);
+    if (!ent || ent->kind != Entity::Kind::Buffer) return fail(e->loc, "undefined buffer '" + e->name + "'");
+    if (!ctx.tiles || !ctx.map_dst)
+      return fail(e->loc, "buffer '" + e->name + "' used whole outside a map; index it as " + e->name + "[...]");
+    const BufferInfo& b = ent->buffer;
+    if (b.scope == Scope::Global)
+      return fail(e->loc, "map operand '" + e->name + "' is a global tensor; copy it into a shared or fragment tile first");
+    const std::vector<int64_t>& dst = ctx.map_dst->shape;
+    if (b.shape.size() != dst.size())
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " + std::to_string(b.shape.size()) +
+                              ", the destination " + shape_str(dst) + " has rank " + std::to_string(dst.size()));
+    for (size_t i = 0; i < dst.size(); ++i) {
+      if (b.shape[i] == dst[i] || b.shape[i] == 1) continue;
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " does not broadcast to the destination " +
+                              shape_str(dst) + " (dimension " + std::to_string(i) + ")");
+    }
+    return value_type_of(b.dtype);
+  }
+
+  // --- tiles ------------------------------------------------------------------------
+  Result<const BufferInfo*> resolve_buffer(const TileRef& t) {
+    const Entity* ent = lookup(t.buffer);
+    if (!ent) return fail(t.loc, "undefined buffer '" + t.buffer + "'");
+    if (ent->kind != Entity::Kind::Buffer) return fail(t.loc, "'" + t.buffer + "' is not a buffer");
+    return &ent->buffer;
+  }
+
+  Status check_offsets(const TileRef& t, const BufferInfo& b, bool uniform) {
+    if (t.offsets.empty()) return Status::ok();
+    if (t.offsets.size() != b.shape.size())
+      return fail(t.loc, "'" + t.buffer + "' has " + std::to_string(b.shape.size()) + " dimensions, given " +
+                             std::to_string(t.offsets.size()) + " offsets");
+    ExprCtx ctx;
+    ctx.uniform = uniform;
+    for (const Expr& o : t.offsets) {
+      TG_ASSIGN_OR_RETURN(Type ty, infer(o, ctx));
+      if (!ty.is_index()) return fail(o->loc, "offset into '" + t.buffer + "' must be an integer");
+    }
+    return Status::ok();
+  }
+
+  /// The tile [offset, offset + extent) must start inside a global tensor (it may overhang
+  /// the far edge: that part is masked) and lie wholly inside any other buffer.
+  Status check_tile_bounds(const TileRef& t, const BufferInfo& b, const std::vector<int64_t>& extent) {
+    if (extent.size() != b.shape.size())
+      return fail(t.loc, "tile of rank " + std::to_string(extent.size()) + " does not fit '" + t.buffer + "' of rank " +
+                             std::to_string(b.shape.size()));
+    for (size_t i = 0; i < extent.size(); ++i) {
+      if (extent[i] < 1) return fail(t.loc, "tile extent must be positive, found " + shape_str(extent));
+      std::optional<int64_t> off = t.offsets.empty() ? std::optional<int64_t>(0) : const_int(t.offsets[i]);
+      if (b.scope == Scope::Global) {
+        if (!off) continue;
+        if (*off < 0 || (b.shape[i] > 0 && *off >= b.shape[i]))
+          return fail(t.offsets.empty() ? t.loc : t.offsets[i]->loc,
+                      "tile offset " + std::to_string(*off) + " is outside tensor '" + t.buffer + "' (dimension " +
+                          std::to_string(i) + " has size " + std::to_string(b.shape[i]) + ")");
+        continue;
+      }
+      if (extent[i] > b.shape[i])
+        return fail(t.loc, "tile " + shape_str(extent) + " does not fit in '" + t.buffer + "' " + shape_str(b.shape));
+      if (!off) continue;
+      if (*off < 0 || *off + extent[i] > b.shape[i])
+        return fail(t.offsets[i]->loc, "tile " + shape_str(extent) + " at offset " + std::to_string(*off) +
+                                           " in dimension " + std::to_string(i) + " is outside '" + t.buffer + "' " +
+                                           shape_str(b.shape));
+    }
+    return Status::ok();
+  }
+
+  Result<const BufferInfo*> whole_buffer(const TileRef& t, const char* role, bool allow_global) {
+    TG_ASSIGN_OR_RETURN(const BufferInfo* b, resolve_buffer(t));
+    if (!t.offsets.empty()) return fail(t.loc, std::string(role) + " '" + t.buffer + "' must be a whole buffer, without offsets");
+    if (!allow_global && b->scope == Scope::Global)
+      return fail(t.loc, std::string(role) + " '" + t.buffer + "' is a global tensor; copy it into a shared or fragment tile first");
+    return b;
+  }
+
+  // --- statements -------------------------------------------------------------------
+  Status check_block(const Block& b, bool top_level) {
+    for (const Stmt& s : b.stmts) {
+      missing_attr_.clear();
+      TG_RETURN_IF_ERROR(check_attrs(s.attrs, op_info(s.op).attrs, std::string("'") + op_info(s.op).keyword + "'"));
+      if (!missing_attr_.empty())
+        return fail(s.loc, std::string("'") + op_info(s.op).keyword + "' needs the attribute '" + missing_attr_ + "'");
+      TG_RETURN_IF_ERROR(check_stmt(s, top_level));
+    }
+    return Status::ok();
+  }
+
+  Status not_in_parallel(const Stmt& s) {
+    if (parallel_depth_ == 0) return Status::ok();
+    return fail(s.loc, std::string("'") + op_info(s.op).keyword +
+                           "' is a block-level op and cannot appear inside a parallel loop");
+  }
+
+  Status check_stmt(const Stmt& s, bool top_level) {
+    switch (s.op) {
+      case OpKind::Alloc: return check_alloc(s, top_level);
+      case OpKind::Copy: return check_copy(s);
+      case OpKind::Fill: return check_fill(s);
+      case OpKind::Gemm: return check_gemm(s);
+      case OpKind::Reduce: return check_reduce(s);
+      case OpKind::Map: return check_map(s);
+      case OpKind::Store: return check_store(s);
+      case OpKind::AtomicAdd: return check_atomic(s);
+      case OpKind::Barrier: return not_in_parallel(s);
+      case OpKind::For:
+      case OpKind::Pipelined: return check_for(s);
+      case OpKind::Parallel: return check_parallel(s);
+      case OpKind::If: return check_if(s);
+    }
+    return fail(s.loc, "unknown op");
+  }
+
+  Status check_alloc(const Stmt& s, bool top_level) {
+    const BufferType& t = s.type;
+    if (t.scope == Scope::Global)
+      return fail(s.loc, "cannot alloc a global buffer; global tensors are kernel parameters");
+    if (t.scope == Scope::Local && parallel_depth_ == 0)
+      return fail(s.loc, "local buffer '" + s.name + "' must be allocated inside a parallel loop (it is per thread)");
+    if (t.scope != Scope::Local && !top_level)
+      return fail(s.loc, std::string(scope_name(t.scope)) + " buffer '" + s.name +
+                             "' must be allocated at the top of the kernel body, not inside a loop or if");
+    if (t.shape.empty() || t.shape.size() > kMaxRank)
+      return fail(s.loc, "buffer '" + s.name + "' must have 1 to 4 dimensions");
+    int64_t n = 1;
+    for (int64_t d : t.shape) {
+      if (d < 1) return fail(s.loc, "dimension of '" + s.name + "' must be positive, found " + std::to_string(d));
+      if (d > kMaxBufferElements || n * d > kMaxBufferElements)
+        return fail(s.loc, "buffer '" + s.name + "' " + shape_str(t.shape) + " is too large (more than 2^24 elements)");
+      n *= d;
+    }
+    Entity e;
+    e.kind = Entity::Kind::Buffer;
+    e.buffer = BufferInfo{t.scope, t.dtype, t.shape, s.loc};
+    return declare(s.name, s.loc, e, "buffer");
+  }
+
+  /// Checks shared by copy, fill and atomic_add: offsets, the extent, and the bounds of
+  /// every tile operand.
+  Status check_tile_op(const Stmt& s, const std::vector<const BufferInfo*>& bufs) {
+    for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_offsets(s.tiles[i], *bufs[i], true));
+    BufferMap visible;
+    for (size_t i = 0; i < s.tiles.size(); ++i) visible[s.tiles[i].buffer] = *bufs[i];
+    TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, visible));
+    for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_tile_bounds(s.tiles[i], *bufs[i], extent));
+    return Status::ok();
+  }
+
+  Status check_copy(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* src, resolve_buffer(s.copy_src()));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.copy_dst()));
+    if (src->scope == Scope::Local || dst->scope == Scope::Local)
+      return fail(s.loc, "copy cannot move local buffers; they exist per thread inside parallel loops");
+    if (src->shape.size() != dst->shape.size())
+      return fail(s.loc, "copy between '" + s.copy_src().buffer + "' of rank " + std::to_string(src->shape.size()) + " and '" +
+                             s.copy_dst().buffer + "' of rank " + std::to_string(dst->shape.size()));
+    return check_tile_op(s, {src, dst});
+  }
+
+  Status check_fill(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.target()));
+    if (dst->scope == Scope::Local) return fail(s.loc, "fill cannot write a local buffer; use store inside the parallel loop");
+    ExprCtx ctx;
+    ctx.uniform = true;
+    TG_ASSIGN_OR_RETURN(Type t, infer(s.value(), ctx));
+    (void)t;
+    return check_tile_op(s, {dst});
+  }
+
+  Status check_gemm(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* a, whole_buffer(s.gemm_a(), "gemm operand", false));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* b, whole_buffer(s.gemm_b(), "gemm operand", false));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* c, resolve_buffer(s.gemm_c()));
+    const std::string& cn = s.gemm_c().buffer;
+    if (c->scope == Scope::Global)
+      return fail(s.gemm_c().loc, "gemm accumulates into '" + cn + "', a global tensor; accumulate into a fragment and copy it out");
+    if (c->scope != Scope::Fragment)
+      return fail(s.gemm_c().loc, std::string("gemm accumulator '") + cn + "' must be a fragment, not " + scope_name(c->scope));
+    if (!s.gemm_c().offsets.empty()) return fail(s.gemm_c().loc, "gemm accumulator '" + cn + "' must be a whole buffer");
+    if (a->scope == Scope::Local || b->scope == Scope::Local)
+      return fail(s.loc, "gemm operands must be shared or fragment buffers, not local");
+    for (const auto* x : {a, b, c})
+      if (x->shape.size() != 2) return fail(s.loc, "gemm operands must be 2-dimensional");
+    bool ta = stmt_attr_bool(s, "trans_a"), tb = stmt_attr_bool(s, "trans_b");
+    int64_t m = ta ? a->shape[1] : a->shape[0], ka = ta ? a->shape[0] : a->shape[1];
+    int64_t kb = tb ? b->shape[1] : b->shape[0], n = tb ? b->shape[0] : b->shape[1];
+    if (ka != kb)
+      return fail(s.loc, "gemm operands do not fit: A " + shape_str(a->shape) + (ta ? " (transposed)" : "") + " has K = " +
+                             std::to_string(ka) + ", B " + shape_str(b->shape) + (tb ? " (transposed)" : "") + " has K = " +
+                             std::to_string(kb));
+    if (c->shape[0] != m || c->shape[1] != n)
+      return fail(s.loc, "gemm accumulator '" + cn + "' " + shape_str(c->shape) + " must be [" + std::to_string(m) + ", " +
+                             std::to_string(n) + "] to hold A*B");
+    bool a_float = dtype_is_float(a->dtype), b_float = dtype_is_float(b->dtype);
+    if (a->dtype == DType::Bool || b->dtype == DType::Bool || c->dtype == DType::Bool)
+      return fail(s.loc, "gemm does not take bool operands");
+    if (a_float != b_float)
+      return fail(s.loc, std::string("gemm mixes a float and an integer operand (") + dtype_name(a->dtype) + " and " +
+                             dtype_name(b->dtype) + ")");
+    if (!a_float && c->dtype != DType::I32)
+      return fail(s.gemm_c().loc, std::string("an integer gemm accumulates into i32, not ") + dtype_name(c->dtype));
+    if (a_float && !dtype_is_float(c->dtype))
+      return fail(s.gemm_c().loc, std::string("a float gemm accumulates into a float dtype, not ") + dtype_name(c->dtype));
+    return Status::ok();
+  }
+
+  Status check_reduce(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* src, whole_buffer(s.reduce_src(), "reduce source", false));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* dst, whole_buffer(s.reduce_dst(), "reduce destination", false));
+    if (src->scope == Scope::Local || dst->scope == Scope::Local)
+      return fail(s.loc, "reduce works on shared and fragment buffers, not local");
+    std::string op = stmt_attr_ident(s, "op");
+    if (!parse_reduce(op)) return fail(find_attr(s.attrs, "op")->loc, "unknown reduction '" + op + "' (expected sum, max, min or absmax)");
+    int64_t axis = stmt_attr_int(s, "axis");
+    int64_t rank = int64_t(src->shape.size());
+    if (axis < 0 || axis >= rank)
+      return fail(find_attr(s.attrs, "axis")->loc, "axis " + std::to_string(axis) + " is outside 0.." + std::to_string(rank - 1) +
+                                                       " for '" + s.reduce_src().buffer + "'");
+    std::vector<int64_t> removed, kept;
+    for (int64_t i = 0; i < rank; ++i) {
+      kept.push_back(i == axis ? 1 : src->shape[i]);
+      if (i != axis) removed.push_back(src->shape[i]);
+    }
+    if (dst->shape != kept && dst->shape != removed)
+      return fail(s.reduce_dst().loc, "reduce destination '" + s.reduce_dst().buffer + "' " + shape_str(dst->shape) + " must be " +
+                                          shape_str(kept) + " or " + shape_str(removed) + " to reduce " + shape_str(src->shape) +
+                                          " along axis " + std::to_string(axis));
+    if (dst->dtype == DType::Bool || src->dtype == DType::Bool) return fail(s.loc, "reduce does not take bool buffers");
+    return Status::ok();
+  }
+
+  Status check_map(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* dst, whole_buffer(s.target(), "map destination", false));
+    if (dst->scope == Scope::Local) return fail(s.loc, "map writes shared or fragment tiles; use store for local buffers");
+    ExprCtx ctx;
+    ctx.tiles = true;
+    ctx.map_dst = dst;
+    TG_ASSIGN_OR_RETURN(Type t, infer(s.value(), ctx));
+    (void)t;
+    return Status::ok();
+  }
+
+  Status check_store(const Stmt& s) {
+    if (parallel_depth_ == 0)
+      return fail(s.loc, "store writes one element and is only allowed inside a parallel loop");
+    TG_ASSIGN_OR_RETURN(const BufferInfo* b, resolve_buffer(s.target()));
+    const TileRef& t = s.target();
+    if (t.offsets.size() != b->shape.size())
+      return fail(t.loc, "'" + t.buffer + "' has " + std::to_string(b->shape.size()) + " dimensions, indexed with " +
+                             std::to_string(t.offsets.size()));
+    TG_RETURN_IF_ERROR(check_offsets(t, *b, false));
+    for (size_t i = 0; i < t.offsets.size(); ++i) {
+      auto c = const_int(t.offsets[i]);
+      if (c && b->shape[i] > 0 && (*c < 0 || *c >= b->shape[i]))
+        return fail(t.offsets[i]->loc, "index " + std::to_string(*c) + " is outside '" + t.buffer + "' (dimension " +
+                                           std::to_string(i) + " has size " + std::to_string(b->shape[i]) + ")");
+    }
+    ExprCtx ctx;
+    TG_ASSIGN_OR_RETURN(Type v, infer(s.value(), ctx));
+    (void)v;
+    return Status::ok();
+  }
+
+  Status check_atomic(const Stmt& s) {
+    TG_RETURN_IF_ERROR(not_in_parallel(s));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* src, resolve_buffer(s.atomic_src()));
+    TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.atomic_dst()));
+    if (dst->scope != Scope::Global)
+      return fail(s.atomic_dst().loc, "atomic_add adds into a global tensor, and '" + s.atomic_dst().buffer + "' is " +
+                                          scope_name(dst->scope));
+    if (src->scope == Scope::Global || src->scope == Scope::Local)
+      return fail(s.atomic_src().loc, "atomic_add's source must be a shared or fragment tile");
+    if (dst->dtype != DType::F32 && dst->dtype != DType::F64 && dst->dtype != DType::F16 && dst->dtype != DType::BF16 &&
+        dst->dtype != DType::I32)
+      return fail(s.atomic_dst().loc, std::string("atomic_add does not support ") + dtype_name(dst->dtype) + " tensors");
+    if (src->shape.size() != dst->shape.size()) return fail(s.loc, "atomic_add between tiles of different rank");
+    return check_tile_op(s, {src, dst});
+  }
+
+  Status check_for(const Stmt& s) {
+    if (s.op == OpKind::Pipelined) {
+      TG_RETURN_IF_ERROR(not_in_parallel(s));
+      int64_t stages = stmt_attr_int(s, "stages");
+      if (stages < 1 || stages > 16)
+        return fail(find_attr(s.attrs, "stages")->loc, "stages must be 1 to 16, found " + std::to_string(stages));
+    }
+    ExprCtx ctx;
+    ctx.uniform = parallel_depth_ == 0;
+    for (const Expr& e : s.exprs) {
+      TG_ASSIGN_OR_RETURN(Type t, infer(e, ctx));
+      if (!t.is_index()) return fail(e->loc, "loop bounds must be integer expressions");
+    }
+    scopes_.emplace_back();
+    Entity v;
+    v.kind = Entity::Kind::LoopVar;
+    Status st = declare(s.vars[0], s.loc, v, "loop variable");
+    if (st.is_ok()) st = check_block(s.body(), false);
+    scopes_.pop_back();
+    return st;
+  }
+
+  Status check_parallel(const Stmt& s) {
+    if (parallel_depth_ > 0) return fail(s.loc, "parallel loops cannot nest; give one parallel loop several variables");
+    if (s.vars.size() > kMaxRank) return fail(s.loc, "a parallel loop takes at most 4 variables");
+    for (const Expr& e : s.exprs) {
+      auto c = const_int(e);
+      if (!c) return fail(e->loc, "parallel loop extents must be constant integers (tile sizes)");
+      if (*c < 1) return fail(e->loc, "parallel loop extent must be positive, found " + std::to_string(*c));
+      e->type = Type::index();
+    }
+    scopes_.emplace_back();
+    ++parallel_depth_;
+    Status st = Status::ok();
+    for (const std::string& name : s.vars) {
+      Entity v;
+      v.kind = Entity::Kind::LoopVar;
+      st = declare(name, s.loc, v, "loop variable");
+      if (!st.is_ok()) break;
+    }
+    if (st.is_ok()) st = check_block(s.body(), false);
+    --parallel_depth_;
+    scopes_.pop_back();
+    return st;
+  }
+
+  Status check_if(const Stmt& s) {
+    ExprCtx ctx;
+    ctx.uniform = parallel_depth_ == 0;
+    TG_ASSIGN_OR_RETURN(Type t, infer(s.cond(), ctx));
+    if (!t.is_bool()) return fail(s.cond()->loc, "if needs a boolean condition, found " + std::string(t.is_index() ? "an integer" : "a number"));
+    for (const Block& b : s.blocks) {
+      scopes_.emplace_back();
+      Status st = check_block(b, false);
+      scopes_.pop_back();
+      TG_RETURN_IF_ERROR(st);
+    }
+    return Status::ok();
+  }
+
+  Kernel& k_;
+  VerifyOptions opts_;
+  std::vector<std::map<std::string, Entity, std::less<>>> scopes_;
+  BufferMap buffers_;
+  int parallel_depth_ = 0;
+  std::string missing_attr_;
+};
+
+}  // namespace
+
+Status verify(Kernel& k, const VerifyOptions& options) { return Verifier(k, options).run(); }
+
+}  // namespace tegula::ir
