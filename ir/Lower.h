@@ -1,0 +1,45 @@
+/// \file
+/// The shared lowering pipeline: from block-level tiles to a kernel in which every
+/// target-dependent decision is made (instruction choice, fragment and shared layouts,
+/// thread mappings, reduction steps, pipeline stages), driven only by a target description.
+/// The result is still tile IR, annotated with lowering attributes (names with a '.'), so it
+/// prints, parses and runs on the reference interpreter like any kernel. Backends receive it
+/// as text (TG_IR_FORMAT_LOWERED_V1) and read it back with read_lowered().
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+
+namespace tegula::targets {
+struct TargetDescription;
+}
+
+namespace tegula::ir {
+
+struct LowerOptions {
+  /// Stop after this pass (see pass_names()); empty runs the whole pipeline.
+  std::string stop_after;
+};
+
+struct LowerResult {
+  Kernel kernel;
+  /// One line per decision a pass made and why (instruction choices, layouts, fallbacks).
+  std::vector<std::string> log;
+};
+
+/// The pipeline's passes, in order.
+const std::vector<std::string>& pass_names();
+
+/// Lower a verified kernel for a target.
+Result<LowerResult> lower(const Kernel& k, const targets::TargetDescription& target,
+                          const LowerOptions& options = {});
+
+/// The lowered-IR reader that backends use: parse and verify lowered text (lowering
+/// attributes allowed).
+Result<Kernel> read_lowered(std::string_view text, const std::string& source = "<lowered>");
+
+}  // namespace tegula::ir
