@@ -123,6 +123,12 @@ int64_t BoundLayout::mode_offset(int i, int64_t coord) const {
   return offset;
 }
 
+std::vector<int64_t> BoundLayout::mode_offsets(int i) const {
+  std::vector<int64_t> out(size_t(mode_size(i)));
+  for (size_t c = 0; c < out.size(); ++c) out[c] = mode_offset(i, int64_t(c));
+  return out;
+}
+
 static std::string tv(int64_t t, int64_t v) {
   return "(t=" + std::to_string(t) + ", v=" + std::to_string(v) + ")";
 }
@@ -145,9 +151,10 @@ Status BoundLayout::check_bijective(int64_t rows, int64_t cols) const {
   std::string tile = std::to_string(rows) + "x" + std::to_string(cols) + " tile";
   // owner[i] = 1 + the flat (t, v) that reached element i, 0 while unreached.
   std::vector<int64_t> owner(size_t(rows * cols), 0);
+  std::vector<int64_t> thread_offsets = mode_offsets(0), value_offsets = mode_offsets(1);
   for (int64_t t = 0; t < threads; ++t) {
     for (int64_t v = 0; v < values; ++v) {
-      int64_t i = index(t, v);
+      int64_t i = thread_offsets[size_t(t)] + value_offsets[size_t(v)];
       if (i < 0 || i >= rows * cols) {
         return error(ErrorCode::InvalidArgument, tv(t, v) + " maps to index " + std::to_string(i) +
                                                      ", outside the " + tile);

@@ -48,6 +48,9 @@ public:
   int64_t size() const;
   /// The offset that 1-D coordinate `coord` (0 <= coord < mode_size(i)) of mode i adds.
   int64_t mode_offset(int i, int64_t coord) const;
+  /// mode_offset(i, c) for every c in [0, mode_size(i)): what loops over a whole tile use,
+  /// so that each element costs one addition.
+  std::vector<int64_t> mode_offsets(int i) const;
   /// The index of (a, b) in a rank-2 layout: for a TV layout a is the thread and b the value.
   int64_t index(int64_t a, int64_t b) const {
     TG_ASSERT(rank() == 2, "BoundLayout::index needs two modes");

@@ -6,6 +6,7 @@
 #include "targets/TargetValidate.h"
 
 #include <algorithm>
+#include <set>
 
 #include "targets/MatrixQuery.h"
 
@@ -45,12 +46,25 @@ bool is_dotted_id(std::string_view s) {
   return words >= 2;
 }
 
+// Layout checks already passed, keyed by what they depend on. Catalogues repeat the same
+// fragment layout across many dtype variants; checking each once keeps parsing fast.
+using PassedChecks = std::set<std::string>;
+
+std::string check_key(const Layout& layout, const MmaShape& shape, int group, int64_t rows,
+                      int64_t cols) {
+  return layout.to_string() + "|" + std::to_string(shape.m) + "," + std::to_string(shape.n) +
+         "," + std::to_string(shape.k) + "|" + std::to_string(group) + "|" +
+         std::to_string(rows) + "x" + std::to_string(cols);
+}
+
 std::string shape_label(const MmaShape& s) {
   return "m" + std::to_string(s.m) + "n" + std::to_string(s.n) + "k" + std::to_string(s.k);
 }
 
 Status check_thread_value(const Layout& layout, const MmaShape& shape, int group_threads,
-                          int64_t rows, int64_t cols, const JsonPath& path) {
+                          int64_t rows, int64_t cols, const JsonPath& path, PassedChecks& passed) {
+  std::string key = check_key(layout, shape, group_threads, rows, cols);
+  if (passed.count(key) != 0) return Status::ok();
   std::string at = " (at " + shape_label(shape) + ")";
   Result<BoundLayout> bound = layout.bind(shape_symbols(shape));
   if (!bound.is_ok()) return path.fail(bound.status().message() + at);
@@ -75,13 +89,22 @@ Status check_thread_value(const Layout& layout, const MmaShape& shape, int group
   }
   Status bijective = bound->check_bijective(rows, cols);
   if (!bijective.is_ok()) return path.fail(bijective.message() + at);
+  passed.insert(std::move(key));
   return Status::ok();
+}
+
+Status check_readback(const OperandPlacement& p, const MmaShape& shape, int group_threads,
+                      int64_t rows, int64_t cols, const JsonPath& path, PassedChecks& passed) {
+  if (!p.readback_layout) return Status::ok();
+  return check_thread_value(*p.readback_layout, shape, group_threads, rows, cols,
+                            path.field("readback_layout"), passed);
 }
 
 // Tensor memory: 128 lanes x 512 columns of 32 bits per CTA; an address is lane << 16 | column.
 Status check_tensor_memory(const OperandPlacement& p, const MmaShape& shape, int group_threads,
-                           int64_t rows, int64_t cols, const JsonPath& path) {
+                           int64_t rows, int64_t cols, const JsonPath& path, PassedChecks& passed) {
   constexpr int64_t kLanes = 128, kColumns = 512;
+  std::string key = "tmem " + check_key(p.address_layout, shape, group_threads, rows, cols);
   std::string at = " (at " + shape_label(shape) + ")";
   JsonPath ap = path.field("address_layout");
   Result<BoundLayout> bound = p.address_layout.bind(shape_symbols(shape));
@@ -90,39 +113,39 @@ Status check_tensor_memory(const OperandPlacement& p, const MmaShape& shape, int
     return ap.fail("expected a (row, col) layout over the " + std::to_string(rows) + "x" +
                    std::to_string(cols) + " tile" + at);
   }
+  if (passed.count(key) != 0) return check_readback(p, shape, group_threads, rows, cols, path, passed);
   std::vector<bool> used(size_t(kLanes * kColumns), false);
+  std::vector<int64_t> row_offsets = bound->mode_offsets(0), col_offsets = bound->mode_offsets(1);
   for (int64_t c = 0; c < cols; ++c) {
     for (int64_t r = 0; r < rows; ++r) {
-      int64_t address = bound->index(r, c);
+      int64_t address = row_offsets[size_t(r)] + col_offsets[size_t(c)];
       int64_t lane = address >> 16, column = address & 0xffff;
-      std::string element = "element (row " + std::to_string(r) + ", col " + std::to_string(c) + ")";
-      if (address < 0 || lane >= kLanes || column >= kColumns) {
-        return ap.fail(element + " maps to lane " + std::to_string(lane) + ", column " +
-                       std::to_string(column) + ", outside tensor memory" + at);
+      bool outside = address < 0 || lane >= kLanes || column >= kColumns;
+      if (!outside && !used[size_t(lane * kColumns + column)]) {
+        used[size_t(lane * kColumns + column)] = true;
+        continue;
       }
-      if (used[size_t(lane * kColumns + column)]) {
-        return ap.fail(element + " shares lane " + std::to_string(lane) + ", column " +
-                       std::to_string(column) + " with another element" + at);
-      }
-      used[size_t(lane * kColumns + column)] = true;
+      std::string where = "element (row " + std::to_string(r) + ", col " + std::to_string(c) +
+                          ") maps to lane " + std::to_string(lane) + ", column " +
+                          std::to_string(column);
+      return ap.fail(where + (outside ? ", outside tensor memory" : ", which another element uses") + at);
     }
   }
-  if (!p.readback_layout) return Status::ok();
-  return check_thread_value(*p.readback_layout, shape, group_threads, rows, cols,
-                            path.field("readback_layout"));
+  passed.insert(std::move(key));
+  return check_readback(p, shape, group_threads, rows, cols, path, passed);
 }
 
 Status check_operand_at(const Operand& operand, const MmaShape& shape, int group_threads,
-                        int64_t rows, int64_t cols, const JsonPath& path) {
+                        int64_t rows, int64_t cols, const JsonPath& path, PassedChecks& passed) {
   for (const OperandPlacement& p : operand.placements) {
     JsonPath at = path.field(operand_location_name(p.location));
     if (p.location == OperandLocation::TensorMemory) {
-      TG_RETURN_IF_ERROR(check_tensor_memory(p, shape, group_threads, rows, cols, at));
+      TG_RETURN_IF_ERROR(check_tensor_memory(p, shape, group_threads, rows, cols, at, passed));
       continue;
     }
     if (p.form != OperandPlacement::Form::ThreadValue) continue;
     TG_RETURN_IF_ERROR(
-        check_thread_value(p.layout, shape, group_threads, rows, cols, at.field("layout")));
+        check_thread_value(p.layout, shape, group_threads, rows, cols, at.field("layout"), passed));
   }
   return Status::ok();
 }
@@ -229,7 +252,7 @@ Status check_placements(const TargetDescription& t, const MatrixInstruction& mi,
 }
 
 Status check_instruction(const TargetDescription& t, const MatrixInstruction& mi,
-                         const JsonPath& path) {
+                         const JsonPath& path, PassedChecks& passed) {
   if (!is_dotted_id(mi.id)) {
     return path.field("id").fail("'" + mi.id +
                                  "' is not a dotted id like \"mma_sync.m16n8k16.bf16_f32\"");
@@ -246,9 +269,10 @@ Status check_instruction(const TargetDescription& t, const MatrixInstruction& mi
   }
   JsonPath lp = path.field("layouts");
   for (const MmaShape& s : instruction_shapes(mi)) {
-    TG_RETURN_IF_ERROR(check_operand_at(mi.a, s, mi.group_threads, s.m, s.k, lp.field("a")));
-    TG_RETURN_IF_ERROR(check_operand_at(mi.b, s, mi.group_threads, s.n, s.k, lp.field("b")));
-    TG_RETURN_IF_ERROR(check_operand_at(mi.acc, s, mi.group_threads, s.m, s.n, lp.field("acc")));
+    int g = mi.group_threads;
+    TG_RETURN_IF_ERROR(check_operand_at(mi.a, s, g, s.m, s.k, lp.field("a"), passed));
+    TG_RETURN_IF_ERROR(check_operand_at(mi.b, s, g, s.n, s.k, lp.field("b"), passed));
+    TG_RETURN_IF_ERROR(check_operand_at(mi.acc, s, g, s.m, s.n, lp.field("acc"), passed));
   }
   return Status::ok();
 }
@@ -286,6 +310,7 @@ Status validate_target(const TargetDescription& t, const JsonPath& root) {
   TG_RETURN_IF_ERROR(check_limits(t, root));
   JsonPath list = root.field("matrix_instructions");
   bool has_fma = false;
+  PassedChecks passed;
   for (size_t i = 0; i < t.matrix_instructions.size(); ++i) {
     const MatrixInstruction& mi = t.matrix_instructions[i];
     for (size_t j = 0; j < i; ++j) {
@@ -293,7 +318,7 @@ Status validate_target(const TargetDescription& t, const JsonPath& root) {
       return list.item(i).field("id").fail("'" + mi.id + "' repeats matrix_instructions[" +
                                            std::to_string(j) + "]");
     }
-    TG_RETURN_IF_ERROR(check_instruction(t, mi, list.item(i)));
+    TG_RETURN_IF_ERROR(check_instruction(t, mi, list.item(i), passed));
     has_fma = has_fma || mi.kind == InstructionKind::Fma;
   }
   // The lowering must always have something to fall back to.

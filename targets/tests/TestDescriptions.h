@@ -9,7 +9,7 @@
 
 namespace tegula::test {
 
-inline const char* kSmallTarget = R"({
+inline const char* kSmallTarget = R"json({
   "schema": "tegula.target.v1",
   "name": "small",
   "version": 1,
@@ -78,7 +78,7 @@ inline const char* kSmallTarget = R"({
       "rate": 2
     }
   ]
-})";
+})json";
 
 /// `text` with the single occurrence of `from` replaced by `to`; fails the test when `from`
 /// does not occur exactly once, so a mutation can never silently miss.
