@@ -16,7 +16,11 @@
 ///   For both FP8 formats, OCP "saturating" conversion (the default, and what a store does):
 ///   finite values beyond the largest normal and +-Inf become +-max; NaN stays NaN.
 ///   "Non-saturating" conversion: overflow becomes NaN (e4m3) or +-Inf (e5m2), and Inf
-///   becomes NaN (e4m3) or stays Inf (e5m2).
+///   becomes NaN (e4m3) or stays Inf (e5m2). "Overflow" is judged after RNE rounding, as in
+///   the OCP OFP8 spec (rev. 1.0, section 5.2 and table 3): 464 rounds to e4m3 448 (a tie
+///   to the even mantissa), while 61440 rounds past e5m2 57344 and so overflows.
+/// - NaN converts to a NaN of the destination with the input's sign (the canonical quiet NaN
+///   where there are several; payloads are not kept).
 /// - i8, u8, i32: RNE to an integer, then saturation to the type's range; NaN becomes 0.
 /// - bool: any non-zero value (NaN included) is true (1), zero is false (0).
 #pragma once

@@ -65,9 +65,13 @@ public:
   size_t size() const;
 
   /// Canonical text: no insignificant whitespace when indent < 0, else pretty-printed.
+  /// Integers print as integers; other numbers as the shortest text that reads back to the
+  /// same double (with ".0" added if it would look like an integer); NaN and Inf as null.
   std::string dump(int indent = -1) const;
 
-  /// Parse a complete JSON document. `file` names the input in error locations.
+  /// Parse a complete JSON document (RFC 8259, strictly: no comments, no trailing commas,
+  /// valid UTF-8, no duplicate object keys, at most 512 levels of nesting). `file` names
+  /// the input in error locations; columns count bytes from 1.
   static Result<Json> parse(std::string_view text, const std::string& file = "");
 
   bool operator==(const Json& other) const;

@@ -1,0 +1,116 @@
+// DType names, parsing, sizes and classification.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "core/DType.h"
+
+using namespace tegula;
+
+namespace {
+
+const DType kAll[] = {DType::F64,  DType::F32, DType::TF32, DType::F16,
+                      DType::BF16, DType::E4M3, DType::E5M2, DType::I8,
+                      DType::U8,   DType::I32, DType::Bool};
+
+}  // namespace
+
+TEST_CASE("the list of dtypes is complete") {
+  CHECK(sizeof(kAll) / sizeof(kAll[0]) == size_t(kNumDTypes));
+  std::set<int> seen;
+  for (DType t : kAll) seen.insert(int(t));
+  CHECK(seen.size() == size_t(kNumDTypes));
+  CHECK(*seen.rbegin() == kNumDTypes - 1);
+}
+
+TEST_CASE("names are the documented ones") {
+  CHECK(std::string(dtype_name(DType::F64)) == "f64");
+  CHECK(std::string(dtype_name(DType::F32)) == "f32");
+  CHECK(std::string(dtype_name(DType::TF32)) == "tf32");
+  CHECK(std::string(dtype_name(DType::F16)) == "f16");
+  CHECK(std::string(dtype_name(DType::BF16)) == "bf16");
+  CHECK(std::string(dtype_name(DType::E4M3)) == "e4m3");
+  CHECK(std::string(dtype_name(DType::E5M2)) == "e5m2");
+  CHECK(std::string(dtype_name(DType::I8)) == "i8");
+  CHECK(std::string(dtype_name(DType::U8)) == "u8");
+  CHECK(std::string(dtype_name(DType::I32)) == "i32");
+  CHECK(std::string(dtype_name(DType::Bool)) == "bool");
+}
+
+TEST_CASE("parse_dtype round-trips every name") {
+  std::set<std::string> names;
+  for (DType t : kAll) {
+    std::optional<DType> back = parse_dtype(dtype_name(t));
+    REQUIRE(back.has_value());
+    CHECK(*back == t);
+    names.insert(dtype_name(t));
+  }
+  CHECK(names.size() == size_t(kNumDTypes));
+}
+
+TEST_CASE("unknown names are rejected") {
+  const char* bad[] = {"",     "F32",  "float", "f8",    "fp16", "bfloat16", "i64",
+                       "u32",  " f32", "f32 ",  "f 32",  "e4m3fn", "boolean",
+                       "int8", "tf",   "f16x",  "e5m2 ", "I8"};
+  for (const char* name : bad) CHECK_FALSE(parse_dtype(name).has_value());
+  // A string_view with an embedded NUL is not "f32".
+  CHECK_FALSE(parse_dtype(std::string_view("f32\0", 4)).has_value());
+}
+
+TEST_CASE("sizes") {
+  CHECK(dtype_size(DType::F64) == 8);
+  CHECK(dtype_size(DType::F32) == 4);
+  CHECK(dtype_size(DType::TF32) == 4);
+  CHECK(dtype_size(DType::F16) == 2);
+  CHECK(dtype_size(DType::BF16) == 2);
+  CHECK(dtype_size(DType::E4M3) == 1);
+  CHECK(dtype_size(DType::E5M2) == 1);
+  CHECK(dtype_size(DType::I8) == 1);
+  CHECK(dtype_size(DType::U8) == 1);
+  CHECK(dtype_size(DType::I32) == 4);
+  CHECK(dtype_size(DType::Bool) == 1);
+}
+
+TEST_CASE("float and int classification") {
+  for (DType t : kAll) {
+    bool is_float = t == DType::F64 || t == DType::F32 || t == DType::TF32 || t == DType::F16 ||
+                    t == DType::BF16 || t == DType::E4M3 || t == DType::E5M2;
+    bool is_int = t == DType::I8 || t == DType::U8 || t == DType::I32;
+    CHECK(dtype_is_float(t) == is_float);
+    CHECK(dtype_is_int(t) == is_int);
+  }
+  CHECK_FALSE(dtype_is_float(DType::Bool));
+  CHECK_FALSE(dtype_is_int(DType::Bool));
+}
+
+TEST_CASE("max and lowest") {
+  CHECK(dtype_max(DType::F64) == 1.7976931348623157e308);
+  CHECK(dtype_max(DType::F32) == 3.4028234663852886e38);
+  CHECK(dtype_max(DType::TF32) == std::ldexp(2.0 - std::ldexp(1.0, -10), 127));
+  CHECK(dtype_max(DType::F16) == 65504.0);
+  CHECK(dtype_max(DType::BF16) == std::ldexp(2.0 - std::ldexp(1.0, -7), 127));
+  CHECK(dtype_max(DType::E4M3) == 448.0);
+  CHECK(dtype_max(DType::E5M2) == 57344.0);
+  CHECK(dtype_max(DType::I8) == 127.0);
+  CHECK(dtype_max(DType::U8) == 255.0);
+  CHECK(dtype_max(DType::I32) == 2147483647.0);
+  CHECK(dtype_max(DType::Bool) == 1.0);
+
+  for (DType t : kAll) {
+    if (dtype_is_float(t)) CHECK(dtype_lowest(t) == -dtype_max(t));
+  }
+  CHECK(dtype_lowest(DType::I8) == -128.0);
+  CHECK(dtype_lowest(DType::U8) == 0.0);
+  CHECK(dtype_lowest(DType::I32) == -2147483648.0);
+  CHECK(dtype_lowest(DType::Bool) == 0.0);
+}
+
+TEST_CASE("max and lowest are fixed points of rounding") {
+  for (DType t : kAll) {
+    CAPTURE(dtype_name(t));
+    CHECK(round_to_dtype(t, dtype_max(t)) == dtype_max(t));
+    CHECK(round_to_dtype(t, dtype_lowest(t)) == dtype_lowest(t));
+  }
+}
