@@ -267,6 +267,13 @@ Status check_instruction(const TargetDescription& t, const MatrixInstruction& mi
                                            mi.k.is_fixed() && mi.k.ranges[0].min == 1)) {
     return path.fail("the fma fallback computes a 1x1x1 tile: m, n and k must be 1");
   }
+  // Every shape is validated, so the expansion must stay small; real entries allow <= 32.
+  constexpr size_t kMaxShapes = 4096;
+  size_t shapes = mi.m.values().size() * mi.n.values().size() * mi.k.values().size();
+  if (shapes > kMaxShapes) {
+    return path.fail("allows " + std::to_string(shapes) + " shapes; at most " +
+                     std::to_string(kMaxShapes) + " are supported");
+  }
   JsonPath lp = path.field("layouts");
   for (const MmaShape& s : instruction_shapes(mi)) {
     int g = mi.group_threads;

@@ -76,6 +76,10 @@ TEST_CASE("instruction fields: unknown, missing, mistyped, out of the closed lis
                  "t.json: matrix_instructions[1].kind: unknown instruction kind 'wgmma2' (allowed: mma_sync ...");
   check_rejected(small_with("\"min\": 8, \"max\": 256, \"step\": 8", "\"min\": 8, \"max\": 250, \"step\": 8"),
                  "t.json: matrix_instructions[1].n: max - min (242) is not a multiple of step 8");
+  check_rejected(small_with("\"m\": 64, \"n\": {\"min\": 8, \"max\": 256, \"step\": 8}, \"k\": 16",
+                            "\"m\": {\"min\": 64, \"max\": 8256, \"step\": 64}, "
+                            "\"n\": {\"min\": 8, \"max\": 256, \"step\": 8}, \"k\": 16"),
+                 "t.json: matrix_instructions[1]: allows 4128 shapes; at most 4096 are supported");
   check_rejected(small_with("\"id\": \"wgmma.m64nNk16.bf16_f32\"", "\"id\": \"mma_sync.m16n8k16.bf16_f32\""),
                  "t.json: matrix_instructions[1].id: 'mma_sync.m16n8k16.bf16_f32' repeats matrix_instructions[0]");
   check_rejected(small_with("\"id\": \"fma.scalar\"", "\"id\": \"fma scalar\""),
