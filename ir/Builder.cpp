@@ -15,15 +15,6 @@ Expr operator-(Expr a) {
   if (a->kind == ExprKind::FloatImm) return float_imm(-a->float_value);
   return unary(UnaryOp::Neg, std::move(a));
 }
-Expr operator+(Expr a, int64_t b) { return std::move(a) + int_imm(b); }
-Expr operator-(Expr a, int64_t b) { return std::move(a) - int_imm(b); }
-Expr operator*(Expr a, int64_t b) { return std::move(a) * int_imm(b); }
-Expr operator*(int64_t a, Expr b) { return int_imm(a) * std::move(b); }
-Expr operator/(Expr a, int64_t b) { return std::move(a) / int_imm(b); }
-Expr operator+(Expr a, double b) { return std::move(a) + float_imm(b); }
-Expr operator*(Expr a, double b) { return std::move(a) * float_imm(b); }
-Expr operator*(double a, Expr b) { return float_imm(a) * std::move(b); }
-Expr operator/(double a, Expr b) { return float_imm(a) / std::move(b); }
 Expr lt(Expr a, Expr b) { return binary(BinaryOp::Lt, std::move(a), std::move(b)); }
 Expr le(Expr a, Expr b) { return binary(BinaryOp::Le, std::move(a), std::move(b)); }
 Expr gt(Expr a, Expr b) { return binary(BinaryOp::Gt, std::move(a), std::move(b)); }
@@ -33,7 +24,6 @@ Expr ne(Expr a, Expr b) { return binary(BinaryOp::Ne, std::move(a), std::move(b)
 Expr logical_and(Expr a, Expr b) { return binary(BinaryOp::And, std::move(a), std::move(b)); }
 Expr logical_or(Expr a, Expr b) { return binary(BinaryOp::Or, std::move(a), std::move(b)); }
 Expr ceildiv(Expr a, Expr b) { return binary(BinaryOp::CeilDiv, std::move(a), std::move(b)); }
-Expr ceildiv(Expr a, int64_t b) { return ceildiv(std::move(a), int_imm(b)); }
 Expr max(Expr a, Expr b) { return binary(BinaryOp::Max, std::move(a), std::move(b)); }
 Expr min(Expr a, Expr b) { return binary(BinaryOp::Min, std::move(a), std::move(b)); }
 Expr exp(Expr x) { return unary(UnaryOp::Exp, std::move(x)); }

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/Status.h"
@@ -27,15 +28,25 @@ Expr operator*(Expr a, Expr b);
 Expr operator/(Expr a, Expr b);
 Expr operator%(Expr a, Expr b);
 Expr operator-(Expr a);
-Expr operator+(Expr a, int64_t b);
-Expr operator-(Expr a, int64_t b);
-Expr operator*(Expr a, int64_t b);
-Expr operator*(int64_t a, Expr b);
-Expr operator/(Expr a, int64_t b);
-Expr operator+(Expr a, double b);
-Expr operator*(Expr a, double b);
-Expr operator*(double a, Expr b);
-Expr operator/(double a, Expr b);
+
+/// A literal of the right kind: integers become IntImm, floating-point values FloatImm.
+template <typename T>
+  requires std::is_arithmetic_v<T>
+Expr literal(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return int_imm(int64_t(v));
+  } else {
+    return float_imm(double(v));
+  }
+}
+template <typename T> requires std::is_arithmetic_v<T> Expr operator+(Expr a, T b) { return std::move(a) + literal(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator-(Expr a, T b) { return std::move(a) - literal(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator*(Expr a, T b) { return std::move(a) * literal(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator/(Expr a, T b) { return std::move(a) / literal(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator+(T a, Expr b) { return literal(a) + std::move(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator-(T a, Expr b) { return literal(a) - std::move(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator*(T a, Expr b) { return literal(a) * std::move(b); }
+template <typename T> requires std::is_arithmetic_v<T> Expr operator/(T a, Expr b) { return literal(a) / std::move(b); }
 Expr lt(Expr a, Expr b);
 Expr le(Expr a, Expr b);
 Expr gt(Expr a, Expr b);
@@ -45,7 +56,7 @@ Expr ne(Expr a, Expr b);
 Expr logical_and(Expr a, Expr b);
 Expr logical_or(Expr a, Expr b);
 Expr ceildiv(Expr a, Expr b);
-Expr ceildiv(Expr a, int64_t b);
+inline Expr ceildiv(Expr a, int64_t b) { return ceildiv(std::move(a), int_imm(b)); }
 Expr max(Expr a, Expr b);
 Expr min(Expr a, Expr b);
 Expr exp(Expr x);

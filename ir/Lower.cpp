@@ -12,7 +12,7 @@ const std::vector<std::string>& pass_names() {
 
 // The pass pipeline (issue: shared lowering) replaces this body; until then the verified
 // kernel goes to backends unchanged, which every backend must accept anyway.
-Result<LowerResult> lower(const Kernel& k, const targets::TargetDescription& /*target*/, const LowerOptions& options) {
+Result<LowerResult> lower(const Kernel& k, const TargetDescription& /*target*/, const LowerOptions& options) {
   if (!options.stop_after.empty()) return error(ErrorCode::NotFound, "unknown pass '" + options.stop_after + "'");
   return LowerResult{k, {}};
 }

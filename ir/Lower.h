@@ -14,7 +14,7 @@
 #include "core/Status.h"
 #include "ir/IR.h"
 
-namespace tegula::targets {
+namespace tegula {
 struct TargetDescription;
 }
 
@@ -35,7 +35,7 @@ struct LowerResult {
 const std::vector<std::string>& pass_names();
 
 /// Lower a verified kernel for a target.
-Result<LowerResult> lower(const Kernel& k, const targets::TargetDescription& target,
+Result<LowerResult> lower(const Kernel& k, const TargetDescription& target,
                           const LowerOptions& options = {});
 
 /// The lowered-IR reader that backends use: parse and verify lowered text (lowering

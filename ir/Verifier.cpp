@@ -256,7 +256,7 @@ private:
 
   Result<Type> numeric(const Expr& e, const ExprCtx& ctx, const char* what) {
     TG_ASSIGN_OR_RETURN(Type t, infer(e, ctx));
-    if (t.is_bool()) return fail(e->loc, std::string(what) + " needs a number, found a boolean");
+    if (t.is_bool()) return fail(e->loc, std::string("'") + what + "' needs a number, found a boolean");
     return t;
   }
 
@@ -382,7 +382,7 @@ private:
     return &ent->buffer;
   }
 
-  Status check_offsets(const TileRef& t, const BufferInfo& b, bool uniform) {
+  Status check_offsets(const TileRef& t, const BufferInfo& b, bool uniform, const char* what = "offset") {
     if (t.offsets.empty()) return Status::ok();
     if (t.offsets.size() != b.shape.size())
       return fail(t.loc, "'" + t.buffer + "' has " + std::to_string(b.shape.size()) + " dimensions, given " +
@@ -391,7 +391,7 @@ private:
     ctx.uniform = uniform;
     for (const Expr& o : t.offsets) {
       TG_ASSIGN_OR_RETURN(Type ty, infer(o, ctx));
-      if (!ty.is_index()) return fail(o->loc, "offset into '" + t.buffer + "' must be an integer");
+      if (!ty.is_index()) return fail(o->loc, std::string(what) + " into '" + t.buffer + "' must be an integer");
     }
     return Status::ok();
   }
@@ -550,7 +550,7 @@ private:
                              std::to_string(ka) + ", B " + shape_str(b->shape) + (tb ? " (transposed)" : "") + " has K = " +
                              std::to_string(kb));
     if (c->shape[0] != m || c->shape[1] != n)
-      return fail(s.loc, "gemm accumulator '" + cn + "' " + shape_str(c->shape) + " must be [" + std::to_string(m) + ", " +
+      return fail(s.gemm_c().loc, "gemm accumulator '" + cn + "' " + shape_str(c->shape) + " must be [" + std::to_string(m) + ", " +
                              std::to_string(n) + "] to hold A*B");
     bool a_float = dtype_is_float(a->dtype), b_float = dtype_is_float(b->dtype);
     if (a->dtype == DType::Bool || b->dtype == DType::Bool || c->dtype == DType::Bool)
@@ -611,7 +611,7 @@ private:
     if (t.offsets.size() != b->shape.size())
       return fail(t.loc, "'" + t.buffer + "' has " + std::to_string(b->shape.size()) + " dimensions, indexed with " +
                              std::to_string(t.offsets.size()));
-    TG_RETURN_IF_ERROR(check_offsets(t, *b, false));
+    TG_RETURN_IF_ERROR(check_offsets(t, *b, false, "index"));
     for (size_t i = 0; i < t.offsets.size(); ++i) {
       auto c = const_int(t.offsets[i]);
       if (c && b->shape[i] > 0 && (*c < 0 || *c >= b->shape[i]))

@@ -1,0 +1,75 @@
+// Every example, run on the reference interpreter at several shapes (including sizes that
+// are not multiples of its tiles, and single elements), matches its direct computation.
+#include <doctest/doctest.h>
+
+#include "examples/checks/Checks.h"
+#include "ir/Parser.h"
+#include "ir/tests/TestUtil.h"
+
+using namespace tegula;
+using namespace tegula::ir;
+
+namespace {
+
+struct Shape {
+  const char* file;
+  const char* bindings;
+};
+
+const Shape kShapes[] = {
+    {"gemm/gemm_bf16.tile", "M=128,N=128,K=32"},   {"gemm/gemm_bf16.tile", "M=1,N=1,K=1"},
+    {"gemm/gemm_bf16.tile", "M=131,N=257,K=67"},   {"gemm/gemm_f16.tile", "M=97,N=8,K=101"},
+    {"gemm/gemm_f16.tile", "M=256,N=136,K=96"},    {"softmax/softmax_rows.tile", "M=1,N=1"},
+    {"softmax/softmax_rows.tile", "M=13,N=1031"},  {"softmax/softmax_rows.tile", "M=4,N=512"},
+    {"reduce/row_sum.tile", "M=1,N=1"},            {"reduce/row_sum.tile", "M=17,N=1537"},
+    {"elementwise/silu_mul.tile", "N=1"},          {"elementwise/silu_mul.tile", "N=4099"},
+    {"elementwise/silu_mul_parallel.tile", "N=7"}, {"elementwise/silu_mul_parallel.tile", "N=2048"},
+};
+
+Result<examples::CheckResult> run_example(const std::string& text, const std::string& bindings, uint64_t seed) {
+  TG_ASSIGN_OR_RETURN(Kernel k, parse_and_verify(text, "example"));
+  TG_ASSIGN_OR_RETURN(auto b, examples::parse_bindings(bindings));
+  TG_ASSIGN_OR_RETURN(examples::LaunchData data, examples::make_launch_data(k, b, seed));
+  std::vector<Arg> args = examples::interpreter_args(k, data);
+  TG_RETURN_IF_ERROR(interpret(k, args));
+  return examples::check_outputs(k, data);
+}
+
+}  // namespace
+
+TEST_CASE("examples match their direct computations") {
+  for (const Shape& s : kShapes) {
+    CAPTURE(s.file);
+    CAPTURE(s.bindings);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/" + s.file);
+    for (uint64_t seed : {1, 2}) {
+      auto r = run_example(text, s.bindings, seed);
+      REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+      INFO(examples::format_check(*r));
+      CHECK(r->passed);
+    }
+  }
+}
+
+TEST_CASE("the check catches a wrong kernel: a gemm that skips the last K tile") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/gemm/gemm_bf16.tile");
+  std::string wrong = text;
+  auto pos = wrong.find("ceildiv(K, 32)");
+  REQUIRE(pos != std::string::npos);
+  wrong.replace(pos, 14, "K / 32");
+  auto r = run_example(wrong, "M=64,N=64,K=40", 3);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK_FALSE(r->passed);
+  CHECK(r->outputs[0].mismatches > 0);
+}
+
+TEST_CASE("the check catches unwritten outputs: softmax that skips its last row block") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/softmax/softmax_rows.tile");
+  auto pos = text.find("grid(ceildiv(M, 4))");
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, 19, "grid(M / 4)");
+  auto r = run_example(text, "M=6,N=100", 1);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK_FALSE(r->passed);
+  CHECK(r->outputs[0].mismatches == 200);
+}

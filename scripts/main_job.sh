@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The main job: run every example kernel on every shape below and check it against its
+# direct computation. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tegula=build/bin/tegula
+[ -x "$tegula" ] || tegula=build/runtime/tegula
+
+runs=(
+  "examples/gemm/gemm_bf16.tile M=256,N=256,K=256"
+  "examples/gemm/gemm_bf16.tile M=131,N=257,K=67"
+  "examples/gemm/gemm_f16.tile M=200,N=136,K=96"
+  "examples/softmax/softmax_rows.tile M=33,N=1031"
+  "examples/reduce/row_sum.tile M=17,N=1537"
+  "examples/elementwise/silu_mul.tile N=10007"
+  "examples/elementwise/silu_mul_parallel.tile N=3001"
+)
+failed=0
+for r in "${runs[@]}"; do
+  set -- $r
+  echo "== tegula run $1 --bind $2"
+  if ! "$tegula" run "$1" --bind "$2" --seed 1; then failed=$((failed + 1)); fi
+done
+echo "main job: $(( ${#runs[@]} - failed )) of ${#runs[@]} runs passed"
+[ "$failed" -eq 0 ]
