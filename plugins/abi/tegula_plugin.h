@@ -216,8 +216,12 @@ typedef struct tg_plugin_api {
   /* Identity; callable before init. */
   tg_error* (*get_info)(tg_plugin_info* out_info);
 
-  /* Lifecycle. init may be called once per loaded library; shutdown frees everything the
-   * instance made (devices, buffers, queues, executables) that the host has not freed. */
+  /* Lifecycle. At most one instance per loaded library is alive at a time, but init may be
+   * called again after shutdown returned: the host does not unload a library whose init
+   * succeeded (unless its manifest says "allow_unload": true), so a process that opens and
+   * closes tegula twice initialises the same loaded library twice, without its static
+   * initialisers running in between. shutdown frees everything the instance made (devices,
+   * buffers, queues, executables) that the host has not freed, and stops its threads. */
   tg_error* (*init)(const tg_host_info* host, tg_plugin** out_plugin);
   void (*shutdown)(tg_plugin* plugin);
 

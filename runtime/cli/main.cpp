@@ -3,22 +3,24 @@
 //   tegula check FILE...                 parse and verify; errors as file:line:column
 //   tegula print FILE                    print the kernel in canonical form
 //   tegula run FILE [--device D] [--bind M=..,N=..] [--seed S]
-//                                        run with seeded random inputs and compare the
-//                                        outputs with the example's direct computation
+//                                        run on a device with seeded random inputs and
+//                                        compare the outputs with the example's direct
+//                                        computation
+//   tegula devices                       the devices the plugins offer
+//   tegula plugins                       the plugins loaded, and those skipped with why
+//   tegula targets [NAME] [--device D]   built-in target descriptions, or a device's own
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/Files.h"
-#include "examples/checks/Checks.h"
-#include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "runtime/cli/Cli.h"
 
 using namespace tegula;
 
-namespace {
+namespace tegula::cli {
 
 int usage() {
   std::fprintf(stderr,
@@ -26,9 +28,18 @@ int usage() {
                "  check FILE...                       parse and verify kernels\n"
                "  print FILE                          print a kernel in canonical form\n"
                "  run FILE [--device D] [--bind M=..,N=..] [--seed S]\n"
-               "                                      run with random inputs and check the outputs\n");
+               "                                      run with random inputs and check the outputs\n"
+               "  devices                             list devices\n"
+               "  plugins                             list plugins, and the ones skipped with why\n"
+               "  targets [NAME] [--device D]         list or describe target descriptions\n"
+               "environment: TEGULA_PLUGINS, TEGULA_ADD_PLUGINS, TEGULA_SELECT_PLUGINS,\n"
+               "  TEGULA_DISABLE_PLUGINS, TEGULA_LOADER_DEBUG=1, TEGULA_CACHE_DIR (or off)\n");
   return 2;
 }
+
+}  // namespace tegula::cli
+
+namespace {
 
 Result<ir::Kernel> load_kernel(const std::string& path) {
   TG_ASSIGN_OR_RETURN(std::string text, read_file(path));
@@ -36,7 +47,7 @@ Result<ir::Kernel> load_kernel(const std::string& path) {
 }
 
 int cmd_check(const std::vector<std::string>& files) {
-  if (files.empty()) return usage();
+  if (files.empty()) return cli::usage();
   int failures = 0;
   for (const std::string& f : files) {
     auto k = load_kernel(f);
@@ -51,7 +62,7 @@ int cmd_check(const std::vector<std::string>& files) {
 }
 
 int cmd_print(const std::vector<std::string>& args) {
-  if (args.size() != 1) return usage();
+  if (args.size() != 1) return cli::usage();
   auto k = load_kernel(args[0]);
   if (!k.is_ok()) {
     std::fprintf(stderr, "%s\n", k.status().str().c_str());
@@ -61,80 +72,22 @@ int cmd_print(const std::vector<std::string>& args) {
   return 0;
 }
 
-int cmd_run(const std::vector<std::string>& args) {
-  std::string file, device = "reference", bind_text;
-  uint64_t seed = 1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    bool has_value = i + 1 < args.size();
-    if (a == "--device" && has_value) {
-      device = args[++i];
-    } else if (a == "--bind" && has_value) {
-      bind_text += (bind_text.empty() ? "" : ",") + args[++i];
-    } else if (a == "--seed" && has_value) {
-      seed = std::strtoull(args[++i].c_str(), nullptr, 10);
-    } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "tegula run: unknown option '%s'\n", a.c_str());
-      return 2;
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      return usage();
-    }
-  }
-  if (file.empty()) return usage();
-  if (device != "reference" && device != "reference:0") {
-    std::fprintf(stderr, "tegula run: unknown device '%s'\n", device.c_str());
-    return 1;
-  }
-  auto k = load_kernel(file);
-  if (!k.is_ok()) {
-    std::fprintf(stderr, "%s\n", k.status().str().c_str());
-    return 1;
-  }
-  auto bindings = examples::parse_bindings(bind_text);
-  if (!bindings.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", bindings.status().message().c_str());
-    return 2;
-  }
-  auto data = examples::make_launch_data(*k, *bindings, seed);
-  if (!data.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", data.status().message().c_str());
-    return 1;
-  }
-  std::vector<ir::Arg> iargs = examples::interpreter_args(*k, *data);
-  Status st = ir::interpret(*k, iargs);
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "%s\n", st.str().c_str());
-    return 1;
-  }
-  std::printf("ran %s on %s (seed %llu)\n", k->name.c_str(), device.c_str(), (unsigned long long)seed);
-  if (!examples::has_direct_computation(*k)) {
-    std::printf("no direct computation to compare with\n");
-    return 0;
-  }
-  auto check = examples::check_outputs(*k, *data);
-  if (!check.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", check.status().message().c_str());
-    return 1;
-  }
-  std::fputs(examples::format_check(*check).c_str(), stdout);
-  return check->passed ? 0 : 1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return usage();
+  if (argc < 2) return cli::usage();
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "check") return cmd_check(args);
   if (cmd == "print") return cmd_print(args);
-  if (cmd == "run") return cmd_run(args);
+  if (cmd == "run") return cli::cmd_run(args);
+  if (cmd == "devices") return cli::cmd_devices(args);
+  if (cmd == "plugins") return cli::cmd_plugins(args);
+  if (cmd == "targets") return cli::cmd_targets(args);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    usage();
+    cli::usage();
     return 0;
   }
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
-  return usage();
+  return cli::usage();
 }

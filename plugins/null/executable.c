@@ -1,0 +1,43 @@
+/*
+ * executable.c: compiling lowered IR, loading executables, launching them.
+ */
+#include "plugins/null/null_plugin.h"
+
+tg_error* null_compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
+  (void)device;
+  (void)request;
+  (void)out_blob;
+  /* TODO(null): read request->ir_data with tegula's lowered-IR reader (ir::read_lowered),
+   * generate code, and return bytes that executable_load accepts in another process. Put a
+   * magic number and a version at the front so stale or foreign bytes are caught. */
+  return null_unimplemented("compile");
+}
+
+void null_blob_release(tg_blob* blob) {
+  (void)blob;
+  /* TODO(null): free what compile allocated for the blob. */
+}
+
+tg_error* null_executable_load(tg_device* device, const void* data, size_t size,
+                               tg_executable** out_executable) {
+  (void)device;
+  (void)data;
+  (void)size;
+  (void)out_executable;
+  /* TODO(null): validate the bytes (TG_ERR_CORRUPT when they do not check out: the host
+   * then rebuilds them) and load the module. */
+  return null_unimplemented("executable_load");
+}
+
+void null_executable_free(tg_executable* executable) {
+  (void)executable;
+  /* TODO(null): unload the module. */
+}
+
+tg_error* null_launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params) {
+  (void)queue;
+  (void)executable;
+  (void)params;
+  /* TODO(null): enqueue params->grid blocks with params->args (launch signature order). */
+  return null_unimplemented("launch");
+}

@@ -1,0 +1,168 @@
+/// \file
+/// Compiling, loading and launching on the reference device. "Compiling" validates the
+/// lowered IR with the reader every backend uses (ir::read_lowered) and keeps its text; the
+/// executable is that text behind a header, so that bytes from a stale cache or another
+/// plugin are recognised and refused with TG_ERR_CORRUPT instead of being misread.
+///
+///   bytes 0-7    magic "tgrefexe"
+///   bytes 8-11   format version (1), little-endian
+///   bytes 12-15  zero
+///   bytes 16-23  length of the text, little-endian
+///   bytes 24-    the lowered IR text
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "ir/Interpreter.h"
+#include "ir/Lower.h"
+#include "plugins/reference/Reference.h"
+
+namespace tegula::reference {
+namespace {
+
+constexpr char kMagic[8] = {'t', 'g', 'r', 'e', 'f', 'e', 'x', 'e'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 24;
+
+void put_le(std::string& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
+}
+
+uint64_t get_le(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+/// The reference plugin takes no compile options; an unknown one is an error rather than
+/// silently ignored, so a typo does not go unnoticed.
+tg_error* check_options(const char* options) {
+  if (!options) return nullptr;
+  std::string_view text(options);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty())
+      return make_error(TG_ERR_INVALID_ARGUMENT, "reference: unknown compile option '" + std::string(line) + "'");
+    start = end + 1;
+  }
+  return nullptr;
+}
+
+ir::Arg to_interpreter_arg(const tg_launch_arg& a) {
+  switch (a.kind) {
+    case TG_ARG_BUFFER: return ir::Arg::tensor(a.buffer->data + a.offset, a.buffer->size - a.offset);
+    case TG_ARG_I64: return ir::Arg::integer(a.i64);
+    default: return ir::Arg::number(a.f64);
+  }
+}
+
+}  // namespace
+
+tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
+  return guarded("compile", [&]() -> tg_error* {
+    if (!device || !request || !out_blob || request->struct_size < sizeof(tg_compile_request) ||
+        out_blob->struct_size < sizeof(tg_blob))
+      return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile: bad argument");
+    if (!request->ir_format || std::strcmp(request->ir_format, TG_IR_FORMAT_LOWERED_V1) != 0)
+      return make_error(TG_ERR_UNSUPPORTED, "reference: compile: IR format must be " TG_IR_FORMAT_LOWERED_V1);
+    if (!request->ir_data && request->ir_size) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile: no IR");
+    if (tg_error* e = check_options(request->options)) return e;
+    std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
+    Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
+    if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
+
+    auto* bytes = new std::string;
+    bytes->append(kMagic, sizeof(kMagic));
+    put_le(*bytes, kFormatVersion, 4);
+    put_le(*bytes, 0, 4);
+    put_le(*bytes, text.size(), 8);
+    bytes->append(text);
+    out_blob->struct_size = sizeof(tg_blob);
+    out_blob->next = nullptr;
+    out_blob->data = bytes->data();
+    out_blob->size = bytes->size();
+    out_blob->opaque = bytes;
+    return nullptr;
+  });
+}
+
+void blob_release(tg_blob* blob) {
+  guarded_void([&] {
+    if (!blob) return;
+    delete static_cast<std::string*>(blob->opaque);
+    blob->opaque = nullptr;
+    blob->data = nullptr;
+    blob->size = 0;
+  });
+}
+
+tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out) {
+  return guarded("executable_load", [&]() -> tg_error* {
+    if (!device || !out || (!data && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: executable_load: bad argument");
+    const auto* p = static_cast<const uint8_t*>(data);
+    if (size < kHeaderSize || std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: not a reference executable (bad magic)");
+    uint32_t version = uint32_t(get_le(p + 8, 4));
+    if (version != kFormatVersion)
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: format version " + std::to_string(version) +
+                                            ", this plugin reads " + std::to_string(kFormatVersion));
+    if (get_le(p + 16, 8) != size - kHeaderSize)
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: length does not match the header (truncated?)");
+    std::string_view text(reinterpret_cast<const char*>(p + kHeaderSize), size - kHeaderSize);
+    Result<ir::Kernel> kernel = ir::read_lowered(text, "<executable>");
+    if (!kernel.is_ok())
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: the IR does not read back: " + kernel.status().str());
+    auto* exe = new tg_executable;
+    exe->device = device;
+    exe->kernel = std::move(kernel).value();
+    device->executables.insert(exe);
+    *out = exe;
+    return nullptr;
+  });
+}
+
+void executable_free(tg_executable* executable) {
+  guarded_void([&] {
+    if (!executable) return;
+    executable->device->executables.erase(executable);
+    delete executable;
+  });
+}
+
+tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params) {
+  return guarded("launch", [&]() -> tg_error* {
+    if (!queue || !executable || !params || params->struct_size < sizeof(tg_launch_params) ||
+        (!params->args && params->arg_count) || executable->device != queue->device)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: bad argument");
+    std::vector<ir::Arg> args;
+    for (size_t i = 0; i < params->arg_count; ++i) {
+      const tg_launch_arg& a = params->args[i];
+      std::string where = "reference: launch: argument " + std::to_string(i);
+      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
+      if (a.kind == TG_ARG_BUFFER && (!a.buffer || !queue->device->buffers.count(a.buffer)))
+        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
+      if (a.kind == TG_ARG_BUFFER && a.offset > a.buffer->size)
+        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
+      args.push_back(to_interpreter_arg(a));
+    }
+    // The host computes the grid; it must be the one the kernel's grid expressions give.
+    Result<std::vector<int64_t>> grid = ir::launch_grid(executable->kernel, args);
+    if (!grid.is_ok()) return from_status(grid.status(), "launch");
+    for (size_t d = 0; d < 3; ++d) {
+      int64_t want = d < grid->size() ? (*grid)[d] : 1;
+      if (int64_t(params->grid[d]) != want)
+        return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: grid[" + std::to_string(d) + "] is " +
+                                                       std::to_string(params->grid[d]) + ", the kernel's grid gives " +
+                                                       std::to_string(want));
+    }
+    Status status = ir::interpret(executable->kernel, args);
+    if (!status.is_ok()) return from_status(status, "launch");
+    return nullptr;
+  });
+}
+
+}  // namespace tegula::reference

@@ -1,0 +1,32 @@
+/// \file
+/// The compile path, from IR text to a loaded executable:
+///
+///   parse + verify -> the device's target description (the plugin's own device_target
+///   JSON if it gives one, else the built-in description its properties name) -> ir::lower
+///   -> ir::print_kernel -> compile cache lookup -> plugin compile -> cache store ->
+///   plugin executable_load.
+///
+/// A cache entry that fails its integrity check, or that the plugin's executable_load
+/// refuses with TG_ERR_CORRUPT, is deleted and compiled again.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/Status.h"
+#include "runtime/Objects.h"
+
+namespace tegula::runtime {
+
+struct CompileRequest {
+  std::string source_name = "<kernel>";
+  std::string plugin_options;
+  bool use_cache = true;
+};
+
+/// The device's target description, resolved once.
+Result<const TargetDescription*> device_target(tegula_device* device);
+
+Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir_text, const CompileRequest& request);
+
+}  // namespace tegula::runtime

@@ -1,0 +1,76 @@
+/// \file
+/// The on-disk compile cache: executables a plugin compiled, keyed by everything that
+/// decides their bytes, so a second process (or a second run) skips the plugin's compiler.
+///
+/// Key: SHA-256 over a cache format version, the lowered IR text, the target description's
+/// hash, the plugin's name, version and negotiated ABI version, and the compile options.
+///
+/// Entry file <dir>/kernels-v1/<key>.bin:
+///
+///   bytes 0-7    magic "TGKCACHE"
+///   bytes 8-11   entry format version (1), little-endian
+///   bytes 12-15  zero
+///   bytes 16-23  payload length, little-endian
+///   bytes 24-55  SHA-256 of the payload
+///   bytes 56-87  the key (so a file renamed to another key is not believed)
+///   bytes 88-    the payload: the plugin's executable bytes
+///
+/// Entries are written with write_file_atomic, so a crash leaves an old entry or none, but
+/// disks and people still damage files: an entry that fails any check is logged, deleted
+/// and rebuilt, never handed to a plugin. The cache is an optimisation only; failing to
+/// write it is logged and otherwise ignored.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/Status.h"
+#include "runtime/Env.h"
+#include "runtime/Log.h"
+
+namespace tegula::runtime {
+
+struct CacheKeyParts {
+  std::string lowered_ir;
+  std::string target_hash;
+  std::string plugin_name;
+  std::string plugin_version;
+  uint32_t abi_version = 0;
+  std::string options;
+};
+
+/// 64 hex characters.
+std::string cache_key(const CacheKeyParts& parts);
+
+/// The cache folder: `option` when given (the runtime options), else TEGULA_CACHE_DIR, else
+/// $XDG_CACHE_HOME/tegula, else $HOME/.cache/tegula. "" when caching is off ("off", or no
+/// home to put it in).
+std::string resolve_cache_dir(const char* option, const Env& env);
+
+/// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
+/// names what is wrong).
+std::string encode_cache_entry(const std::string& key, const std::string& payload);
+Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes);
+
+class CompileCache {
+public:
+  CompileCache() = default;
+  CompileCache(std::string dir, Log log) : dir_(std::move(dir)), log_(log) {}
+
+  bool enabled() const { return !dir_.empty(); }
+  const std::string& dir() const { return dir_; }
+  std::string entry_path(const std::string& key) const;
+
+  enum class Lookup { Miss, Hit, Rejected };
+  /// Hit fills *payload. Rejected: the entry was damaged; it has been logged and deleted.
+  Lookup lookup(const std::string& key, std::string* payload) const;
+  void store(const std::string& key, const std::string& payload) const;
+  /// Delete an entry the plugin refused (TG_ERR_CORRUPT).
+  void remove(const std::string& key, const std::string& reason) const;
+
+private:
+  std::string dir_;
+  Log log_;
+};
+
+}  // namespace tegula::runtime

@@ -1,0 +1,43 @@
+/// \file
+/// Discovery: from the search path to the manifests worth loading. Reads every manifest the
+/// search path names, applies the select and disable filters (comma-separated fnmatch globs
+/// over plugin names, from TEGULA_SELECT_PLUGINS / TEGULA_DISABLE_PLUGINS and the runtime
+/// options) and drops duplicate names (the first found wins). Nothing is dlopen'ed here, so
+/// a disabled plugin's code never runs. Each manifest passed over is logged and recorded
+/// with its reason.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/Log.h"
+#include "runtime/Manifest.h"
+#include "runtime/SearchPath.h"
+
+namespace tegula::runtime {
+
+/// A plugin (or one of its devices) that was passed over, and why.
+struct Skipped {
+  std::string source;  ///< the manifest file, or "<plugin>:<index>" for a device
+  std::string plugin;  ///< "" when the manifest could not be read
+  std::string reason;
+};
+
+struct PluginFilter {
+  /// Each entry is one comma-separated glob list. A plugin is kept if it matches every
+  /// select list and no disable list.
+  std::vector<std::string> select;
+  std::vector<std::string> disable;
+};
+
+struct Discovery {
+  std::vector<Manifest> manifests;  ///< in search order
+  std::vector<Skipped> skipped;
+};
+
+Discovery discover_plugins(const SearchInputs& in, const PluginFilter& filter, const Log& log);
+
+/// Whether `name` matches any glob of the comma-separated `globs`.
+bool matches_glob_list(const std::string& globs, const std::string& name);
+
+}  // namespace tegula::runtime

@@ -1,0 +1,97 @@
+#include "runtime/Launch.h"
+
+#include "ir/Interpreter.h"
+
+namespace tegula::runtime {
+namespace {
+
+const char* kind_name(uint32_t kind) {
+  switch (kind) {
+    case TEGULA_ARG_TENSOR: return "a tensor";
+    case TEGULA_ARG_INT: return "an integer";
+    case TEGULA_ARG_FLOAT: return "a float";
+    default: return "an unknown kind";
+  }
+}
+
+const char* short_kind_name(uint32_t kind) {
+  switch (kind) {
+    case TEGULA_ARG_TENSOR: return "tensor";
+    case TEGULA_ARG_INT: return "int";
+    default: return "float";
+  }
+}
+
+}  // namespace
+
+Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
+  const ir::Kernel& kernel = k->kernel;
+  size_t expected = k->arg_kinds.size();
+  if (count != expected) {
+    std::string sig;
+    for (size_t i = 0; i < expected; ++i)
+      sig += (i ? ", " : "") + k->arg_names[i] + ": " + short_kind_name(k->arg_kinds[i]);
+    return error(ErrorCode::InvalidArgument, "kernel '" + kernel.name + "' takes " + std::to_string(expected) +
+                                                 " arguments (" + sig + "), given " + std::to_string(count));
+  }
+  if (count && !args) return error(ErrorCode::InvalidArgument, "args is NULL");
+
+  // ir::Arg views for launch_grid and tensor_bytes, which read only sizes and integers.
+  std::vector<ir::Arg> iargs(count);
+  std::vector<tg_launch_arg> targs(count);
+  for (size_t i = 0; i < count; ++i) {
+    const tegula_arg& a = args[i];
+    std::string where = "argument " + std::to_string(i) + " (" + k->arg_names[i] + ")";
+    tegula_arg_kind want = k->arg_kinds[i];
+    bool ok = a.kind == uint32_t(want) || (want == TEGULA_ARG_FLOAT && a.kind == TEGULA_ARG_INT);
+    if (!ok)
+      return error(ErrorCode::InvalidArgument, where + " must be " + kind_name(want) + ", given " + kind_name(a.kind));
+    tg_launch_arg& t = targs[i];
+    t.struct_size = sizeof(tg_launch_arg);
+    if (a.kind == TEGULA_ARG_TENSOR) {
+      if (!a.buffer) return error(ErrorCode::InvalidArgument, where + ": the buffer is NULL");
+      if (a.buffer->device != k->device)
+        return error(ErrorCode::InvalidArgument, where + ": the buffer is on " + a.buffer->device->info->name +
+                                                     ", the kernel on " + k->device->info->name);
+      if (a.offset > a.buffer->size)
+        return error(ErrorCode::OutOfRange, where + ": offset " + std::to_string(a.offset) + " is past the end of a " +
+                                                std::to_string(a.buffer->size) + "-byte buffer");
+      iargs[i] = ir::Arg::tensor(nullptr, a.buffer->size - a.offset);
+      t.kind = TG_ARG_BUFFER;
+      t.buffer = a.buffer->handle;
+      t.offset = a.offset;
+    } else if (a.kind == TEGULA_ARG_INT) {
+      iargs[i] = ir::Arg::integer(a.i);
+      t.kind = want == TEGULA_ARG_FLOAT ? TG_ARG_F64 : TG_ARG_I64;
+      t.i64 = a.i;
+      t.f64 = double(a.i);
+    } else {
+      iargs[i] = ir::Arg::number(a.f);
+      t.kind = TG_ARG_F64;
+      t.f64 = a.f;
+    }
+  }
+  for (size_t i = kernel.params.size(); i < count; ++i)
+    if (args[i].i < 0)
+      return error(ErrorCode::InvalidArgument, "shape symbol " + k->arg_names[i] + " is negative (" +
+                                                   std::to_string(args[i].i) + ")");
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    if (!kernel.params[i].is_tensor) continue;
+    TG_ASSIGN_OR_RETURN(uint64_t need, ir::tensor_bytes(kernel, i, iargs));
+    if (iargs[i].size < need)
+      return error(ErrorCode::OutOfRange, "argument " + std::to_string(i) + " (" + k->arg_names[i] + "): the tensor needs " +
+                                              std::to_string(need) + " bytes, the buffer has " +
+                                              std::to_string(iargs[i].size) + " after offset " +
+                                              std::to_string(args[i].offset));
+  }
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> grid, ir::launch_grid(kernel, iargs));
+  uint32_t g[3] = {1, 1, 1};
+  for (size_t d = 0; d < grid.size() && d < 3; ++d) {
+    if (grid[d] == 0) return Status::ok();  // nothing to run
+    if (grid[d] > int64_t(UINT32_MAX)) return error(ErrorCode::OutOfRange, "grid dimension too large");
+    g[d] = uint32_t(grid[d]);
+  }
+  return k->device->plugin->launch(k->device->info->index, k->executable, g, targs);
+}
+
+}  // namespace tegula::runtime

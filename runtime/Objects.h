@@ -1,0 +1,77 @@
+/// \file
+/// What the public API's opaque handles are. Private to the runtime library.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+#include "runtime/CompileCache.h"
+#include "runtime/Discovery.h"
+#include "runtime/Env.h"
+#include "runtime/Log.h"
+#include "runtime/Plugin.h"
+#include "runtime/include/tegula/tegula.h"
+#include "targets/Target.h"
+
+struct tegula_error {
+  tegula::Status status;
+};
+
+struct tegula_device {
+  tegula_runtime* runtime = nullptr;
+  tegula::runtime::PluginInstance* plugin = nullptr;
+  const tegula::runtime::DeviceInfo* info = nullptr;
+
+  // The target description, resolved on first use.
+  std::mutex target_mu;
+  bool target_resolved = false;
+  tegula::Status target_status;
+  std::optional<tegula::TargetDescription> target;
+};
+
+struct tegula_buffer {
+  tegula_device* device = nullptr;
+  tg_buffer* handle = nullptr;
+  uint64_t size = 0;
+};
+
+struct tegula_kernel {
+  tegula_device* device = nullptr;
+  tg_executable* executable = nullptr;
+  tegula::ir::Kernel kernel;  ///< as lowered: what launches are checked against
+  std::vector<std::string> arg_names;
+  std::vector<tegula_arg_kind> arg_kinds;
+  tegula_cache_result cache = TEGULA_CACHE_DISABLED;
+};
+
+struct tegula_runtime {
+  tegula::runtime::Log log;
+  std::vector<std::shared_ptr<tegula::runtime::PluginInstance>> plugins;  ///< sorted by name
+  std::vector<std::unique_ptr<tegula_device>> devices;
+  std::vector<tegula::runtime::Skipped> skipped;
+  tegula::runtime::CompileCache cache;
+
+  std::atomic<uint64_t> plugin_compiles{0};
+  std::atomic<uint64_t> cache_hits{0};
+  std::atomic<uint64_t> cache_misses{0};
+  std::atomic<uint64_t> cache_rejected{0};
+
+  /// Objects still alive, freed by tegula_runtime_close.
+  std::mutex objects_mu;
+  std::set<tegula_buffer*> buffers;
+  std::set<tegula_kernel*> kernels;
+};
+
+namespace tegula::runtime {
+
+/// Wrap a Status as a C error (nullptr for ok).
+tegula_error* to_c_error(Status status);
+
+}  // namespace tegula::runtime

@@ -1,0 +1,80 @@
+#include "runtime/Runtime.h"
+
+#include <algorithm>
+
+#include "runtime/Loader.h"
+
+#ifndef TEGULA_INSTALL_DATADIR
+#define TEGULA_INSTALL_DATADIR "/usr/local/share"
+#endif
+
+namespace tegula::runtime {
+
+Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
+  bool ignore_env = o.flags & TEGULA_RUNTIME_IGNORE_ENVIRONMENT;
+  Env env = ignore_env ? Env() : Env::process();
+  auto rt = std::make_unique<tegula_runtime>();
+  rt->log = Log(env.flag("TEGULA_LOADER_DEBUG"), o.log, o.log_user);
+  if (env.secure()) rt->log.debug("secure-execution process: every environment variable is ignored");
+
+  SearchInputs in;
+  in.env = env;
+  in.exe_dir = executable_dir();
+  in.install_datadir = TEGULA_INSTALL_DATADIR;
+  in.has_explicit = o.use_manifest_paths || o.manifest_path_count > 0;
+  for (size_t i = 0; i < o.manifest_path_count; ++i)
+    if (o.manifest_paths && o.manifest_paths[i]) in.explicit_paths.push_back(o.manifest_paths[i]);
+  PluginFilter filter;
+  if (o.select_plugins) filter.select.push_back(o.select_plugins);
+  if (o.disable_plugins) filter.disable.push_back(o.disable_plugins);
+  if (const std::string* s = env.get("TEGULA_SELECT_PLUGINS")) filter.select.push_back(*s);
+  if (const std::string* d = env.get("TEGULA_DISABLE_PLUGINS")) filter.disable.push_back(*d);
+
+  Discovery found = discover_plugins(in, filter, rt->log);
+  rt->skipped = std::move(found.skipped);
+  for (const Manifest& m : found.manifests) {
+    Result<std::shared_ptr<PluginInstance>> plugin = acquire_plugin(m, rt->log, rt.get());
+    if (!plugin.is_ok()) {
+      rt->skipped.push_back({m.path, m.name, plugin.status().message()});
+      continue;
+    }
+    for (const Skipped& s : (*plugin)->skipped_devices()) {
+      rt->log.warn("skipping device " + s.source + ": " + s.reason);
+      rt->skipped.push_back(s);
+    }
+    rt->plugins.push_back(std::move(plugin).value());
+  }
+  std::sort(rt->plugins.begin(), rt->plugins.end(),
+            [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  for (const auto& plugin : rt->plugins) {
+    for (const DeviceInfo& info : plugin->devices()) {
+      auto device = std::make_unique<tegula_device>();
+      device->runtime = rt.get();
+      device->plugin = plugin.get();
+      device->info = &info;
+      rt->log.debug("device " + info.name + ": " + info.device_name + " (target " + info.target + ")");
+      rt->devices.push_back(std::move(device));
+    }
+  }
+  rt->cache = CompileCache(resolve_cache_dir(o.cache_dir, env), rt->log);
+  rt->log.debug(rt->cache.enabled() ? "compile cache: " + rt->cache.dir() : "compile cache: off");
+  return rt.release();
+}
+
+void close_runtime(tegula_runtime* rt) {
+  if (!rt) return;
+  // Kernels and buffers first: the plugin instances they point into may shut down below.
+  for (tegula_kernel* k : rt->kernels) {
+    k->device->plugin->executable_free(k->executable);
+    delete k;
+  }
+  for (tegula_buffer* b : rt->buffers) {
+    b->device->plugin->buffer_free(b->handle);
+    delete b;
+  }
+  rt->devices.clear();
+  rt->plugins.clear();
+  delete rt;
+}
+
+}  // namespace tegula::runtime

@@ -1,0 +1,25 @@
+/// \file
+/// The tegula CLI's commands, one file each group (main.cpp dispatches).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/Status.h"
+#include "tegula/tegula.hpp"
+
+namespace tegula::cli {
+
+int usage();
+int cmd_run(const std::vector<std::string>& args);
+int cmd_devices(const std::vector<std::string>& args);
+int cmd_plugins(const std::vector<std::string>& args);
+int cmd_targets(const std::vector<std::string>& args);
+
+/// Open the runtime the way every command does (environment honoured); prints the error.
+Result<Runtime> open_runtime(const char* command);
+/// The device named `name` ("" = the first device); prints a clear error listing the
+/// available devices.
+Result<Device> pick_device(const Runtime& rt, const std::string& name, const char* command);
+
+}  // namespace tegula::cli

@@ -1,0 +1,139 @@
+// tegula devices / plugins / targets.
+#include <cstdio>
+
+#include "runtime/cli/Cli.h"
+#include "targets/Target.h"
+
+namespace tegula::cli {
+namespace {
+
+std::string format_bytes(uint64_t bytes) {
+  if (bytes == 0) return "unknown";
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char text[32];
+  std::snprintf(text, sizeof(text), u ? "%.1f %s" : "%.0f %s", v, units[u]);
+  return text;
+}
+
+void note_skipped(const Runtime& rt) {
+  size_t n = rt.skipped().size();
+  if (n) std::fprintf(stderr, "note: %zu plugin(s) or device(s) skipped; 'tegula plugins' says why\n", n);
+}
+
+}  // namespace
+
+Result<Runtime> open_runtime(const char* command) {
+  Result<Runtime> rt = Runtime::open();
+  if (!rt.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, rt.status().message().c_str());
+  return rt;
+}
+
+Result<Device> pick_device(const Runtime& rt, const std::string& name, const char* command) {
+  if (name.empty()) {
+    std::vector<Device> devices = rt.devices();
+    if (!devices.empty()) return devices[0];
+    Status st = error(ErrorCode::NotFound, "no devices (no plugin loaded one; TEGULA_LOADER_DEBUG=1 shows why)");
+    std::fprintf(stderr, "tegula %s: %s\n", command, st.message().c_str());
+    return st;
+  }
+  Result<Device> d = rt.find_device(name);
+  if (!d.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, d.status().message().c_str());
+  return d;
+}
+
+int cmd_devices(const std::vector<std::string>& args) {
+  if (!args.empty()) return usage();
+  auto rt = open_runtime("devices");
+  if (!rt.is_ok()) return 1;
+  std::vector<Device> devices = rt->devices();
+  if (devices.empty()) {
+    std::printf("no devices\n");
+    note_skipped(*rt);
+    return 0;
+  }
+  std::printf("%-14s %-12s %-16s %-34s %s\n", "DEVICE", "PLUGIN", "TARGET", "NAME", "MEMORY");
+  for (const Device& d : devices) {
+    auto info = d.info();
+    if (!info.is_ok()) continue;
+    std::string plugin = info->plugin + " " + info->plugin_version;
+    std::printf("%-14s %-12s %-16s %-34s %s\n", info->name.c_str(), plugin.c_str(), info->target.c_str(),
+                info->device_name.c_str(), format_bytes(info->memory_bytes).c_str());
+  }
+  note_skipped(*rt);
+  return 0;
+}
+
+int cmd_plugins(const std::vector<std::string>& args) {
+  if (!args.empty()) return usage();
+  auto rt = open_runtime("plugins");
+  if (!rt.is_ok()) return 1;
+  size_t n = tegula_runtime_plugin_count(rt->handle());
+  std::printf("%zu plugin(s) loaded\n", n);
+  for (size_t i = 0; i < n; ++i) {
+    tegula_plugin_info p;
+    p.struct_size = sizeof(p);
+    if (tegula_error* e = tegula_runtime_get_plugin(rt->handle(), i, &p)) {
+      tegula_error_free(e);
+      continue;
+    }
+    std::printf("  %s %s (%s), ABI %u, %u device(s)\n    %s\n    library  %s\n    manifest %s\n", p.name, p.version,
+                p.vendor, p.abi_version, p.device_count, p.description, p.library_path, p.manifest_path);
+  }
+  std::vector<Skipped> skipped = rt->skipped();
+  std::printf("%zu skipped\n", skipped.size());
+  for (const Skipped& s : skipped) std::printf("  %s: %s\n", s.source.c_str(), s.reason.c_str());
+  return 0;
+}
+
+int cmd_targets(const std::vector<std::string>& args) {
+  std::string name, device;
+  bool device_flag = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--device") {
+      device_flag = true;
+      if (i + 1 < args.size()) device = args[++i];
+    } else if (args[i].rfind("--", 0) == 0 || !name.empty()) {
+      return usage();
+    } else {
+      name = args[i];
+    }
+  }
+  if (device_flag) {
+    if (!name.empty()) return usage();
+    auto rt = open_runtime("targets");
+    if (!rt.is_ok()) return 1;
+    auto d = pick_device(*rt, device, "targets");
+    if (!d.is_ok()) return 1;
+    auto json = d->target_json();
+    if (!json.is_ok()) {
+      std::fprintf(stderr, "tegula targets: %s\n", json.status().message().c_str());
+      return 1;
+    }
+    auto info = d->info();
+    auto t = parse_target(*json, info.is_ok() ? info->name : "device");
+    if (!t.is_ok()) {
+      std::fprintf(stderr, "tegula targets: %s\n", t.status().message().c_str());
+      return 1;
+    }
+    std::fputs(describe_target(*t).c_str(), stdout);
+    return 0;
+  }
+  if (name.empty()) {
+    for (const std::string& n : builtin_target_names()) std::printf("%s\n", n.c_str());
+    return 0;
+  }
+  auto t = builtin_target(name);
+  if (!t.is_ok()) {
+    std::string known;
+    for (const std::string& n : builtin_target_names()) known += (known.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "tegula targets: no built-in target '%s'; built in: %s\n", name.c_str(), known.c_str());
+    return 1;
+  }
+  std::fputs(describe_target(*t).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace tegula::cli

@@ -1,0 +1,306 @@
+/// \file
+/// tegula.hpp: a thin C++ layer over the C API (tegula.h). Handles are RAII (move-only
+/// owners for buffers, kernels and the runtime; devices are borrowed from their runtime),
+/// and every fallible call returns tegula::Status or tegula::Result<T> (core/Status.h).
+/// Nothing throws.
+///
+///   auto rt = tegula::Runtime::open();
+///   if (!rt) return fail(rt.status());
+///   auto dev = rt->find_device("reference");
+///   auto kernel = dev->compile(my_ir_kernel);        // an ir::Kernel, e.g. from KernelBuilder
+///   auto x = dev->alloc(n * sizeof(float));
+///   x->write(host_values);
+///   kernel->launch({tegula::Arg::tensor(*x), tegula::Arg::integer(n)});
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+#include "ir/Printer.h"
+#include "tegula/tegula.h"
+
+namespace tegula {
+
+/// Take ownership of a C error and turn it into a Status.
+inline Status status_from(tegula_error* e) {
+  if (!e) return Status::ok();
+  Status s(ErrorCode(tegula_error_get_code(e)), tegula_error_message(e));
+  tegula_error_free(e);
+  return s;
+}
+
+class Buffer;
+class Kernel;
+
+/// One kernel argument, in launch-signature order.
+class Arg {
+public:
+  static Arg tensor(const Buffer& buffer, uint64_t offset = 0);
+  static Arg integer(int64_t value) { return Arg(tegula_arg_int(value)); }
+  static Arg number(double value) { return Arg(tegula_arg_float(value)); }
+  const tegula_arg& raw() const { return raw_; }
+
+private:
+  explicit Arg(tegula_arg raw) : raw_(raw) {}
+  tegula_arg raw_;
+};
+
+struct DeviceInfo {
+  std::string name;  ///< "cuda:0"
+  std::string plugin;
+  std::string plugin_version;
+  std::string target;
+  std::string device_name;
+  std::string vendor;
+  std::string driver_version;
+  std::string toolkit_version;
+  uint64_t memory_bytes = 0;
+  uint32_t compute_units = 0;
+};
+
+struct CompileOptions {
+  std::string source_name = "<kernel>";
+  std::string plugin_options;  ///< "key=value" lines for the plugin
+  bool use_cache = true;
+};
+
+/// Device memory; freed when the Buffer goes out of scope.
+class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(tegula_buffer* handle) : handle_(handle) {}
+  Buffer(Buffer&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+  Buffer& operator=(Buffer&& o) noexcept {
+    if (this != &o) {
+      tegula_buffer_free(handle_);
+      handle_ = std::exchange(o.handle_, nullptr);
+    }
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { tegula_buffer_free(handle_); }
+
+  tegula_buffer* handle() const { return handle_; }
+  uint64_t size() const { return tegula_buffer_size(handle_); }
+
+  Status write(const void* src, uint64_t size, uint64_t offset = 0) {
+    return status_from(tegula_buffer_write(handle_, offset, src, size));
+  }
+  template <typename T>
+  Status write(const std::vector<T>& values, uint64_t offset = 0) {
+    return write(values.data(), values.size() * sizeof(T), offset);
+  }
+  /// Waits for earlier work on the device, then copies.
+  Status read(void* dst, uint64_t size, uint64_t offset = 0) const {
+    return status_from(tegula_buffer_read(handle_, offset, dst, size));
+  }
+  /// `count` elements of T from `offset`.
+  template <typename T>
+  Result<std::vector<T>> read(size_t count, uint64_t offset = 0) const {
+    std::vector<T> out(count);
+    TG_RETURN_IF_ERROR(read(out.data(), count * sizeof(T), offset));
+    return out;
+  }
+  Status copy_from(const Buffer& src, uint64_t size, uint64_t dst_offset = 0, uint64_t src_offset = 0) {
+    return status_from(tegula_buffer_copy(handle_, dst_offset, src.handle_, src_offset, size));
+  }
+  template <typename T>
+  Status fill(T pattern, uint64_t offset, uint64_t size) {
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "pattern of 1, 2, 4 or 8 bytes");
+    return status_from(tegula_buffer_fill(handle_, offset, size, &pattern, uint32_t(sizeof(T))));
+  }
+
+private:
+  tegula_buffer* handle_ = nullptr;
+};
+
+inline Arg Arg::tensor(const Buffer& buffer, uint64_t offset) { return Arg(tegula_arg_tensor(buffer.handle(), offset)); }
+
+/// A compiled kernel, loaded on one device.
+class Kernel {
+public:
+  Kernel() = default;
+  explicit Kernel(tegula_kernel* handle) : handle_(handle) {}
+  Kernel(Kernel&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+  Kernel& operator=(Kernel&& o) noexcept {
+    if (this != &o) {
+      tegula_kernel_free(handle_);
+      handle_ = std::exchange(o.handle_, nullptr);
+    }
+    return *this;
+  }
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+  ~Kernel() { tegula_kernel_free(handle_); }
+
+  tegula_kernel* handle() const { return handle_; }
+  std::string name() const { return tegula_kernel_name(handle_); }
+  tegula_cache_result cache_result() const { return tegula_kernel_cache_result(handle_); }
+  size_t arg_count() const { return tegula_kernel_arg_count(handle_); }
+
+  /// Queue a launch; Device::synchronize waits for it.
+  Status launch(const std::vector<Arg>& args) {
+    std::vector<tegula_arg> raw;
+    raw.reserve(args.size());
+    for (const Arg& a : args) raw.push_back(a.raw());
+    return status_from(tegula_launch(handle_, raw.data(), raw.size()));
+  }
+  Status launch(std::initializer_list<Arg> args) { return launch(std::vector<Arg>(args)); }
+
+private:
+  tegula_kernel* handle_ = nullptr;
+};
+
+/// A device, borrowed from its Runtime (valid while the Runtime is open).
+class Device {
+public:
+  Device() = default;
+  explicit Device(tegula_device* handle) : handle_(handle) {}
+  tegula_device* handle() const { return handle_; }
+
+  Result<DeviceInfo> info() const {
+    tegula_device_info i;
+    std::memset(&i, 0, sizeof(i));
+    i.struct_size = sizeof(i);
+    TG_RETURN_IF_ERROR(status_from(tegula_device_get_info(handle_, &i)));
+    return DeviceInfo{i.name,        i.plugin, i.plugin_version,  i.target,       i.device_name,
+                      i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units};
+  }
+  /// The device's target description as canonical JSON.
+  Result<std::string> target_json() const {
+    const char* json = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_device_get_target(handle_, &json)));
+    return std::string(json);
+  }
+  Result<Buffer> alloc(uint64_t size) const {
+    tegula_buffer* b = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_buffer_alloc(handle_, size, &b)));
+    return Buffer(b);
+  }
+  Result<Kernel> compile(std::string_view ir_text, const CompileOptions& options = {}) const {
+    tegula_compile_options o;
+    tegula_compile_options_init(&o);
+    o.source_name = options.source_name.c_str();
+    o.plugin_options = options.plugin_options.c_str();
+    o.flags = options.use_cache ? 0 : TEGULA_COMPILE_NO_CACHE;
+    tegula_kernel* k = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_kernel_compile(handle_, ir_text.data(), ir_text.size(), &o, &k)));
+    return Kernel(k);
+  }
+  /// A kernel built in C++ (e.g. with ir::KernelBuilder): printed as IR text, which the
+  /// parser reads back to the same kernel, and compiled like any other.
+  Result<Kernel> compile(const ir::Kernel& kernel, const CompileOptions& options = {}) const {
+    CompileOptions o = options;
+    if (o.source_name == "<kernel>") o.source_name = "<" + kernel.name + ">";
+    return compile(ir::print_kernel(kernel), o);
+  }
+  Status synchronize() const { return status_from(tegula_device_synchronize(handle_)); }
+
+private:
+  tegula_device* handle_ = nullptr;
+};
+
+struct RuntimeOptions {
+  /// Manifest files or folders to load instead of searching (see tegula_runtime_options).
+  std::optional<std::vector<std::string>> manifest_paths;
+  std::string select_plugins;   ///< comma-separated globs; "" for none
+  std::string disable_plugins;  ///< comma-separated globs; "" for none
+  std::optional<std::string> cache_dir;  ///< "off" disables the cache
+  bool ignore_environment = false;
+  tegula_log_fn log = nullptr;
+  void* log_user = nullptr;
+};
+
+struct Skipped {
+  std::string source;
+  std::string plugin;
+  std::string reason;
+};
+
+class Runtime {
+public:
+  static Result<Runtime> open(const RuntimeOptions& options = {}) {
+    tegula_runtime_options o;
+    tegula_runtime_options_init(&o);
+    std::vector<const char*> paths;
+    if (options.manifest_paths) {
+      for (const std::string& p : *options.manifest_paths) paths.push_back(p.c_str());
+      o.manifest_paths = paths.data();
+      o.manifest_path_count = paths.size();
+      o.use_manifest_paths = 1;
+    }
+    if (!options.select_plugins.empty()) o.select_plugins = options.select_plugins.c_str();
+    if (!options.disable_plugins.empty()) o.disable_plugins = options.disable_plugins.c_str();
+    if (options.cache_dir) o.cache_dir = options.cache_dir->c_str();
+    if (options.ignore_environment) o.flags |= TEGULA_RUNTIME_IGNORE_ENVIRONMENT;
+    o.log = options.log;
+    o.log_user = options.log_user;
+    tegula_runtime* rt = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_runtime_open(&o, &rt)));
+    return Runtime(rt);
+  }
+
+  Runtime() = default;
+  explicit Runtime(tegula_runtime* handle) : handle_(handle) {}
+  Runtime(Runtime&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+  Runtime& operator=(Runtime&& o) noexcept {
+    if (this != &o) {
+      tegula_runtime_close(handle_);
+      handle_ = std::exchange(o.handle_, nullptr);
+    }
+    return *this;
+  }
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+  /// Frees every buffer and kernel the runtime made: destroy those first.
+  ~Runtime() { tegula_runtime_close(handle_); }
+
+  tegula_runtime* handle() const { return handle_; }
+
+  std::vector<Device> devices() const {
+    std::vector<Device> out;
+    for (size_t i = 0; i < tegula_device_count(handle_); ++i) out.emplace_back(tegula_device_get(handle_, i));
+    return out;
+  }
+  /// "cuda:1", or "cuda" for its first device.
+  Result<Device> find_device(const std::string& name) const {
+    tegula_device* d = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_device_find(handle_, name.c_str(), &d)));
+    return Device(d);
+  }
+  std::vector<Skipped> skipped() const {
+    std::vector<Skipped> out;
+    for (size_t i = 0; i < tegula_runtime_skipped_count(handle_); ++i) {
+      tegula_skipped_info s;
+      std::memset(&s, 0, sizeof(s));
+      s.struct_size = sizeof(s);
+      if (tegula_error* e = tegula_runtime_get_skipped(handle_, i, &s)) {
+        tegula_error_free(e);
+        continue;
+      }
+      out.push_back({s.source, s.plugin, s.reason});
+    }
+    return out;
+  }
+  tegula_runtime_stats stats() const {
+    tegula_runtime_stats s;
+    std::memset(&s, 0, sizeof(s));
+    s.struct_size = sizeof(s);
+    tegula_error_free(tegula_runtime_get_stats(handle_, &s));
+    return s;
+  }
+
+private:
+  tegula_runtime* handle_ = nullptr;
+};
+
+}  // namespace tegula
