@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/Cli.h"
 #include "core/Files.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
   if (cmd == "devices") return cli::cmd_devices(args);
   if (cmd == "plugins") return cli::cmd_plugins(args);
   if (cmd == "targets") return cli::cmd_targets(args);
+  if (cmd == "conformance") return conformance::cli_main(args);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     cli::usage();
     return 0;

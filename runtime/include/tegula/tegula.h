@@ -169,6 +169,30 @@ tegula_error* tegula_runtime_get_stats(const tegula_runtime* runtime, tegula_run
 const char* tegula_runtime_cache_dir(const tegula_runtime* runtime);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Tools: offline compilation and executable inspection, through a plugin's optional       */
+/* compile_offline and executable_describe entries (for conformance and code inspection)   */
+
+/* Bytes owned by the caller. */
+typedef struct tegula_blob tegula_blob;
+const void* tegula_blob_data(const tegula_blob* blob);
+size_t tegula_blob_size(const tegula_blob* blob);
+void tegula_blob_free(tegula_blob* blob); /* NULL is fine */
+
+/* Compile tile IR for `target` (a built-in description's name, or a description as JSON text
+ * starting with '{') with no device of that target present. The IR is parsed, verified and
+ * lowered for the target as tegula_kernel_compile would; *out_executable holds the bytes the
+ * plugin's compile would give on such a device. plugin_options: "key=value" lines, or NULL.
+ * TEGULA_ERROR_UNIMPLEMENTED when the plugin has no compile_offline; the plugin's own error
+ * (often TEGULA_ERROR_UNSUPPORTED) when it cannot compile for that target. */
+tegula_error* tegula_plugin_compile_offline(tegula_runtime* runtime, const char* plugin, const char* target,
+                                            const char* ir_text, size_t ir_size, const char* plugin_options,
+                                            tegula_blob** out_executable);
+/* A readable form (PTX, SPIR-V assembly, LLVM IR, ...) of executable bytes the plugin made.
+ * TEGULA_ERROR_UNIMPLEMENTED when the plugin has no executable_describe. */
+tegula_error* tegula_plugin_describe_executable(tegula_runtime* runtime, const char* plugin, const void* data,
+                                                size_t size, tegula_blob** out_text);
+
+/* ---------------------------------------------------------------------------------------- */
 /* Devices, named "<plugin>:<index>", sorted by plugin name then index                      */
 
 size_t tegula_device_count(const tegula_runtime* runtime);

@@ -298,6 +298,27 @@ public:
     tegula_error_free(tegula_runtime_get_stats(handle_, &s));
     return s;
   }
+  /// Compile IR for a target with no device present (see tegula_plugin_compile_offline):
+  /// the executable bytes `plugin` would produce on a device of `target`, a built-in
+  /// description's name or a description as JSON.
+  Result<std::string> compile_offline(const std::string& plugin, const std::string& target, std::string_view ir_text,
+                                      const std::string& plugin_options = "") const {
+    tegula_blob* blob = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_plugin_compile_offline(handle_, plugin.c_str(), target.c_str(), ir_text.data(),
+                                                                 ir_text.size(), plugin_options.c_str(), &blob)));
+    std::string bytes(static_cast<const char*>(tegula_blob_data(blob)), tegula_blob_size(blob));
+    tegula_blob_free(blob);
+    return bytes;
+  }
+  /// A readable form of executable bytes that `plugin` made.
+  Result<std::string> describe_executable(const std::string& plugin, std::string_view bytes) const {
+    tegula_blob* blob = nullptr;
+    TG_RETURN_IF_ERROR(
+        status_from(tegula_plugin_describe_executable(handle_, plugin.c_str(), bytes.data(), bytes.size(), &blob)));
+    std::string text(static_cast<const char*>(tegula_blob_data(blob)), tegula_blob_size(blob));
+    tegula_blob_free(blob);
+    return text;
+  }
 
 private:
   tegula_runtime* handle_ = nullptr;

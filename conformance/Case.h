@@ -1,0 +1,81 @@
+/// \file
+/// One conformance case: a kernel in .tile text, the launch it gets (shape symbols and
+/// scalars), how each tensor is filled and checked, and the tolerance class its outputs are
+/// compared under. Cases are generated from a target description (Suite.h) and are plain
+/// data, so the parent process and its workers build exactly the same list.
+///
+/// Names are dotted paths, one parameter axis per segment, e.g.
+///   tegula.gemm.mma_sync.m16n8k16.bf16_f32.nt.k_tail
+///   tegula.copy.global_shared.f16.edge
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/DType.h"
+
+namespace tegula::conformance {
+
+/// How a tensor's initial contents are made (Inputs.h has the exact value sets).
+enum class Values : unsigned char {
+  Lattice,       ///< ((r & 15) - 4) / 2, or a smaller exact set the dtype holds; small ints
+  SmallLattice,  ///< {-0.5, 0, 0.5, 1} (sums stay exact in f16 accumulators); {-1, 0, 1, 2}
+  Random,        ///< uniform over [-1, 1) rounded to the dtype; ints over a wide range
+  Positive,      ///< uniform over [1/8, 8) (log, sqrt, rsqrt)
+  NonZero,       ///< random without zero (divisors)
+  Special,       ///< inf, NaN, max normal, subnormals, -0, ... between random values
+  SpecialNoNegZero,  ///< Special without -0 (max/min reductions: maxNum(-0, +0) is unordered)
+  Indices,       ///< random indices in [0, index_limit)
+  Bits,          ///< random bit patterns (copies: every encoding must survive)
+};
+
+const char* values_name(Values v);
+
+enum class Role : unsigned char {
+  Input,   ///< filled, must be unchanged after the run
+  Output,  ///< poisoned before each run
+  InOut,   ///< filled, compared with the reference afterwards (atomic_add destinations)
+};
+
+struct TensorSpec {
+  Role role = Role::Input;
+  Values values = Values::Lattice;
+  int64_t index_limit = 0;  ///< Values::Indices
+};
+
+/// The ways outputs are compared; the numbers live in the tolerance table (Tolerances.h).
+enum class Check : unsigned char {
+  Exact,       ///< bit for bit (any NaN matches any NaN)
+  Ulp,         ///< within the table's ulps for `function` and the output dtype
+  Accumulate,  ///< sums of random values: bound scaled by `depth` and the accumulator dtype
+};
+
+struct CaseSpec {
+  std::string name;
+  std::string row;     ///< the report matrix row: a primitive or an instruction
+  std::string kernel;  ///< .tile text
+  /// Launch arguments after the parameters: shape symbols in order of first appearance.
+  std::vector<std::pair<std::string, int64_t>> symbols;
+  /// One per kernel parameter, tensors and scalars alike (scalars use `scalar`).
+  std::vector<TensorSpec> tensors;
+  std::vector<double> scalars;  ///< per parameter; meaningful for scalar parameters
+
+  Check check = Check::Exact;
+  std::string function;              ///< Ulp: the table entry ("exp", "div", ...)
+  DType accumulator = DType::F32;    ///< Accumulate: the accumulator dtype
+  DType operand = DType::F32;        ///< Accumulate: the input dtype (sets the product error)
+  int64_t depth = 1;                 ///< Accumulate: terms summed per output (K)
+
+  /// Non-empty: the device does not claim what the case needs (NotSupported, not run).
+  std::string unsupported;
+  /// A forced matrix instruction: its catalogue id and the text its compiled code must
+  /// contain (the catalogue mnemonic with the shape filled in).
+  std::string instruction;
+  std::string mnemonic;
+  /// CompileOnly cases: the offline target (a built-in description's name).
+  std::string offline_target;
+};
+
+}  // namespace tegula::conformance

@@ -1,0 +1,285 @@
+#include "conformance/Executor.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "conformance/Inputs.h"
+#include "conformance/Oracle.h"
+#include "core/Sha256.h"
+
+namespace tegula::conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Record base_record(const CaseSpec& spec) {
+  Record r;
+  r.name = spec.name;
+  r.row = spec.row;
+  r.shape = spec.symbols;
+  r.kernel_sha256 = sha256_hex(spec.kernel);
+  return r;
+}
+
+Record& fail(Record& r, const std::string& check, const std::string& detail) {
+  r.outcome = Outcome::Fail;
+  r.check = check;
+  r.detail = detail;
+  return r;
+}
+
+/// One device buffer per tensor: canary, data, canary.
+struct Buffers {
+  std::vector<Buffer> buffers;  ///< per parameter (empty handle for scalars)
+
+  static std::vector<uint8_t> image(const std::vector<uint8_t>& data) {
+    std::vector<uint8_t> out(kGuardBytes * 2 + data.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i] = kCanary[i % 8];
+    std::memcpy(out.data() + kGuardBytes, data.data(), data.size());
+    return out;
+  }
+};
+
+std::string index_text(const std::vector<int64_t>& shape, size_t element) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    idx[i] = int64_t(element) % shape[i];
+    element /= size_t(shape[i]);
+  }
+  std::string s = "[";
+  for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
+  return s + "]";
+}
+
+/// Launch once from the given contents; `read` gets every buffer's whole image back.
+Status launch_once(const DeviceContext& ctx, Kernel& kernel, const HostCase& h, const CaseSpec& spec, Buffers& bufs,
+                   std::vector<std::vector<uint8_t>>& read, std::string& stage) {
+  std::vector<Arg> args;
+  stage = "launch";
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    const ir::Param& p = h.kernel.params[i];
+    if (!p.is_tensor) {
+      args.push_back(dtype_is_float(p.dtype) ? Arg::number(spec.scalars[i]) : Arg::integer(int64_t(spec.scalars[i])));
+      continue;
+    }
+    TG_RETURN_IF_ERROR(bufs.buffers[i].write(Buffers::image(h.initial[i])));
+    args.push_back(Arg::tensor(bufs.buffers[i], kGuardBytes));
+  }
+  for (int64_t s : h.symbols) args.push_back(Arg::integer(s));
+  TG_RETURN_IF_ERROR(kernel.launch(args));
+  TG_RETURN_IF_ERROR(ctx.device.synchronize());
+  read.assign(h.kernel.params.size(), {});
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    if (!h.kernel.params[i].is_tensor) continue;
+    read[i].resize(kGuardBytes * 2 + h.initial[i].size());
+    TG_RETURN_IF_ERROR(bufs.buffers[i].read(read[i].data(), read[i].size()));
+  }
+  return Status::ok();
+}
+
+/// Guards and inputs; "" when both are intact, else the failure's detail (check in `check`).
+std::string check_guards_and_inputs(const HostCase& h, const CaseSpec& spec, const std::vector<std::vector<uint8_t>>& read,
+                                    std::string& check) {
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    const ir::Param& p = h.kernel.params[i];
+    if (!p.is_tensor) continue;
+    const std::vector<uint8_t>& img = read[i];
+    size_t data = h.initial[i].size();
+    for (size_t b = 0; b < kGuardBytes; ++b) {
+      if (img[b] != kCanary[b % 8]) {
+        check = "guard";
+        return "out-of-bounds write: the guard region " + std::to_string(kGuardBytes - b) + " bytes before tensor " + p.name +
+               " was overwritten";
+      }
+      size_t t = kGuardBytes + data + b;
+      if (img[t] != kCanary[t % 8]) {
+        check = "guard";
+        return "out-of-bounds write: the guard region " + std::to_string(b) + " bytes past the end of tensor " + p.name +
+               " (" + std::to_string(data) + " bytes) was overwritten";
+      }
+    }
+    if (spec.tensors[i].role != Role::Input) continue;
+    if (std::memcmp(img.data() + kGuardBytes, h.initial[i].data(), data) != 0) {
+      size_t size = dtype_size(p.dtype);
+      size_t at = 0;
+      while (at < data && img[kGuardBytes + at] == h.initial[i][at]) ++at;
+      size_t element = at / size;
+      check = "input";
+      return "input tensor " + p.name + " was changed at " + index_text(h.shapes[i], element) + ": was " +
+             describe_element(p.dtype, h.initial[i].data() + element * size) + ", now " +
+             describe_element(p.dtype, img.data() + kGuardBytes + element * size);
+    }
+  }
+  return "";
+}
+
+std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, size_t size) {
+  return std::vector<uint8_t>(image.begin() + kGuardBytes, image.begin() + kGuardBytes + size);
+}
+
+/// The instruction check: "" when the code holds the mnemonic or cannot be shown (a note
+/// goes to `note`), else the failure's detail.
+std::string check_instruction(const DeviceContext& ctx, const CaseSpec& spec, std::string& note) {
+  if (spec.mnemonic.empty()) return "";
+  Result<std::string> exe = ctx.runtime->compile_offline(ctx.plugin, ctx.target_json, spec.kernel);
+  if (!exe.is_ok()) {
+    ErrorCode c = exe.status().code();
+    if (c == ErrorCode::Unimplemented || c == ErrorCode::Unsupported) {
+      note = "; instruction not inspected (" + exe.status().message() + ")";
+      return "";
+    }
+    return "compiling for inspection failed: " + exe.status().message();
+  }
+  Result<std::string> text = ctx.runtime->describe_executable(ctx.plugin, *exe);
+  if (!text.is_ok()) {
+    note = "; instruction not inspected (" + text.status().message() + ")";
+    return "";
+  }
+  if (contains_mnemonic(*text, spec.mnemonic)) {
+    note = "; emits " + spec.mnemonic;
+    return "";
+  }
+  return "the compiled code does not contain " + spec.mnemonic + " (" + spec.instruction + " was forced)";
+}
+
+}  // namespace
+
+bool contains_mnemonic(const std::string& text, const std::string& pattern) {
+  auto match_at = [&](size_t pos) {
+    size_t t = pos;
+    for (char c : pattern) {
+      if (c == 'M' || c == 'N' || c == 'K') {
+        size_t start = t;
+        while (t < text.size() && text[t] >= '0' && text[t] <= '9') ++t;
+        if (t == start) return false;
+        continue;
+      }
+      if (t >= text.size() || text[t] != c) return false;
+      ++t;
+    }
+    return true;
+  };
+  if (pattern.empty()) return true;
+  for (size_t pos = 0; pos < text.size(); ++pos)
+    if (match_at(pos)) return true;
+  return false;
+}
+
+Record not_supported_record(const CaseSpec& spec) {
+  Record r = base_record(spec);
+  r.outcome = Outcome::NotSupported;
+  r.detail = spec.unsupported;
+  return r;
+}
+
+Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table) {
+  Clock::time_point start = Clock::now();
+  Record r = base_record(spec);
+  r.seed = run_seed;
+  auto finish = [&](Record& rec) -> Record {
+    rec.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    return rec;
+  };
+  Result<HostCase> host = prepare_host_case(spec, run_seed);
+  if (!host.is_ok()) return finish(fail(r, "oracle", host.status().message()));
+  const HostCase& h = *host;
+
+  CompileOptions options;
+  options.source_name = spec.name;
+  options.use_cache = false;
+  Result<Kernel> kernel = ctx.device.compile(spec.kernel, options);
+  if (!kernel.is_ok()) return finish(fail(r, "compile", kernel.status().message()));
+
+  Buffers bufs;
+  bufs.buffers.resize(h.kernel.params.size());
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    if (!h.kernel.params[i].is_tensor) continue;
+    Result<Buffer> b = ctx.device.alloc(kGuardBytes * 2 + h.initial[i].size());
+    if (!b.is_ok()) return finish(fail(r, "launch", "allocating " + h.kernel.params[i].name + ": " + b.status().message()));
+    bufs.buffers[i] = std::move(b).value();
+  }
+
+  std::vector<std::vector<uint8_t>> first, second;
+  std::string stage;
+  Status st = launch_once(ctx, *kernel, h, spec, bufs, first, stage);
+  if (!st.is_ok()) return finish(fail(r, stage, st.message()));
+  std::string check;
+  std::string why = check_guards_and_inputs(h, spec, first, check);
+  if (!why.empty()) return finish(fail(r, check, why));
+
+  Comparison total;
+  std::vector<std::vector<uint8_t>> outputs(h.kernel.params.size());
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    const ir::Param& p = h.kernel.params[i];
+    if (!p.is_tensor || spec.tensors[i].role == Role::Input) continue;
+    outputs[i] = data_of(first[i], h.initial[i].size());
+    TensorView view{p.name, p.dtype, h.shapes[i], &h.expected[i], &outputs[i], h.magnitude.empty() ? nullptr : &h.magnitude[i]};
+    total.merge(compare_tensor(view, spec, table));
+  }
+  r.elements = total.elements;
+  r.mismatches = total.mismatches;
+  r.max_abs = total.max_abs, r.max_rel = total.max_rel, r.max_ulp = total.max_ulp;
+  r.first_mismatch = total.first;
+  if (total.mismatches) {
+    const Mismatch& m = *total.first;
+    std::string at;
+    for (size_t k = 0; k < m.index.size(); ++k) at += (k ? ", " : "") + std::to_string(m.index[k]);
+    return finish(fail(r, "values", std::to_string(total.mismatches) + " of " + std::to_string(total.elements) +
+                                        " elements differ; first " + m.tensor + "[" + at + "]: expected " + m.expected + ", got " +
+                                        m.actual));
+  }
+
+  st = launch_once(ctx, *kernel, h, spec, bufs, second, stage);
+  if (!st.is_ok()) return finish(fail(r, stage, "second run: " + st.message()));
+  why = check_guards_and_inputs(h, spec, second, check);
+  if (!why.empty()) return finish(fail(r, check, "second run: " + why));
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    const ir::Param& p = h.kernel.params[i];
+    if (!p.is_tensor || spec.tensors[i].role == Role::Input) continue;
+    std::vector<uint8_t> again = data_of(second[i], h.initial[i].size());
+    int64_t at = first_difference(outputs[i], again);
+    if (at < 0) continue;
+    size_t size = dtype_size(p.dtype), element = size_t(at) / size;
+    return finish(fail(r, "nondeterminism",
+                       "two runs from the same inputs differ: " + p.name + index_text(h.shapes[i], element) + " was " +
+                           describe_element(p.dtype, outputs[i].data() + element * size) + ", then " +
+                           describe_element(p.dtype, again.data() + element * size)));
+  }
+
+  std::string note;
+  why = check_instruction(ctx, spec, note);
+  if (!why.empty()) return finish(fail(r, "instruction", why));
+  r.outcome = total.quality_misses ? Outcome::QualityWarning : Outcome::Pass;
+  r.detail = total.quality_misses ? std::to_string(total.quality_misses) +
+                                        " elements within tolerance but above the quality bound" + note
+                                  : (note.empty() ? "" : note.substr(2));
+  return finish(r);
+}
+
+Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseSpec& spec) {
+  Clock::time_point start = Clock::now();
+  Record r = base_record(spec);
+  auto finish = [&](Record& rec) -> Record {
+    rec.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    return rec;
+  };
+  Result<std::string> exe = runtime.compile_offline(plugin, spec.offline_target, spec.kernel);
+  if (!exe.is_ok()) return finish(fail(r, "compile", exe.status().message()));
+  r.outcome = Outcome::CompileOnly;
+  if (spec.mnemonic.empty()) {
+    r.detail = "compiled for " + spec.offline_target + " (" + std::to_string(exe->size()) + " bytes)";
+    return finish(r);
+  }
+  Result<std::string> text = runtime.describe_executable(plugin, *exe);
+  if (!text.is_ok()) {
+    r.detail = "compiled for " + spec.offline_target + "; not inspected (" + text.status().message() + ")";
+    return finish(r);
+  }
+  if (!contains_mnemonic(*text, spec.mnemonic))
+    return finish(fail(r, "instruction", "the code compiled for " + spec.offline_target + " does not contain " + spec.mnemonic +
+                                             " (" + spec.instruction + " was forced)"));
+  r.detail = "compiled for " + spec.offline_target + "; emits " + spec.mnemonic;
+  return finish(r);
+}
+
+}  // namespace tegula::conformance

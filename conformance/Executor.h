@@ -1,0 +1,47 @@
+/// \file
+/// Running one case on a device, through the public runtime API only, and judging it.
+///
+/// The guards, in the order they are checked:
+///  1. the kernel compiles (the compile cache is bypassed) and launches;
+///  2. every tensor sits in a device buffer between two 4 KiB canary regions, which must
+///     come back intact (an out-of-bounds write);
+///  3. inputs must come back unchanged (a kernel that mutates what it reads);
+///  4. outputs were poisoned before the launch and must match the reference interpreter,
+///     including elements the kernel must leave alone (a missing or stray write);
+///  5. the case runs a second time from freshly written buffers and must give the same
+///     bits (nondeterminism, reads of uninitialised memory, stale results);
+///  6. a forced matrix instruction must appear in the compiled code, where the plugin can
+///     show it (compile_offline + executable_describe).
+#pragma once
+
+#include <string>
+
+#include "conformance/Case.h"
+#include "conformance/Record.h"
+#include "conformance/Tolerances.h"
+#include "tegula/tegula.hpp"
+
+namespace tegula::conformance {
+
+struct DeviceContext {
+  Runtime* runtime = nullptr;
+  Device device;
+  std::string plugin;
+  std::string target_json;  ///< the device's own description, for the instruction check
+};
+
+/// Runs `spec` (which the device claims) and returns its record.
+Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table);
+
+/// Compiles `spec` offline for its offline target through `plugin` and checks the
+/// described code: CompileOnly, or Fail.
+Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseSpec& spec);
+
+/// Whether `text` contains `pattern`, where the capital letters M, N and K in the pattern
+/// stand for any decimal number (a ranged instruction dimension).
+bool contains_mnemonic(const std::string& text, const std::string& pattern);
+
+/// A record for a case that does not run: NotSupported with the reason.
+Record not_supported_record(const CaseSpec& spec);
+
+}  // namespace tegula::conformance

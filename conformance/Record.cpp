@@ -1,0 +1,98 @@
+#include "conformance/Record.h"
+
+#include <cmath>
+
+namespace tegula::conformance {
+namespace {
+
+/// Numbers that JSON cannot hold (inf) are written as strings.
+Json number(double v) {
+  if (std::isfinite(v)) return Json(v);
+  return Json(std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+}
+
+double read_number(const Json* j) {
+  if (!j) return 0;
+  if (j->is_number()) return j->as_double();
+  if (j->is_string()) {
+    if (j->as_string() == "inf") return INFINITY;
+    if (j->as_string() == "-inf") return -INFINITY;
+    return NAN;
+  }
+  return 0;
+}
+
+std::string read_string(const Json& j, const char* key) {
+  const Json* v = j.find(key);
+  return v && v->is_string() ? v->as_string() : "";
+}
+
+}  // namespace
+
+Json Record::to_json() const {
+  Json j = Json::object();
+  j.set("name", name);
+  j.set("row", row);
+  j.set("outcome", outcome_name(outcome));
+  j.set("check", check);
+  j.set("detail", detail);
+  j.set("elements", elements);
+  j.set("mismatches", mismatches);
+  j.set("max_abs_error", number(max_abs));
+  j.set("max_rel_error", number(max_rel));
+  j.set("max_ulp_error", number(max_ulp));
+  if (first_mismatch) {
+    Json m = Json::object();
+    m.set("tensor", first_mismatch->tensor);
+    Json idx = Json::array();
+    for (int64_t i : first_mismatch->index) idx.push(Json(i));
+    m.set("index", idx);
+    m.set("expected", first_mismatch->expected);
+    m.set("actual", first_mismatch->actual);
+    j.set("first_mismatch", m);
+  }
+  Json s = Json::object();
+  for (const auto& [k, v] : shape) s.set(k, Json(v));
+  j.set("shape", s);
+  j.set("seed", std::to_string(seed));
+  j.set("ms", std::round(ms * 1000) / 1000);
+  j.set("kernel_sha256", kernel_sha256);
+  if (!expected_failure.empty()) j.set("expected_failure", expected_failure);
+  return j;
+}
+
+Result<Record> Record::from_json(const Json& j) {
+  if (!j.is_object()) return error(ErrorCode::Parse, "a record must be an object");
+  Record r;
+  r.name = read_string(j, "name");
+  if (r.name.empty()) return error(ErrorCode::Parse, "a record has no name");
+  r.row = read_string(j, "row");
+  auto o = parse_outcome(read_string(j, "outcome"));
+  if (!o) return error(ErrorCode::Parse, "record " + r.name + ": unknown outcome '" + read_string(j, "outcome") + "'");
+  r.outcome = *o;
+  r.check = read_string(j, "check");
+  r.detail = read_string(j, "detail");
+  if (const Json* v = j.find("elements"); v && v->is_number()) r.elements = v->as_int();
+  if (const Json* v = j.find("mismatches"); v && v->is_number()) r.mismatches = v->as_int();
+  r.max_abs = read_number(j.find("max_abs_error"));
+  r.max_rel = read_number(j.find("max_rel_error"));
+  r.max_ulp = read_number(j.find("max_ulp_error"));
+  if (const Json* m = j.find("first_mismatch"); m && m->is_object()) {
+    Mismatch mm;
+    mm.tensor = read_string(*m, "tensor");
+    if (const Json* idx = m->find("index"); idx && idx->is_array())
+      for (const Json& i : idx->items()) mm.index.push_back(i.as_int());
+    mm.expected = read_string(*m, "expected");
+    mm.actual = read_string(*m, "actual");
+    r.first_mismatch = mm;
+  }
+  if (const Json* s = j.find("shape"); s && s->is_object())
+    for (const auto& [k, v] : s->members()) r.shape.emplace_back(k, v.as_int());
+  r.seed = std::strtoull(read_string(j, "seed").c_str(), nullptr, 10);
+  if (const Json* v = j.find("ms"); v && v->is_number()) r.ms = v->as_double();
+  r.kernel_sha256 = read_string(j, "kernel_sha256");
+  r.expected_failure = read_string(j, "expected_failure");
+  return r;
+}
+
+}  // namespace tegula::conformance

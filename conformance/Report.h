@@ -1,0 +1,58 @@
+/// \file
+/// The report bundle: report.json (everything needed to judge and to re-derive the run)
+/// and report.html (the same, as a matrix of report rows by device). The parts of the JSON
+/// that follow from others (counts, expected-failure marks, the verdict, the integrity
+/// hash) are computed by the functions here, which `verify` calls again to check them.
+///
+/// report.json, schema tegula.conformance.report.v1:
+///   suite     version, tegula version, tolerance table version and SHA-256
+///   run       command line, seed, profile, filter, strict, jobs, timeout, start and end
+///   host      OS, CPU, cores, compiler
+///   plugins   name, version, library path and SHA-256, its expectation list
+///   devices   identity (device name, vendor, driver and toolkit versions, memory, compute
+///             units), target description (name, SHA-256, JSON), case-list SHA-256,
+///             counts, and one record per case
+///   summary   counts, expected and unexpected failures, unexpected passes, stale
+///             expectations, verdict, exit status
+///   integrity SHA-256 of the canonical text of everything above
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "conformance/Expectations.h"
+#include "conformance/Record.h"
+#include "core/Json.h"
+
+namespace tegula::conformance {
+
+inline constexpr const char* kReportSchema = "tegula.conformance.report.v1";
+
+/// Marks the failures `list` names (record.expected_failure) and returns the names of the
+/// cases it names that succeeded anyway (unexpected passes).
+std::vector<std::string> apply_expectations(const ExpectationList& list, const std::string& device, std::vector<Record>& records);
+
+/// {"Pass": n, ...} over every outcome, in the fixed order.
+Json outcome_counts(const std::vector<Record>& records);
+
+/// A device's derived fields from its records: counts, expected_failures,
+/// unexpected_failures, unexpected_passes.
+void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes);
+
+/// Entries of `list` that name no case of any of `records` (only meaningful for a run of
+/// the whole suite).
+std::vector<std::string> stale_expectations(const ExpectationList& list, const std::vector<std::pair<std::string, std::vector<Record>>>& device_records);
+
+/// The summary from the devices' derived fields and the plugins' stale entries.
+Json derive_summary(const Json& report);
+
+/// SHA-256 of the report's canonical text without its "integrity" member.
+std::string integrity_hash(const Json& report);
+
+/// Records of one device as stored in a report.
+Result<std::vector<Record>> device_records(const Json& device);
+
+/// The HTML page for a report (self-contained, deterministic).
+std::string render_html(const Json& report);
+
+}  // namespace tegula::conformance

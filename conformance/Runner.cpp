@@ -1,0 +1,434 @@
+#include "conformance/Runner.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "conformance/Executor.h"
+#include "conformance/Expectations.h"
+#include "conformance/Host.h"
+#include "conformance/Pool.h"
+#include "conformance/Report.h"
+#include "conformance/Suite.h"
+#include "conformance/Tolerances.h"
+#include "core/Files.h"
+#include "core/Sha256.h"
+#include "tegula/tegula.h"
+
+namespace tegula::conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string str(const Json& j, const char* key) {
+  const Json* v = j.find(key);
+  return v && v->is_string() ? v->as_string() : "";
+}
+
+/// A device (or an offline target of a plugin) and the cases it gets.
+struct DeviceRun {
+  std::string name;  ///< "reference:0", or "cuda@sm_100a" for offline compilation
+  bool offline = false;
+  std::string plugin;
+  std::string offline_target;
+  Json identity = Json::object();
+  std::string target_json;
+  std::string target_name;
+  std::string target_sha256;
+  std::string case_list_sha256;
+  std::vector<CaseSpec> cases;  ///< selected
+  std::vector<Record> records;
+  std::vector<std::string> unexpected_passes;
+  double seconds = 0;
+};
+
+std::string safe_name(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  return out;
+}
+
+class Progress {
+public:
+  Progress(const std::string& device, size_t total, bool quiet) : device_(device), total_(total), quiet_(quiet), tty_(isatty(2)) {}
+
+  void add(const Record& r) {
+    ++done_;
+    ++counts_[int(r.outcome)];
+    if (quiet_) return;
+    double now = seconds();
+    if (tty_ || done_ == total_ || now - last_ >= 10 || done_ % 500 == 0) {
+      last_ = now;
+      print(tty_ && done_ != total_);
+    }
+  }
+
+  void finish() {
+    if (!quiet_ && tty_) std::fputc('\n', stderr);
+  }
+
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+  void print(bool in_place) {
+    int64_t failed = counts_[int(Outcome::Fail)], crashed = counts_[int(Outcome::Crash)], timed_out = counts_[int(Outcome::Timeout)];
+    int64_t ok = counts_[int(Outcome::Pass)] + counts_[int(Outcome::QualityWarning)] + counts_[int(Outcome::CompileOnly)];
+    std::fprintf(stderr, "%s[%s] %zu/%zu  ok %lld  not supported %lld  fail %lld  crash %lld  timeout %lld  %.1f s%s", in_place ? "\r" : "",
+                 device_.c_str(), done_, total_, (long long)ok, (long long)counts_[int(Outcome::NotSupported)], (long long)failed,
+                 (long long)crashed, (long long)timed_out, seconds(), in_place ? "   " : "\n");
+    std::fflush(stderr);
+  }
+
+  std::string device_;
+  size_t total_ = 0, done_ = 0;
+  bool quiet_ = false, tty_ = false;
+  int64_t counts_[kNumOutcomes] = {};
+  double last_ = 0;
+  Clock::time_point start_ = Clock::now();
+};
+
+Record record_from(const CaseSpec& spec, const JobResult& r) {
+  Record rec;
+  if (r.replied) {
+    if (const Json* j = r.reply.find("record")) {
+      Result<Record> parsed = Record::from_json(*j);
+      if (parsed.is_ok() && parsed->name == spec.name) return *parsed;
+    }
+    rec = not_supported_record(spec);
+    rec.outcome = Outcome::Fail;
+    rec.check = "worker";
+    const Json* e = r.reply.find("error");
+    rec.detail = e && e->is_string() ? e->as_string() : "malformed worker reply: " + r.reply.dump();
+    return rec;
+  }
+  rec = not_supported_record(spec);
+  rec.outcome = r.outcome;
+  rec.check = "worker";
+  rec.detail = r.detail;
+  return rec;
+}
+
+class Runner {
+public:
+  explicit Runner(const RunOptions& o) : o_(o) {}
+
+  int run() {
+    ::signal(SIGPIPE, SIG_IGN);
+    exe_ = self_executable();
+    out_ = o_.out_dir.empty() ? "tegula-conformance-" + timestamp(true) : o_.out_dir;
+    started_ = timestamp();
+    if (Status st = make_dirs(out_ + "/logs"); !st.is_ok()) return fatal(st.message());
+    jobs_ = o_.jobs > 0 ? o_.jobs : std::max(1, int(::sysconf(_SC_NPROCESSORS_ONLN)));
+    if (int rc = discover()) return rc;
+    if (int rc = choose_devices()) return rc;
+    if (o_.offline) probe_offline();
+    for (DeviceRun& d : runs_) run_device(d);
+    if (int rc = apply_expectation_lists()) return rc;
+    return write_report();
+  }
+
+private:
+  int fatal(const std::string& message) {
+    std::fprintf(stderr, "tegula conformance: %s\n", message.c_str());
+    return 2;
+  }
+
+  WorkerSpec worker(const std::string& plugin, const Json& hello, const std::string& log) {
+    WorkerSpec s;
+    s.argv = {exe_, "conformance", "--worker", "--seed", std::to_string(o_.seed)};
+    if (!plugin.empty()) {
+      s.argv.push_back("--plugin");
+      s.argv.push_back(plugin);
+    }
+    s.hello = hello;
+    s.log_path = out_ + "/logs/" + safe_name(log);
+    s.hello_timeout_s = std::max(120.0, o_.timeout_s);
+    return s;
+  }
+
+  int discover() {
+    Json hello = Json::object();
+    hello.set("op", "hello");
+    Json cmd = Json::object();
+    cmd.set("op", "devices");
+    JobResult r = run_one(worker("", hello, "discovery"), cmd, std::max(300.0, o_.timeout_s));
+    if (!r.replied) return fatal("device discovery failed: " + r.detail);
+    if (const Json* e = r.reply.find("error")) return fatal("device discovery failed: " + e->dump());
+    discovery_ = r.reply;
+    return 0;
+  }
+
+  bool wanted(const std::string& device, const std::string& plugin) const {
+    if (o_.devices.empty()) return true;
+    for (const std::string& d : o_.devices)
+      if (d == device || d == plugin) return true;
+    return false;
+  }
+
+  int choose_devices() {
+    Filter filter(o_.filter);
+    std::map<std::string, bool> matched;
+    for (const Json& d : discovery_.find("devices")->items()) {
+      std::string name = str(d, "name"), plugin = str(d, "plugin");
+      if (!wanted(name, plugin)) continue;
+      for (const std::string& w : o_.devices)
+        if (w == name || w == plugin) matched[w] = true;
+      DeviceRun run;
+      run.name = name;
+      run.plugin = plugin;
+      for (const char* k : {"device_name", "vendor", "driver_version", "toolkit_version", "plugin_version", "memory_bytes",
+                            "compute_units"})
+        if (const Json* v = d.find(k)) run.identity.set(k, *v);
+      run.target_name = str(d, "target_name");
+      run.target_json = str(d, "target_json");
+      Result<TargetDescription> t = parse_target(run.target_json, name + " target");
+      if (!t.is_ok()) {
+        std::string why = d.find("target_error") ? str(d, "target_error") : t.status().message();
+        std::fprintf(stderr, "tegula conformance: %s: no usable target description (%s); skipped\n", name.c_str(), why.c_str());
+        continue;
+      }
+      run.target_sha256 = target_hash(*t);
+      std::vector<CaseSpec> all = build_suite(*t);
+      run.case_list_sha256 = case_list_hash(all);
+      run.cases = select_cases(all, o_.quick, filter);
+      runs_.push_back(std::move(run));
+    }
+    for (const std::string& w : o_.devices)
+      if (!matched[w] && w.find('@') == std::string::npos) return fatal("no device '" + w + "' (see tegula devices)");
+    if (runs_.empty() && o_.devices.empty())
+      std::fprintf(stderr, "tegula conformance: no devices found (see tegula plugins)\n");
+    return 0;
+  }
+
+  /// Which plugins compile offline for which built-in targets their devices do not cover.
+  void probe_offline() {
+    Filter filter(o_.filter);
+    for (const Json& p : discovery_.find("plugins")->items()) {
+      std::string plugin = str(p, "name");
+      std::vector<std::string> targets;
+      for (const std::string& t : builtin_target_names()) {
+        std::string name = plugin + "@" + t;
+        bool covered = false;
+        for (const DeviceRun& d : runs_)
+          if (d.plugin == plugin && !d.offline && d.target_name == t) covered = true;
+        if (!covered && (o_.devices.empty() || wanted(name, name))) targets.push_back(t);
+      }
+      if (targets.empty()) continue;
+      std::vector<Json> jobs;
+      for (const std::string& t : targets) {
+        Json j = Json::object();
+        j.set("op", "probe");
+        j.set("plugin", plugin);
+        j.set("target", t);
+        jobs.push_back(j);
+      }
+      Json hello = Json::object();
+      hello.set("op", "hello");
+      std::vector<bool> ok(targets.size(), false);
+      run_jobs(worker(plugin, hello, plugin + ".probe"), jobs, 1, o_.timeout_s, [&](size_t i, const JobResult& r) {
+        const Json* v = r.replied ? r.reply.find("ok") : nullptr;
+        ok[i] = v && v->is_bool() && v->as_bool();
+      });
+      for (size_t i = 0; i < targets.size(); ++i) {
+        if (!ok[i]) continue;
+        Result<TargetDescription> t = builtin_target(targets[i]);
+        if (!t.is_ok()) continue;
+        DeviceRun run;
+        run.name = plugin + "@" + targets[i];
+        run.offline = true;
+        run.plugin = plugin;
+        run.offline_target = targets[i];
+        run.target_name = targets[i];
+        run.target_json = t->canonical_json;
+        run.target_sha256 = target_hash(*t);
+        run.identity.set("device_name", "offline compilation for " + targets[i]);
+        run.identity.set("plugin_version", str(p, "version"));
+        std::vector<CaseSpec> all = build_offline_suite(*t);
+        run.case_list_sha256 = case_list_hash(all);
+        run.cases = select_cases(all, o_.quick, filter);
+        runs_.push_back(std::move(run));
+      }
+    }
+  }
+
+  void run_device(DeviceRun& d) {
+    Clock::time_point start = Clock::now();
+    d.records.assign(d.cases.size(), Record{});
+    Progress progress(d.name, d.cases.size(), o_.quiet);
+    std::vector<Json> jobs;
+    std::vector<size_t> job_case;
+    for (size_t i = 0; i < d.cases.size(); ++i) {
+      const CaseSpec& c = d.cases[i];
+      if (!c.unsupported.empty()) {
+        d.records[i] = not_supported_record(c);
+        progress.add(d.records[i]);
+        continue;
+      }
+      Json j = Json::object();
+      j.set("op", d.offline ? "offline" : "run");
+      if (d.offline) {
+        j.set("plugin", d.plugin);
+        j.set("target", d.offline_target);
+      } else {
+        j.set("device", d.name);
+      }
+      j.set("case", c.name);
+      jobs.push_back(j);
+      job_case.push_back(i);
+    }
+    Json hello = Json::object();
+    hello.set("op", "hello");
+    if (!d.offline) hello.set("device", d.name);
+    run_jobs(worker(d.plugin, hello, d.name), jobs, jobs_, o_.timeout_s, [&](size_t job, const JobResult& r) {
+      size_t i = job_case[job];
+      d.records[i] = record_from(d.cases[i], r);
+      progress.add(d.records[i]);
+    });
+    progress.finish();
+    d.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  int apply_expectation_lists() {
+    std::string dir = o_.expectations_dir.empty() ? default_expectations_dir() : o_.expectations_dir;
+    for (const Json& p : discovery_.find("plugins")->items()) {
+      std::string plugin = str(p, "name");
+      Result<ExpectationList> list = ExpectationList::load(dir, plugin);
+      if (!list.is_ok()) return fatal(list.status().message());
+      expectations_[plugin] = *list;
+    }
+    for (DeviceRun& d : runs_) d.unexpected_passes = apply_expectations(expectations_[d.plugin], d.name, d.records);
+    return 0;
+  }
+
+  int write_report() {
+    Json report = Json::object();
+    report.set("schema", kReportSchema);
+    Json suite = Json::object();
+    suite.set("version", kSuiteVersion);
+    suite.set("tegula_version", tegula_version());
+    Json tol = Json::object();
+    tol.set("version", Json(int64_t(Tolerances::builtin().version())));
+    tol.set("sha256", Tolerances::builtin().sha256());
+    suite.set("tolerance_table", tol);
+    report.set("suite", suite);
+
+    Json run = Json::object();
+    Json cmd = Json::array();
+    for (const std::string& a : o_.command_line) cmd.push(Json(a));
+    run.set("command_line", cmd);
+    run.set("seed", std::to_string(o_.seed));
+    run.set("profile", o_.quick ? "quick" : "full");
+    run.set("filter", o_.filter);
+    Json devs = Json::array();
+    for (const std::string& d : o_.devices) devs.push(Json(d));
+    run.set("devices", devs);
+    run.set("offline", o_.offline);
+    run.set("strict", o_.strict);
+    run.set("jobs", Json(int64_t(jobs_)));
+    run.set("timeout_s", o_.timeout_s);
+    run.set("started", started_);
+    run.set("finished", timestamp());
+    report.set("run", run);
+    report.set("host", host_identity());
+
+    bool whole_suite = o_.filter.empty() && !o_.quick && o_.devices.empty();
+    Json plugins = Json::array();
+    for (const Json& p : discovery_.find("plugins")->items()) {
+      std::string name = str(p, "name");
+      Json x = Json::object();
+      for (const char* k : {"name", "vendor", "version", "description", "library_path", "manifest_path", "abi_version"})
+        if (const Json* v = p.find(k)) x.set(k, *v);
+      Result<std::string> sha = file_sha256(str(p, "library_path"));
+      x.set("library_sha256", sha.is_ok() ? *sha : "");
+      x.set("expectations", expectations_[name].to_json());
+      std::vector<std::pair<std::string, std::vector<Record>>> mine;
+      for (const DeviceRun& d : runs_)
+        if (d.plugin == name) mine.emplace_back(d.name, d.records);
+      Json stale = Json::array();
+      if (whole_suite)
+        for (const std::string& s : stale_expectations(expectations_[name], mine)) stale.push(Json(s));
+      x.set("stale_expectations", stale);
+      plugins.push(x);
+    }
+    report.set("plugins", plugins);
+    report.set("skipped", *discovery_.find("skipped"));
+
+    Json devices = Json::array();
+    for (const DeviceRun& d : runs_) {
+      Json x = Json::object();
+      x.set("name", d.name);
+      x.set("kind", d.offline ? "offline" : "device");
+      x.set("plugin", d.plugin);
+      x.set("identity", d.identity);
+      Json t = Json::object();
+      t.set("name", d.target_name);
+      t.set("sha256", d.target_sha256);
+      t.set("json", d.target_json);
+      x.set("target", t);
+      x.set("case_list_sha256", d.case_list_sha256);
+      x.set("selected_cases", Json(int64_t(d.cases.size())));
+      x.set("seconds", std::round(d.seconds * 10) / 10);
+      Json recs = Json::array();
+      for (const Record& r : d.records) recs.push(r.to_json());
+      x.set("records", recs);
+      derive_device(x, d.records, d.unexpected_passes);
+      devices.push(x);
+    }
+    report.set("devices", devices);
+    report.set("summary", derive_summary(report));
+    Json integrity = Json::object();
+    integrity.set("sha256", integrity_hash(report));
+    report.set("integrity", integrity);
+
+    std::string json_path = out_ + "/report.json", html_path = out_ + "/report.html";
+    if (Status st = write_file_atomic(json_path, report.dump(1) + "\n"); !st.is_ok()) return fatal(st.message());
+    if (Status st = write_file_atomic(html_path, render_html(report)); !st.is_ok()) return fatal(st.message());
+    return print_summary(report, json_path);
+  }
+
+  int print_summary(const Json& report, const std::string& path) {
+    const Json& summary = *report.find("summary");
+    if (!o_.quiet) {
+      for (const DeviceRun& d : runs_) {
+        int shown = 0;
+        for (const Record& r : d.records) {
+          if (!is_failure(r.outcome) || !r.expected_failure.empty()) continue;
+          if (shown++ < 25) std::fprintf(stderr, "  %s %s: %s: %s\n", outcome_name(r.outcome), d.name.c_str(), r.name.c_str(), r.detail.c_str());
+        }
+        if (shown > 25) std::fprintf(stderr, "  ... and %d more failures on %s\n", shown - 25, d.name.c_str());
+        for (const std::string& n : d.unexpected_passes) std::fprintf(stderr, "  unexpected pass %s: %s\n", d.name.c_str(), n.c_str());
+      }
+      for (const Json& p : report.find("plugins")->items())
+        for (const Json& s : p.find("stale_expectations")->items())
+          std::fprintf(stderr, "  stale expectation in %s: %s names no case\n", str(p, "name").c_str(), s.as_string().c_str());
+    }
+    std::printf("%s: %s (%s)\n", str(summary, "verdict").c_str(), summary.find("counts")->dump().c_str(), path.c_str());
+    return int(summary.find("exit_status")->as_int());
+  }
+
+  RunOptions o_;
+  std::string exe_, out_, started_;
+  int jobs_ = 1;
+  Json discovery_;
+  std::vector<DeviceRun> runs_;
+  std::map<std::string, ExpectationList> expectations_;
+};
+
+}  // namespace
+
+std::string default_expectations_dir() {
+  std::string exe = self_executable();
+  size_t slash = exe.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : exe.substr(0, slash);
+  return dir + "/../share/tegula/conformance/expectations";
+}
+
+int run_suite(const RunOptions& options) { return Runner(options).run(); }
+
+}  // namespace tegula::conformance

@@ -1,0 +1,81 @@
+#include "conformance/Suite.h"
+
+#include <map>
+
+#include "conformance/cases/Generator.h"
+#include "core/Sha256.h"
+#include "ir/Printer.h"
+
+namespace tegula::conformance {
+
+std::vector<CaseSpec> build_suite(const TargetDescription& target) {
+  std::vector<CaseSpec> cases;
+  Generator g(target, cases);
+  add_copy_cases(g);
+  add_convert_cases(g);
+  add_fill_cases(g);
+  add_gemm_cases(g);
+  add_reduce_cases(g);
+  add_map_cases(g);
+  add_parallel_cases(g);
+  add_atomic_cases(g);
+  add_control_cases(g);
+  return cases;
+}
+
+std::vector<CaseSpec> build_offline_suite(const TargetDescription& target) {
+  std::vector<CaseSpec> cases;
+  Generator g(target, cases);
+  add_offline_gemm_cases(g, target.name);
+  return cases;
+}
+
+std::string case_text(const CaseSpec& c) {
+  std::string s = c.name + "\n" + c.row + "\n" + c.kernel;
+  for (const auto& [name, value] : c.symbols) s += name + "=" + std::to_string(value) + "\n";
+  for (size_t i = 0; i < c.tensors.size(); ++i) {
+    const TensorSpec& t = c.tensors[i];
+    s += "param " + std::to_string(i) + ": role " + std::to_string(int(t.role)) + " values " + values_name(t.values) + " limit " +
+         std::to_string(t.index_limit) + " scalar " + ir::print_float(i < c.scalars.size() ? c.scalars[i] : 0.0) + "\n";
+  }
+  s += "check " + std::to_string(int(c.check)) + " " + c.function + " " + dtype_name(c.operand) + " " + dtype_name(c.accumulator) +
+       " " + std::to_string(c.depth) + "\n";
+  s += "unsupported " + c.unsupported + "\ninstruction " + c.instruction + " " + c.mnemonic + "\noffline " + c.offline_target + "\n";
+  return s;
+}
+
+std::string case_list_hash(const std::vector<CaseSpec>& cases) {
+  Sha256 h;
+  h.update(std::string(kSuiteVersion) + "\n");
+  for (const CaseSpec& c : cases) {
+    std::string t = case_text(c);
+    h.update(std::to_string(t.size()) + "\n");
+    h.update(t);
+  }
+  return h.hex();
+}
+
+std::vector<CaseSpec> quick_subset(const std::vector<CaseSpec>& cases, int per_row) {
+  std::map<std::string, int> taken;
+  std::vector<CaseSpec> out;
+  for (const CaseSpec& c : cases) {
+    if (!c.unsupported.empty()) continue;
+    if (taken[c.row]++ >= per_row) continue;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace tegula::conformance
+
+namespace tegula::conformance {
+
+std::vector<CaseSpec> select_cases(const std::vector<CaseSpec>& cases, bool quick, const Filter& filter) {
+  std::vector<CaseSpec> base = quick ? quick_subset(cases) : cases;
+  std::vector<CaseSpec> out;
+  for (CaseSpec& c : base)
+    if (filter.matches(c.name)) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace tegula::conformance

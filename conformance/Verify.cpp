@@ -1,0 +1,219 @@
+#include "conformance/Verify.h"
+
+#include <algorithm>
+#include <map>
+
+#include "conformance/Expectations.h"
+#include "conformance/Host.h"
+#include "conformance/Report.h"
+#include "conformance/Suite.h"
+#include "conformance/Tolerances.h"
+#include "core/Files.h"
+#include "core/Sha256.h"
+
+namespace tegula::conformance {
+namespace {
+
+std::string str(const Json& j, const char* key) {
+  const Json* v = j.find(key);
+  return v && v->is_string() ? v->as_string() : "";
+}
+
+class Verifier {
+public:
+  Verifier(const Json& report, VerifyOutcome& out) : r_(report), out_(out) {}
+
+  void run(bool check_libraries) {
+    if (str(r_, "schema") != kReportSchema) return error("schema is not " + std::string(kReportSchema));
+    const Json* integrity = r_.find("integrity");
+    if (!integrity || str(*integrity, "sha256") != integrity_hash(r_))
+      error("the integrity hash does not match the report's contents (the report was edited)");
+    check_suite();
+    const Json* run = r_.find("run");
+    if (!run) return error("no 'run' section");
+    seed_ = str(*run, "seed");
+    quick_ = str(*run, "profile") == "quick";
+    if (!quick_ && str(*run, "profile") != "full") error("unknown profile '" + str(*run, "profile") + "'");
+    filter_ = str(*run, "filter");
+    const Json* devs = run->find("devices");
+    whole_suite_ = filter_.empty() && !quick_ && devs && devs->is_array() && devs->size() == 0;
+    check_plugins(check_libraries);
+    check_devices();
+    if (const Json* s = r_.find("summary"); !s || !(*s == derive_summary(r_)))
+      error("the summary does not follow from the devices' counts (expected " + derive_summary(r_).dump() + ")");
+  }
+
+private:
+  void error(const std::string& e) { out_.errors.push_back(e); }
+
+  void check_suite() {
+    const Json* suite = r_.find("suite");
+    if (!suite) return error("no 'suite' section");
+    if (str(*suite, "version") != kSuiteVersion)
+      error("made by suite '" + str(*suite, "version") + "', this is '" + kSuiteVersion + "': its cases cannot be re-derived here");
+    const Json* tol = suite->find("tolerance_table");
+    if (!tol || str(*tol, "sha256") != Tolerances::builtin().sha256())
+      error("the tolerance table's hash differs from this suite's (" + Tolerances::builtin().sha256() + ")");
+  }
+
+  void check_plugins(bool check_libraries) {
+    const Json* plugins = r_.find("plugins");
+    if (!plugins || !plugins->is_array()) return error("no 'plugins' array");
+    for (const Json& p : plugins->items()) {
+      std::string name = str(p, "name");
+      ExpectationList list;
+      list.plugin = name;
+      if (const Json* e = p.find("expectations")) {
+        list.source = str(*e, "source");
+        if (const Json* entries = e->find("expected_failures"); entries && entries->is_array()) {
+          for (const Json& x : entries->items())
+            list.entries.push_back({str(x, "cases"), str(x, "devices"), str(x, "reason"), str(x, "issue")});
+        }
+      }
+      expectations_[name] = list;
+      std::string lib = str(p, "library_path");
+      if (check_libraries && !lib.empty() && file_exists(lib)) {
+        Result<std::string> sha = file_sha256(lib);
+        if (!sha.is_ok() || *sha != str(p, "library_sha256"))
+          error("plugin " + name + ": " + lib + " is not the library the report was made with (SHA-256 differs)");
+      } else if (check_libraries) {
+        out_.notes.push_back("plugin " + name + ": library " + lib + " not present; its hash was not checked");
+      }
+    }
+  }
+
+  void check_devices() {
+    const Json* devices = r_.find("devices");
+    if (!devices || !devices->is_array()) return error("no 'devices' array");
+    std::map<std::string, std::vector<std::pair<std::string, std::vector<Record>>>> by_plugin;
+    for (const Json& d : devices->items()) {
+      std::vector<Record> records;
+      if (check_device(d, records)) by_plugin[str(d, "plugin")].emplace_back(str(d, "name"), std::move(records));
+    }
+    for (const Json& p : r_.find("plugins")->items()) {
+      std::string name = str(p, "name");
+      Json want = Json::array();
+      if (whole_suite_)
+        for (const std::string& s : stale_expectations(expectations_[name], by_plugin[name])) want.push(Json(s));
+      const Json* got = p.find("stale_expectations");
+      if (!got || !(*got == want)) error("plugin " + name + ": stale expectations should be " + want.dump());
+    }
+  }
+
+  /// False when the device's records could not be read at all.
+  bool check_device(const Json& d, std::vector<Record>& records) {
+    std::string name = str(d, "name");
+    std::string where = "device " + name + ": ";
+    bool offline = str(d, "kind") == "offline";
+    if (!offline && str(d, "kind") != "device") error(where + "unknown kind '" + str(d, "kind") + "'");
+    const Json* target = d.find("target");
+    if (!target) {
+      error(where + "no target description");
+      return false;
+    }
+    Result<TargetDescription> t = parse_target(str(*target, "json"), name + " target");
+    if (!t.is_ok()) {
+      error(where + "its target description does not parse: " + t.status().message());
+      return false;
+    }
+    if (target_hash(*t) != str(*target, "sha256")) error(where + "the target description does not match its SHA-256");
+    if (offline) {
+      Result<TargetDescription> builtin = builtin_target(t->name);
+      if (!builtin.is_ok() || builtin->canonical_json != t->canonical_json)
+        error(where + "an offline target must be the built-in description '" + t->name + "'");
+    }
+    std::vector<CaseSpec> all = offline ? build_offline_suite(*t) : build_suite(*t);
+    if (case_list_hash(all) != str(d, "case_list_sha256"))
+      error(where + "the case list generated from its target description does not match the recorded hash");
+    std::vector<CaseSpec> selected = select_cases(all, quick_, Filter(filter_));
+    Result<std::vector<Record>> recs = device_records(d);
+    if (!recs.is_ok()) {
+      error(where + recs.status().message());
+      return false;
+    }
+    records = *recs;
+    if (records.size() != selected.size())
+      error(where + std::to_string(records.size()) + " records for " + std::to_string(selected.size()) + " selected cases");
+    if (const Json* n = d.find("selected_cases"); !n || n->as_int() != int64_t(selected.size()))
+      error(where + "selected_cases is not the number of cases the run selects");
+    size_t n = std::min(records.size(), selected.size());
+    for (size_t i = 0; i < n; ++i) check_record(where, offline, selected[i], records[i]);
+    // Expected-failure marks and the derived fields, recomputed.
+    std::vector<Record> marked = records;
+    std::vector<std::string> passes = apply_expectations(expectations_[str(d, "plugin")], name, marked);
+    for (size_t i = 0; i < records.size(); ++i)
+      if (marked[i].expected_failure != records[i].expected_failure)
+        error(where + records[i].name + ": its expected-failure mark does not follow from the expectation list");
+    Json derived = Json::object();
+    derive_device(derived, marked, passes);
+    for (const auto& [key, value] : derived.members()) {
+      const Json* got = d.find(key);
+      if (!got || !(*got == value)) error(where + key + " should be " + value.dump());
+    }
+    return true;
+  }
+
+  void check_record(const std::string& where, bool offline, const CaseSpec& spec, const Record& r) {
+    std::string at = where + r.name + ": ";
+    if (r.name != spec.name) return error(where + "record '" + r.name + "' where the case list has '" + spec.name + "'");
+    if (r.kernel_sha256 != sha256_hex(spec.kernel)) error(at + "kernel hash does not match the case's kernel");
+    if (r.row != spec.row) error(at + "row does not match the case");
+    if (r.shape != spec.symbols) error(at + "shape does not match the case");
+    bool unsupported = !spec.unsupported.empty();
+    if (unsupported != (r.outcome == Outcome::NotSupported))
+      error(at + std::string(unsupported ? "the target does not claim this case, so it must be NotSupported"
+                                         : "the target claims this case, so it cannot be NotSupported"));
+    if (offline && (r.outcome == Outcome::Pass || r.outcome == Outcome::QualityWarning))
+      error(at + "an offline target cannot Pass: nothing ran");
+    if (!offline && r.outcome == Outcome::CompileOnly) error(at + "CompileOnly on a device that runs kernels");
+    bool success = is_success(r.outcome);
+    if (success && (r.mismatches != 0 || r.first_mismatch || !r.check.empty()))
+      error(at + outcome_name(r.outcome) + " with mismatches or a failed check");
+    if (is_failure(r.outcome) && r.check.empty()) error(at + outcome_name(r.outcome) + " without the check that failed");
+    if (r.outcome == Outcome::Pass || r.outcome == Outcome::QualityWarning) {
+      if (!offline && r.seed != std::strtoull(seed_.c_str(), nullptr, 10)) error(at + "run with a seed other than the run's");
+      if (spec.check == Check::Exact && (r.max_abs != 0 || r.max_ulp != 0)) error(at + "an exact case passed with a non-zero error");
+      if (r.outcome == Outcome::QualityWarning && spec.check == Check::Exact) error(at + "an exact case cannot be a QualityWarning");
+      if (spec.check == Check::Ulp) {
+        double limit = 0;
+        for (DType dt : {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2})
+          limit = std::max(limit, Tolerances::builtin().ulp(spec.function, dt).tolerance);
+        if (r.max_ulp > limit) error(at + "passed with an error above the tolerance table's limit");
+      }
+    }
+  }
+
+  const Json& r_;
+  VerifyOutcome& out_;
+  std::string seed_, filter_;
+  bool quick_ = false, whole_suite_ = false;
+  std::map<std::string, ExpectationList> expectations_;
+};
+
+}  // namespace
+
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries) {
+  VerifyOutcome out;
+  Result<std::string> text = read_file(path);
+  if (!text.is_ok()) {
+    out.errors.push_back(text.status().message());
+    return out;
+  }
+  Result<Json> report = Json::parse(*text, path);
+  if (!report.is_ok()) {
+    out.errors.push_back("not a JSON report: " + report.status().str());
+    return out;
+  }
+  Verifier(*report, out).run(check_plugin_libraries);
+  size_t slash = path.rfind('/');
+  std::string html = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "report.html";
+  if (file_exists(html)) {
+    Result<std::string> page = read_file(html);
+    if (!page.is_ok() || *page != render_html(*report)) out.errors.push_back("report.html is not the page the report renders to");
+  } else {
+    out.notes.push_back("no report.html beside the report; only the JSON was checked");
+  }
+  return out;
+}
+
+}  // namespace tegula::conformance

@@ -1,0 +1,31 @@
+/// \file
+/// `tegula conformance verify REPORT`: re-derive everything in a report that can be
+/// re-derived, and reject it when anything differs. It checks the integrity hash; the suite
+/// version and the tolerance table's hash against this build; every device's target
+/// description against its hash, and the case list regenerated from it against the
+/// recorded hash; that the records are exactly the selected cases, in order, each with its
+/// kernel's hash, its row and shape; that every outcome is possible for its case (NotSupported
+/// only where the target does not claim the case, CompileOnly only offline, no Pass with
+/// mismatches or errors above the tolerance table); the expected-failure marks against the
+/// embedded expectation lists; every count and the verdict; the plugin libraries' hashes
+/// where the files are present; and report.html against the page the report renders to.
+///
+/// What it cannot prove is that a record was measured rather than written: re-run any of
+/// its cases (tegula conformance --filter NAME --seed SEED) to audit one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tegula::conformance {
+
+struct VerifyOutcome {
+  std::vector<std::string> errors;
+  std::vector<std::string> notes;
+  bool ok() const { return errors.empty(); }
+};
+
+/// Verifies the report at `path` (and report.html beside it, if present).
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries = true);
+
+}  // namespace tegula::conformance

@@ -1,0 +1,68 @@
+/// \file
+/// What every case family (one file each in this folder) needs: the target being
+/// described, the list being built, and helpers that write kernels as .tile text.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "conformance/Case.h"
+#include "targets/Target.h"
+
+namespace tegula::conformance {
+
+/// Every dtype of the IR, in DType order: the axis cases are generated over. Dtypes a
+/// target does not claim give NotSupported cases.
+const std::vector<DType>& all_dtypes();
+/// The float dtypes, the integer dtypes (i8, u8, i32).
+const std::vector<DType>& float_dtypes();
+const std::vector<DType>& int_dtypes();
+
+class Generator {
+public:
+  Generator(const TargetDescription& target, std::vector<CaseSpec>& out) : target_(target), out_(out) {}
+
+  const TargetDescription& target() const { return target_; }
+  /// "" when the target claims every dtype, else the NotSupported reason.
+  std::string needs(std::initializer_list<DType> dtypes) const;
+  void add(CaseSpec c) { out_.push_back(std::move(c)); }
+
+private:
+  const TargetDescription& target_;
+  std::vector<CaseSpec>& out_;
+};
+
+// One function per family (one file each).
+void add_copy_cases(Generator& g);
+void add_convert_cases(Generator& g);
+void add_fill_cases(Generator& g);
+void add_gemm_cases(Generator& g);
+void add_reduce_cases(Generator& g);
+void add_map_cases(Generator& g);
+void add_parallel_cases(Generator& g);
+void add_atomic_cases(Generator& g);
+void add_control_cases(Generator& g);
+
+/// The gemm cases that force each instruction of `target`'s catalogue, for compiling
+/// offline (CompileOnly): one per instruction shape, on the instruction's own layout.
+void add_offline_gemm_cases(Generator& g, const std::string& offline_target);
+
+namespace kt {
+
+inline std::string n(int64_t v) { return std::to_string(v); }
+inline const char* dt(DType d) { return dtype_name(d); }
+/// A literal of value `v` as the IR writes it for a `d` destination: integers for integer
+/// and bool dtypes, shortest round-tripping float text (inf, -inf, nan) otherwise.
+std::string literal(double v, DType d);
+/// "[a, b, ...]"
+std::string dims(std::initializer_list<std::string> parts);
+std::string dims(const std::vector<int64_t>& parts);
+
+inline TensorSpec input(Values v, int64_t index_limit = 0) { return {Role::Input, v, index_limit}; }
+inline TensorSpec output() { return {Role::Output, Values::Lattice, 0}; }
+inline TensorSpec inout(Values v) { return {Role::InOut, v, 0}; }
+inline TensorSpec scalar() { return {Role::Input, Values::Lattice, 0}; }
+
+}  // namespace kt
+}  // namespace tegula::conformance
