@@ -99,7 +99,8 @@ std::string describe_element(DType d, const uint8_t* p) {
   uint64_t bits = 0;
   std::memcpy(&bits, p, n);
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.9g (0x%0*llx)", load_element(d, p), int(2 * n), (unsigned long long)bits);
+  std::snprintf(buf, sizeof buf, "%.*g (0x%0*llx)", d == DType::F64 ? 17 : 9, load_element(d, p), int(2 * n),
+                (unsigned long long)bits);
   return buf;
 }
 

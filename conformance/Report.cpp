@@ -41,14 +41,14 @@ void derive_device(Json& device, const std::vector<Record>& records, const std::
 }
 
 std::vector<std::string> stale_expectations(const ExpectationList& list,
-                                            const std::vector<std::pair<std::string, std::vector<Record>>>& device_records) {
+                                            const std::vector<std::pair<std::string, std::vector<std::string>>>& device_cases) {
   std::vector<std::string> stale;
   for (const Expectation& e : list.entries) {
     bool used = false;
-    for (const auto& [device, records] : device_records) {
+    for (const auto& [device, names] : device_cases) {
       if (!glob_match(e.devices, device)) continue;
-      for (const Record& r : records)
-        if (glob_match(e.cases, r.name)) used = true;
+      for (const std::string& n : names)
+        if (glob_match(e.cases, n)) used = true;
     }
     if (!used) stale.push_back(e.cases);
   }

@@ -39,9 +39,10 @@ Json outcome_counts(const std::vector<Record>& records);
 /// unexpected_failures, unexpected_passes.
 void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes);
 
-/// Entries of `list` that name no case of any of `records` (only meaningful for a run of
-/// the whole suite).
-std::vector<std::string> stale_expectations(const ExpectationList& list, const std::vector<std::pair<std::string, std::vector<Record>>>& device_records);
+/// Entries of `list` that name no case of the plugin's devices' whole case lists (whatever
+/// a run selected): pairs of device name and every case name it has.
+std::vector<std::string> stale_expectations(const ExpectationList& list,
+                                            const std::vector<std::pair<std::string, std::vector<std::string>>>& device_cases);
 
 /// The summary from the devices' derived fields and the plugins' stale entries.
 Json derive_summary(const Json& report);

@@ -42,6 +42,7 @@ struct DeviceRun {
   std::string target_sha256;
   std::string case_list_sha256;
   std::vector<CaseSpec> cases;  ///< selected
+  std::vector<std::string> all_names;  ///< every case of the device, selected or not
   std::vector<Record> records;
   std::vector<std::string> unexpected_passes;
   double seconds = 0;
@@ -197,6 +198,7 @@ private:
       std::vector<CaseSpec> all = build_suite(*t);
       run.case_list_sha256 = case_list_hash(all);
       run.cases = select_cases(all, o_.quick, filter);
+      for (const CaseSpec& c : all) run.all_names.push_back(c.name);
       runs_.push_back(std::move(run));
     }
     for (const std::string& w : o_.devices)
@@ -252,6 +254,7 @@ private:
         std::vector<CaseSpec> all = build_offline_suite(*t);
         run.case_list_sha256 = case_list_hash(all);
         run.cases = select_cases(all, o_.quick, filter);
+        for (const CaseSpec& c : all) run.all_names.push_back(c.name);
         runs_.push_back(std::move(run));
       }
     }
@@ -337,7 +340,6 @@ private:
     report.set("run", run);
     report.set("host", host_identity());
 
-    bool whole_suite = o_.filter.empty() && !o_.quick && o_.devices.empty();
     Json plugins = Json::array();
     for (const Json& p : discovery_.find("plugins")->items()) {
       std::string name = str(p, "name");
@@ -347,12 +349,11 @@ private:
       Result<std::string> sha = file_sha256(str(p, "library_path"));
       x.set("library_sha256", sha.is_ok() ? *sha : "");
       x.set("expectations", expectations_[name].to_json());
-      std::vector<std::pair<std::string, std::vector<Record>>> mine;
+      std::vector<std::pair<std::string, std::vector<std::string>>> mine;
       for (const DeviceRun& d : runs_)
-        if (d.plugin == name) mine.emplace_back(d.name, d.records);
+        if (d.plugin == name) mine.emplace_back(d.name, d.all_names);
       Json stale = Json::array();
-      if (whole_suite)
-        for (const std::string& s : stale_expectations(expectations_[name], mine)) stale.push(Json(s));
+      for (const std::string& s : stale_expectations(expectations_[name], mine)) stale.push(Json(s));
       x.set("stale_expectations", stale);
       plugins.push(x);
     }

@@ -1,0 +1,263 @@
+/// \file
+/// Test plugins for the conformance suite's own tests, built only with the tests: the
+/// reference interpreter (plugins/reference) behind a function table that breaks it in one
+/// chosen way, so the tests can show each breakage is caught with the right result code.
+///
+///   TG_TEST_PLUGIN_NAME   the plugin's name
+///   TG_TEST_BREAKAGE      wrong        flip a bit in the last tensor after every launch  -> Fail (values)
+///                         oob          write one byte past the last tensor's end         -> Fail (guard)
+///                         input        change the first tensor's first byte              -> Fail (input)
+///                         crash        raise SIGSEGV in launch                           -> Crash
+///                         hang         never return from launch                          -> Timeout
+///                         flaky        flip a bit on every second launch                 -> Fail (nondeterminism)
+///                         offline      correct, and compiles offline for sm_80 and sm_90a, describing the
+///                                      instructions lowering chose                        -> CompileOnly
+///                         liar         like offline, but describes every gemm as fma      -> Fail (instruction)
+///                         narrow       correct; its device claims no bf16, e4m3 or e5m2   -> NotSupported
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <functional>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ir/Interpreter.h"
+#include "ir/Lower.h"
+#include "plugins/reference/Reference.h"
+#include "targets/Target.h"
+
+namespace ref = tegula::reference;
+using namespace tegula;
+
+#define TG_BREAK_wrong 1
+#define TG_BREAK_oob 2
+#define TG_BREAK_input 3
+#define TG_BREAK_crash 4
+#define TG_BREAK_hang 5
+#define TG_BREAK_flaky 6
+#define TG_BREAK_offline 7
+#define TG_BREAK_liar 8
+#define TG_BREAK_narrow 9
+#define TG_CAT2(a, b) a##b
+#define TG_CAT(a, b) TG_CAT2(a, b)
+#define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
+
+namespace {
+
+/// The tensor arguments of a launch: where each starts and how many bytes it has.
+struct Tensor {
+  uint8_t* data = nullptr;
+  uint64_t bytes = 0;
+  DType dtype = DType::F32;
+};
+
+[[maybe_unused]] std::vector<Tensor> tensors(tg_executable* exe, const tg_launch_params* params) {
+  std::vector<ir::Arg> args;
+  for (size_t i = 0; i < params->arg_count; ++i) {
+    const tg_launch_arg& a = params->args[i];
+    if (a.kind == TG_ARG_BUFFER) args.push_back(ir::Arg::tensor(a.buffer->data + a.offset, a.buffer->size - a.offset));
+    else if (a.kind == TG_ARG_I64) args.push_back(ir::Arg::integer(a.i64));
+    else args.push_back(ir::Arg::number(a.f64));
+  }
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < exe->kernel.params.size() && i < args.size(); ++i) {
+    if (!exe->kernel.params[i].is_tensor) continue;
+    Result<uint64_t> bytes = ir::tensor_bytes(exe->kernel, i, args);
+    out.push_back({static_cast<uint8_t*>(args[i].data), bytes.is_ok() ? *bytes : 0, exe->kernel.params[i].dtype});
+  }
+  return out;
+}
+
+/// Replace the last tensor's middle element with a different, ordinary value: zero, or
+/// one where it was zero (never a NaN, which any NaN would match).
+[[maybe_unused]] void corrupt_last(const std::vector<Tensor>& t) {
+  if (t.empty() || !t.back().bytes) return;
+  size_t size = dtype_size(t.back().dtype);
+  uint8_t* e = t.back().data + (t.back().bytes / size / 2) * size;
+  bool zero = true;
+  for (size_t i = 0; i < size; ++i) zero = zero && e[i] == 0;
+  if (zero) store_element(t.back().dtype, 1.0, e);
+  else std::memset(e, 0, size);
+}
+
+tg_error* launch(tg_queue* queue, tg_executable* exe, const tg_launch_params* params) {
+#if BREAKAGE == TG_BREAK_crash
+  (void)queue, (void)exe, (void)params;
+  ::raise(SIGSEGV);
+  return nullptr;
+#elif BREAKAGE == TG_BREAK_hang
+  (void)queue, (void)exe, (void)params;
+  for (;;) ::pause();
+#else
+  tg_error* e = ref::launch(queue, exe, params);
+  if (e) return e;
+  std::vector<Tensor> t = tensors(exe, params);
+#if BREAKAGE == TG_BREAK_wrong
+  corrupt_last(t);
+#elif BREAKAGE == TG_BREAK_oob
+  if (!t.empty()) t.back().data[t.back().bytes] ^= 0xff;
+#elif BREAKAGE == TG_BREAK_input
+  if (!t.empty() && t.front().bytes) t.front().data[0] ^= 0x01;
+#elif BREAKAGE == TG_BREAK_flaky
+  static std::atomic<uint64_t> launches{0};
+  if (++launches % 2 == 0) corrupt_last(t);
+#endif
+  (void)t;
+  return nullptr;
+#endif
+}
+
+tg_error* get_info(tg_plugin_info* out) {
+  tg_error* e = ref::get_info(out);
+  if (!e) {
+    out->name = TG_TEST_PLUGIN_NAME;
+    out->description = "a conformance test plugin: the reference interpreter, broken on purpose (" TG_TEST_BREAKAGE_NAME ")";
+  }
+  return e;
+}
+
+#if BREAKAGE == TG_BREAK_narrow
+/// The reference description without bf16, e4m3 and e5m2.
+const std::string& narrow_target() {
+  static const std::string json = [] {
+    std::string s = ref::target_json();
+    for (const char* drop : {"\"bf16\", ", "\"e4m3\", ", "\"e5m2\", "}) {
+      for (size_t p; (p = s.find(drop)) != std::string::npos;) s.erase(p, std::strlen(drop));
+    }
+    return s;
+  }();
+  return json;
+}
+
+tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description* out) {
+  tg_error* e = ref::device_target(plugin, index, out);
+  if (!e) {
+    out->data = narrow_target().data();
+    out->size = narrow_target().size();
+  }
+  return e;
+}
+#else
+tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description* out) {
+  return ref::device_target(plugin, index, out);
+}
+#endif
+
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+/// An "executable" for a target with no device here: a header naming the target, then the
+/// lowered IR. Only sm_80 and sm_90a are offered.
+constexpr char kOfflineMagic[] = "tgofflineexe\n";
+
+tg_error* blob_of(std::string text, tg_blob* out) {
+  auto* bytes = new std::string(std::move(text));
+  out->struct_size = sizeof(tg_blob);
+  out->next = nullptr;
+  out->data = bytes->data();
+  out->size = bytes->size();
+  out->opaque = bytes;
+  return nullptr;
+}
+
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
+                          tg_blob* out) {
+  if (!plugin || !target || !request || !out) return ref::make_error(TG_ERR_INVALID_ARGUMENT, "compile_offline: bad argument");
+  Result<TargetDescription> t = parse_target(std::string_view(target->data, target->size), "offline target");
+  if (!t.is_ok()) return ref::make_error(TG_ERR_INVALID_ARGUMENT, "compile_offline: " + t.status().message());
+  if (t->name != "sm_80" && t->name != "sm_90a")
+    return ref::make_error(TG_ERR_UNSUPPORTED, "compile_offline: this test plugin compiles only for sm_80 and sm_90a");
+  std::string_view ir(static_cast<const char*>(request->ir_data), request->ir_size);
+  Result<ir::Kernel> k = ir::read_lowered(ir, "<offline>");
+  if (!k.is_ok()) return ref::make_error(TG_ERR_COMPILE, "compile_offline: " + k.status().message());
+  return blob_of(kOfflineMagic + t->name + "\n" + std::string(ir), out);
+}
+
+/// One line per gemm: the catalogue mnemonic of the instruction lowering chose, with its
+/// N filled in (the liar says fma for all of them).
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out) {
+  if (!plugin || !out) return ref::make_error(TG_ERR_INVALID_ARGUMENT, "executable_describe: bad argument");
+  std::string bytes(static_cast<const char*>(data), size);
+  if (bytes.rfind(kOfflineMagic, 0) != 0) return ref::make_error(TG_ERR_CORRUPT, "executable_describe: not an offline executable");
+  size_t nl = bytes.find('\n', sizeof kOfflineMagic - 1);
+  std::string target = bytes.substr(sizeof kOfflineMagic - 1, nl - (sizeof kOfflineMagic - 1));
+  Result<ir::Kernel> k = ir::read_lowered(bytes.substr(nl + 1), "<offline>");
+  Result<TargetDescription> t = builtin_target(target);
+  if (!k.is_ok() || !t.is_ok()) return ref::make_error(TG_ERR_CORRUPT, "executable_describe: unreadable executable");
+  std::string text = "// " + target + "\n";
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const ir::Stmt& s : b.stmts) {
+      for (const ir::Block& inner : s.blocks) walk(inner);
+      if (s.op != ir::OpKind::Gemm) continue;
+      const ir::Attr* inst = ir::find_attr(s.attrs, "mma.inst");
+      const ir::Attr* atom = ir::find_attr(s.attrs, "mma.atom");
+      const MatrixInstruction* mi = inst ? t->find_instruction(inst->value.s) : nullptr;
+      if (BREAKAGE == TG_BREAK_liar || !mi || mi->kind == InstructionKind::Fma) {
+        text += "  fma.rn.f32 %f1, %f2, %f3, %f1;\n";
+        continue;
+      }
+      std::string m = mi->mnemonic.substr(0, mi->mnemonic.find(' '));
+      size_t p = m.find("nN");
+      if (p != std::string::npos && atom && atom->value.list.size() == 3) m.replace(p, 2, "n" + std::to_string(atom->value.list[1].i));
+      text += "  " + m + " {...};\n";
+    }
+  };
+  walk(k->body);
+  return blob_of(text, out);
+}
+#endif
+
+const tg_plugin_api api = {
+    /* .struct_size         = */ sizeof(tg_plugin_api),
+    /* .next                = */ nullptr,
+    /* .abi_version         = */ TG_ABI_VERSION_1,
+    /* .reserved            = */ 0,
+    /* .error_code          = */ ref::error_code,
+    /* .error_message       = */ ref::error_message,
+    /* .error_destroy       = */ ref::error_destroy,
+    /* .get_info            = */ get_info,
+    /* .init                = */ ref::init,
+    /* .shutdown            = */ ref::shutdown,
+    /* .device_count        = */ ref::device_count,
+    /* .device_properties   = */ ref::device_properties,
+    /* .device_target       = */ device_target,
+    /* .device_open         = */ ref::device_open,
+    /* .device_close        = */ ref::device_close,
+    /* .queue_create        = */ ref::queue_create,
+    /* .queue_destroy       = */ ref::queue_destroy,
+    /* .queue_synchronize   = */ ref::queue_synchronize,
+    /* .buffer_alloc        = */ ref::buffer_alloc,
+    /* .buffer_free         = */ ref::buffer_free,
+    /* .copy_h2d            = */ ref::copy_h2d,
+    /* .copy_d2h            = */ ref::copy_d2h,
+    /* .copy_d2d            = */ ref::copy_d2d,
+    /* .buffer_fill         = */ ref::buffer_fill,
+    /* .compile             = */ ref::compile,
+    /* .blob_release        = */ ref::blob_release,
+    /* .executable_load     = */ ref::executable_load,
+    /* .executable_free     = */ ref::executable_free,
+    /* .launch              = */ launch,
+    /* .event_create        = */ ref::event_create,
+    /* .event_destroy       = */ ref::event_destroy,
+    /* .event_record        = */ ref::event_record,
+    /* .event_synchronize   = */ ref::event_synchronize,
+    /* .event_elapsed_ms    = */ ref::event_elapsed_ms,
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+    /* .compile_offline     = */ compile_offline,
+    /* .executable_describe = */ executable_describe,
+#else
+    /* .compile_offline     = */ nullptr,
+    /* .executable_describe = */ nullptr,
+#endif
+};
+
+}  // namespace
+
+extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uint32_t host_max_abi,
+                                                                 const char** out_refusal) {
+  if (host_min_abi > TG_ABI_VERSION_1 || host_max_abi < TG_ABI_VERSION_1) {
+    if (out_refusal) *out_refusal = "speaks only tegula plugin ABI 1";
+    return nullptr;
+  }
+  return &api;
+}
