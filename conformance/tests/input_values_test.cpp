@@ -1,0 +1,62 @@
+// The value sets: exact lattices hold only values every dtype represents exactly (so sums
+// of products are exact whatever the order), special values include what they promise,
+// and the same seed gives the same bytes.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "conformance/Inputs.h"
+
+using namespace tegula;
+using namespace tegula::conformance;
+
+namespace {
+
+std::vector<double> decode(DType d, const std::vector<uint8_t>& bytes) {
+  std::vector<double> out;
+  for (size_t i = 0; i < bytes.size(); i += dtype_size(d)) out.push_back(load_element(d, bytes.data() + i));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lattice values are exact, small and on a half-integer grid") {
+  for (DType d : {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I8, DType::U8, DType::I32}) {
+    for (Values v : {Values::Lattice, Values::SmallLattice}) {
+      CAPTURE(dtype_name(d));
+      for (double x : decode(d, make_values(d, v, 512, 7, 0))) {
+        CHECK(std::fabs(x) <= 8);
+        CHECK(x * 2 == std::floor(x * 2));
+        CHECK(round_to_dtype(d, x) == x);
+      }
+    }
+  }
+}
+
+TEST_CASE("special values include infinities, NaN, -0, max and subnormals") {
+  std::vector<double> s = decode(DType::F32, make_values(DType::F32, Values::Special, 3000, 1, 0));
+  auto has = [&](auto pred) { return std::any_of(s.begin(), s.end(), pred); };
+  CHECK(has([](double x) { return std::isinf(x) && x > 0; }));
+  CHECK(has([](double x) { return std::isinf(x) && x < 0; }));
+  CHECK(has([](double x) { return std::isnan(x); }));
+  CHECK(has([](double x) { return x == 0 && std::signbit(x); }));
+  CHECK(has([](double x) { return x == dtype_max(DType::F32); }));
+  CHECK(has([](double x) { return x == min_subnormal(DType::F32); }));
+  CHECK(has([](double x) { return x == 65504.0; }));  // f16's max, for conversions
+  std::vector<double> n = decode(DType::F32, make_values(DType::F32, Values::SpecialNoNegZero, 3000, 1, 0));
+  CHECK_FALSE(std::any_of(n.begin(), n.end(), [](double x) { return x == 0 && std::signbit(x); }));
+}
+
+TEST_CASE("the same seed gives the same values; another seed others") {
+  CHECK(make_values(DType::BF16, Values::Random, 100, 5, 0) == make_values(DType::BF16, Values::Random, 100, 5, 0));
+  CHECK(make_values(DType::BF16, Values::Random, 100, 5, 0) != make_values(DType::BF16, Values::Random, 100, 6, 0));
+  CHECK(case_seed(1234, "tegula.a", 0) != case_seed(1234, "tegula.b", 0));
+  CHECK(case_seed(1234, "tegula.a", 0) != case_seed(1234, "tegula.a", 1));
+}
+
+TEST_CASE("indices stay below their limit and tf32 bit patterns are tf32") {
+  for (double x : decode(DType::I32, make_values(DType::I32, Values::Indices, 1000, 3, 0, 17))) CHECK((x >= 0 && x < 17));
+  std::vector<uint8_t> bits = make_values(DType::TF32, Values::Bits, 100, 3, 0);
+  for (size_t i = 0; i < bits.size(); i += 4) CHECK((bits[i] | (bits[i + 1] & 0x1f)) == 0);
+}
