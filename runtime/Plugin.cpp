@@ -82,6 +82,12 @@ Status PluginInstance::to_status(tg_error* e, const char* call) {
   const char* code_name = status_code_name(code);
   std::string suffix = code_name ? code_name : "unknown status code " + std::to_string(int(code));
   if (code == TG_OK) suffix = "an error object with status TG_OK";
+  // Plugins often start their messages with their name and the call, as the host does.
+  auto strip = [&](const std::string& prefix) {
+    if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
+  };
+  strip(name_ + ": ");
+  strip(std::string(call) + ": ");
   return error(error_code_for(code), name_ + ": " + call + ": " + message + " (" + suffix + ")");
 }
 
