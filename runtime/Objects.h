@@ -51,6 +51,11 @@ struct tegula_kernel {
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
 };
 
+struct tegula_event {
+  tegula_device* device = nullptr;
+  tg_event* handle = nullptr;
+};
+
 struct tegula_runtime {
   tegula::runtime::Log log;
   std::vector<std::shared_ptr<tegula::runtime::PluginInstance>> plugins;  ///< sorted by name
@@ -67,6 +72,7 @@ struct tegula_runtime {
   std::mutex objects_mu;
   std::set<tegula_buffer*> buffers;
   std::set<tegula_kernel*> kernels;
+  std::set<tegula_event*> events;
 };
 
 namespace tegula::runtime {
