@@ -93,6 +93,9 @@ inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
   return offset <= buffer_size && size <= buffer_size - offset;
 }
 
+/// Physical memory: the reference device's memory size, and its largest buffer.
+uint64_t host_memory_bytes();
+
 /// The "reference" target description (JSON, tegula.target.v1).
 const char* target_json();
 

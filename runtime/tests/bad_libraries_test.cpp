@@ -2,6 +2,9 @@
 // reason, and the reference plugin next to it keeps working.
 #include <doctest/doctest.h>
 
+#include <limits.h>
+#include <stdlib.h>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;
@@ -32,8 +35,9 @@ TEST_CASE("a file that is not ELF") {
   std::string dir = scratch_dir("garbage_library");
   REQUIRE(write_file_atomic(dir + "/libgarbage.so", "this is not a shared library\n").is_ok());
   std::string m = write_manifest(dir, "garbage", "libgarbage.so");
-  CHECK(refusal(m, "garbage") == std::string(::realpath((dir + "/libgarbage.so").c_str(), nullptr)) +
-                                      " is not an ELF shared library");
+  char resolved[PATH_MAX];
+  REQUIRE(::realpath((dir + "/libgarbage.so").c_str(), resolved));
+  CHECK(refusal(m, "garbage") == std::string(resolved) + " is not an ELF shared library");
 }
 
 TEST_CASE("an ELF file for another architecture") {

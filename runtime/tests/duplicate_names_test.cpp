@@ -21,3 +21,12 @@ TEST_CASE("the first manifest of a name wins") {
   CHECK(skipped[0].reason == "duplicate plugin name 'reference' (already found in " + winner + ")");
   CHECK(log.contains("skipping " + loser + ": duplicate plugin name 'reference'"));
 }
+
+TEST_CASE("the same manifest reached twice is read once, not reported as a duplicate") {
+  std::string dir = scratch_dir("duplicate_same_file");
+  std::string m = write_manifest(dir, "reference", plugin_library("reference"));
+  auto rt = open_runtime({m, dir, dir + "/../" + dir.substr(dir.rfind('/') + 1)});
+  REQUIRE(rt.is_ok());
+  CHECK(device_names(*rt) == std::vector<std::string>{"reference:0"});
+  CHECK(rt->skipped().empty());
+}
