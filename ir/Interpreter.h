@@ -16,6 +16,10 @@
 #include "core/Status.h"
 #include "ir/IR.h"
 
+namespace tegula {
+struct TargetDescription;
+}
+
 namespace tegula::ir {
 
 struct Arg {
@@ -40,6 +44,9 @@ Result<uint64_t> tensor_bytes(const Kernel& k, size_t param_index, const std::ve
 struct InterpretOptions {
   /// Run only these blocks (flattened x + gx*(y + gy*z)); empty means every block.
   std::vector<int64_t> blocks;
+  /// For a lowered kernel: the target it was lowered for (its matrix instructions define
+  /// how gemms fill registers). When null, the built-in description named by lower.target.
+  const TargetDescription* target = nullptr;
 };
 
 /// Run `k` (which must have passed verify()) over its whole grid.

@@ -1,20 +1,70 @@
 #include "ir/Lower.h"
 
 #include "ir/Parser.h"
+#include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "ir/lower/Context.h"
+#include "ir/lower/Passes.h"
+#include "targets/Target.h"
 
 namespace tegula::ir {
+namespace {
+
+struct Pass {
+  const char* name;
+  Status (*run)(LowerContext&);
+};
+
+// The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
+// does and why; the order matters: layouts need the instruction choice and the padded
+// shapes, thread mapping needs layouts, pipelining needs vector widths, and barriers go in
+// last, once every access is known.
+const Pass kPipeline[] = {
+    {"select_instructions", select_instructions},
+    {"legalize_tiles", legalize_tiles},
+    {"assign_layouts", assign_layouts},
+    {"map_threads", map_threads},
+    {"lower_reductions", lower_reductions},
+    {"plan_pipelines", plan_pipelines},
+    {"insert_barriers", insert_barriers},
+    {"rasterize", rasterize},
+};
+
+}  // namespace
 
 const std::vector<std::string>& pass_names() {
-  static const std::vector<std::string> names = {};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const Pass& p : kPipeline) n.push_back(p.name);
+    return n;
+  }();
   return names;
 }
 
-// The pass pipeline (issue: shared lowering) replaces this body; until then the verified
-// kernel goes to backends unchanged, which every backend must accept anyway.
-Result<LowerResult> lower(const Kernel& k, const TargetDescription& /*target*/, const LowerOptions& options) {
-  if (!options.stop_after.empty()) return error(ErrorCode::NotFound, "unknown pass '" + options.stop_after + "'");
-  return LowerResult{k, {}};
+Result<LowerResult> lower(const Kernel& k, const TargetDescription& target, const LowerOptions& options) {
+  if (!options.stop_after.empty()) {
+    bool known = false;
+    for (const Pass& p : kPipeline) known = known || options.stop_after == p.name;
+    if (!known) return error(ErrorCode::NotFound, "unknown pass '" + options.stop_after + "'");
+  }
+  if (k.threads > target.max_threads_per_block)
+    return error(ErrorCode::Unsupported, "kernel '" + k.name + "' uses " + std::to_string(k.threads) + " threads; target '" +
+                                             target.name + "' allows " + std::to_string(target.max_threads_per_block) + " per block",
+                 k.loc);
+  LowerContext ctx(k, target, options);
+  set_attr(ctx.kernel.attrs, "lower.target", AttrValue::of_string(target.name));
+  set_attr(ctx.kernel.attrs, "lower.target_hash", AttrValue::of_string(target_hash(target)));
+  set_attr(ctx.kernel.attrs, "lower.subgroup", AttrValue::of_int(target.subgroup_width));
+  VerifyOptions vo;
+  vo.allow_lowering_attrs = true;
+  for (const Pass& p : kPipeline) {
+    TG_RETURN_IF_ERROR(p.run(ctx));
+    // Every pass must leave a valid kernel; a failure here is a bug in the pass.
+    Status st = verify(ctx.kernel, vo);
+    if (!st.is_ok()) return error(ErrorCode::Internal, std::string("pass ") + p.name + " produced an invalid kernel: " + st.str());
+    if (options.stop_after == p.name) break;
+  }
+  return LowerResult{std::move(ctx.kernel), std::move(ctx.log)};
 }
 
 Result<Kernel> read_lowered(std::string_view text, const std::string& source) {

@@ -7,6 +7,7 @@
 /// as text (TG_IR_FORMAT_LOWERED_V1) and read it back with read_lowered().
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,12 @@ namespace tegula::ir {
 struct LowerOptions {
   /// Stop after this pass (see pass_names()); empty runs the whole pipeline.
   std::string stop_after;
+  /// What the launch guarantees about shape symbols: symbol -> a power of two (at most 16)
+  /// that divides its value. Wider vector accesses need it; the lowered kernel records it
+  /// (lower.assume) and may only be launched with values that keep it.
+  std::map<std::string, int64_t> divisibility;
+  /// Group this many rows of blocks together for L2 reuse (2-D grids); 0 or 1 turns it off.
+  int64_t raster_group = 0;
 };
 
 struct LowerResult {

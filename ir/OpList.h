@@ -27,7 +27,9 @@
 ///  fill       Every element of the tile = value (masked on global tiles).
 ///  gemm       C = A*B, or C += A*B with accumulate=true. A is [M,K] ([K,M] with trans_a),
 ///             B is [K,N] ([N,K] with trans_b), C is [M,N]. Products and sums in float64,
-///             rounded once to C's dtype per gemm.
+///             rounded once to C's dtype per gemm. `inst` names the matrix instruction
+///             lowering must use (a catalogue id of the target, or `fma`); the default `auto`
+///             lets lowering choose. It never changes results, only how they are computed.
 ///  reduce     dst = reduction of src along `axis` (sum, max, min, absmax). dst's shape is
 ///             src's with that axis removed or set to 1. clear=false combines with dst's old
 ///             value. max/min follow IEEE maxNum/minNum: a NaN loses to a number.
@@ -49,7 +51,7 @@
   X(Copy, "copy", "%tile, %tile", "pad:float=0 extent:ints=[]", 0)                         \
   X(Fill, "fill", "%tile, %expr", "extent:ints=[]", 0)                                     \
   X(Gemm, "gemm", "%tile, %tile, %tile", "accumulate:bool=false trans_a:bool=false "       \
-                                         "trans_b:bool=false", 0)                          \
+                                         "trans_b:bool=false inst:ident=auto", 0)          \
   X(Reduce, "reduce", "%tile, %tile", "op:ident axis:int clear:bool=true", 0)              \
   X(Map, "map", "%tile = %expr", "", 0)                                                    \
   X(Store, "store", "%elem = %expr", "", 0)                                                \

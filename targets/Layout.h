@@ -46,6 +46,9 @@ public:
   const std::vector<Leaf>& mode(int i) const { return modes_[size_t(i)]; }
   int64_t mode_size(int i) const;
   int64_t size() const;
+  /// For a TV layout: the number of threads (mode 0) and of values per thread (mode 1).
+  int64_t thread_size() const { return mode_size(0); }
+  int64_t value_size() const { return mode_size(1); }
   /// The offset that 1-D coordinate `coord` (0 <= coord < mode_size(i)) of mode i adds.
   int64_t mode_offset(int i, int64_t coord) const;
   /// mode_offset(i, c) for every c in [0, mode_size(i)): what loops over a whole tile use,

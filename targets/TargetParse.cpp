@@ -2,6 +2,8 @@
 /// parse_target(): reads a tegula.target.v1 document into a TargetDescription. This file
 /// checks shape and types (fields present and known, values of the right kind, names from
 /// the closed lists); TargetValidate.cpp then checks that the facts agree with each other.
+#include <algorithm>
+
 #include "targets/Target.h"
 #include "targets/TargetJson.h"
 #include "targets/TargetValidate.h"

@@ -200,7 +200,7 @@ typedef struct tg_launch_params {
 } tg_launch_params;
 
 /* ---------------------------------------------------------------------------------------- */
-/* The function table. Version 1 holds everything up to event_elapsed_ms.                    */
+/* The function table. Version 1 holds everything up to executable_describe.                */
 
 typedef struct tg_plugin_api {
   size_t struct_size;
@@ -275,6 +275,17 @@ typedef struct tg_plugin_api {
   tg_error* (*event_synchronize)(tg_event* event);
   /* (optional) milliseconds between two recorded, completed events. */
   tg_error* (*event_elapsed_ms)(tg_event* start, tg_event* end, double* out_ms);
+
+  /* (optional) Compile for a target with no device present (cross-compilation: code
+   * generation checked on a machine without the hardware). `target` is a description the
+   * host resolved (its data is valid until the call returns). The blob is what compile
+   * would return on a device of that target. */
+  tg_error* (*compile_offline)(tg_plugin* plugin, const tg_target_description* target,
+                               const tg_compile_request* request, tg_blob* out_blob);
+  /* (optional) A human-readable form of an executable blob (PTX, SPIR-V assembly, LLVM IR,
+   * ...), so tools can check which instructions were emitted. Released with blob_release. */
+  tg_error* (*executable_describe)(tg_plugin* plugin, const void* data, size_t size,
+                                   tg_blob* out_text);
 } tg_plugin_api;
 
 /* ---------------------------------------------------------------------------------------- */

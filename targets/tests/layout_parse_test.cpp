@@ -23,8 +23,8 @@ TEST_CASE("a hierarchical mode splits its coordinate first-element-fastest") {
   REQUIRE(l.is_ok());
   Result<BoundLayout> b = l->bind({});
   REQUIRE(b.is_ok());
-  CHECK(b->mode_size(0) == 32);
-  CHECK(b->mode_size(1) == 8);
+  CHECK(b->thread_size() == 32);
+  CHECK(b->value_size() == 8);
   // lane 5: t0 = 1, t1 = 1 -> 32 + 1; value 7: v0 = v1 = v2 = 1 -> 16 + 8 + 128.
   CHECK(b->index(5, 7) == 33 + 152);
 }

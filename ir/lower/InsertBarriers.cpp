@@ -1,0 +1,245 @@
+// Barrier insertion: make the block-level order of ops hold when each op is spread over
+// different threads.
+//
+// In the tile IR an op sees everything the ops before it wrote. Once ops run on threads,
+// that holds only across a barrier when two ops touch the same shared or global buffer, at
+// least one writes it, and they may map elements to different threads. Walking the
+// statements, this pass tracks the buffers touched since the last barrier and inserts one
+// before a statement that conflicts. Loops are walked until their loop-carried state
+// settles, so the write of iteration i + 1 waits for the reads of iteration i. Fragments and
+// local buffers need none (each thread owns its elements); copies a pipeline prefetches are
+// synchronised by the pipeline's own waits.
+#include <map>
+
+#include "ir/lower/Passes.h"
+
+namespace tegula::ir {
+namespace {
+
+struct Access {
+  bool read = false;
+  bool write = false;
+  const Stmt* writer = nullptr;  ///< the one statement that wrote, if exactly one did
+  bool many_writers = false;
+};
+using AccessSet = std::map<std::string, Access>;
+
+class BarrierInserter {
+public:
+  explicit BarrierInserter(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {}
+
+  void run() {
+    AccessSet state;
+    walk(ctx_.kernel.body, state);
+  }
+
+  int inserted() const { return inserted_; }
+
+private:
+  bool tracked(const std::string& name) const {
+    auto it = buffers_.find(name);
+    return it != buffers_.end() && (it->second.scope == Scope::Shared || it->second.scope == Scope::Global);
+  }
+
+  void note_expr(const Expr& e, AccessSet& a) {
+    if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && tracked(e->name)) a[e->name].read = true;
+    for (const Expr& x : e->args) note_expr(x, a);
+  }
+
+  /// What one statement touches (a loop or if: what any part of it touches).
+  AccessSet accesses(const Stmt& s) {
+    AccessSet a;
+    auto read = [&](const TileRef& t) {
+      if (tracked(t.buffer)) a[t.buffer].read = true;
+    };
+    auto write = [&](const TileRef& t) {
+      if (!tracked(t.buffer)) return;
+      a[t.buffer].write = true;
+      a[t.buffer].writer = &s;
+    };
+    for (const Expr& e : s.exprs) note_expr(e, a);
+    for (const TileRef& t : s.tiles)
+      for (const Expr& e : t.offsets) note_expr(e, a);
+    switch (s.op) {
+      case OpKind::Copy:
+        if (!stmt_attr_bool(s, "plan.async")) {
+          read(s.copy_src());
+          write(s.copy_dst());
+        }
+        break;
+      case OpKind::AtomicAdd:
+        read(s.atomic_src());
+        write(s.atomic_dst());
+        write(s.atomic_dst());
+        break;
+      case OpKind::Fill:
+      case OpKind::Map:
+      case OpKind::Store: write(s.target()); break;
+      case OpKind::Gemm:
+        read(s.gemm_a());
+        read(s.gemm_b());
+        break;
+      case OpKind::Reduce:
+        read(s.reduce_src());
+        write(s.reduce_dst());
+        break;
+      default: break;
+    }
+    for (const Block& b : s.blocks)
+      for (const Stmt& inner : b.stmts) merge(a, accesses(inner));
+    return a;
+  }
+
+  /// A write-after-write of a global tensor by one statement into itself, one loop
+  /// iteration later, is harmless when its tile moves by at least its extent each iteration
+  /// (the tiles are disjoint); that is every "write tile j of the output" loop.
+  bool self_disjoint(const std::string& name, const Stmt* writer) const {
+    if (!writer || buffers_.at(name).scope != Scope::Global || loop_vars_.empty()) return false;
+    const TileRef& t = writer->op == OpKind::Fill ? writer->target() : writer->tiles[1];
+    if (t.offsets.empty()) return false;
+    auto extent = tile_op_extent(*writer, buffers_);
+    if (!extent.is_ok()) return false;
+    for (size_t d = 0; d < t.offsets.size(); ++d) {
+      const Expr& o = t.offsets[d];
+      // offset = var * c (+ anything without var), c >= extent
+      auto scaled = [&](const Expr& e) {
+        if (e->kind != ExprKind::Binary || e->binary != BinaryOp::Mul) return false;
+        for (int side = 0; side < 2; ++side) {
+          const Expr& v = e->args[size_t(side)];
+          auto c = const_int(e->args[size_t(1 - side)]);
+          if (v->kind == ExprKind::Var && v->name == loop_vars_.back() && c && *c >= (*extent)[d]) return true;
+        }
+        return false;
+      };
+      if (scaled(o)) return true;
+      if (o->kind == ExprKind::Binary && o->binary == BinaryOp::Add && (scaled(o->args[0]) || scaled(o->args[1]))) return true;
+    }
+    return false;
+  }
+
+  bool conflicts(const AccessSet& before, const AccessSet& now, bool loop_carried = false) const {
+    for (const auto& [name, acc] : now) {
+      auto it = before.find(name);
+      if (it == before.end()) continue;
+      const Access& old = it->second;
+      if (!acc.write && !old.write) continue;
+      bool only_self_waw = loop_carried && !acc.read && !old.read && !acc.many_writers && !old.many_writers &&
+                           acc.writer == old.writer && self_disjoint(name, acc.writer);
+      if (!only_self_waw) return true;
+    }
+    return false;
+  }
+
+  static void merge(AccessSet& into, const AccessSet& from) {
+    for (const auto& [name, acc] : from) {
+      Access& a = into[name];
+      if (acc.write) {
+        a.many_writers = a.many_writers || acc.many_writers || (a.writer && acc.writer && a.writer != acc.writer);
+        if (!a.writer) a.writer = acc.writer;
+      }
+      a.read |= acc.read;
+      a.write |= acc.write;
+    }
+  }
+
+  Stmt barrier_at(const SourceLoc& loc) {
+    Stmt b;
+    b.op = OpKind::Barrier;
+    b.loc = loc;
+    ++inserted_;
+    return b;
+  }
+
+  /// Walk a block with the state on entry; leaves the state on exit in `state`.
+  void walk(Block& block, AccessSet& state, bool loop_carried = false) {
+    for (size_t i = 0; i < block.stmts.size(); ++i) {
+      Stmt& s = block.stmts[i];
+      if (s.op == OpKind::Barrier) {
+        state.clear();
+        continue;
+      }
+      if (s.op == OpKind::For || s.op == OpKind::Pipelined) {
+        walk_loop(block, i, state);
+        continue;
+      }
+      if (s.op == OpKind::If) {
+        AccessSet now = accesses(s);
+        if (conflicts(state, now) && needs_barrier_inside_if(s, state)) {
+          block.stmts.insert(block.stmts.begin() + long(i), barrier_at(s.loc));
+          state.clear();
+          continue;  // revisit the if with the cleared state
+        }
+        AccessSet out;
+        for (Block& b : s.blocks) {
+          AccessSet branch = state;
+          walk(b, branch);
+          merge(out, branch);
+        }
+        if (s.blocks.size() < 2) merge(out, state);
+        state = out;
+        continue;
+      }
+      AccessSet now = accesses(s);
+      if (conflicts(state, now, loop_carried)) {
+        block.stmts.insert(block.stmts.begin() + long(i), barrier_at(s.loc));
+        state.clear();
+        ++i;
+      }
+      merge(state, now);
+    }
+  }
+
+  /// A conflict inside an if is resolved inside its branches (the condition is uniform), so a
+  /// barrier before it is needed only when the condition itself reads a conflicting buffer.
+  bool needs_barrier_inside_if(const Stmt& s, const AccessSet& state) {
+    AccessSet cond;
+    note_expr(s.cond(), cond);
+    return conflicts(state, cond);
+  }
+
+  void walk_loop(Block& parent, size_t index, AccessSet& state) {
+    Stmt& loop = parent.stmts[index];
+    AccessSet bounds;
+    for (const Expr& e : loop.exprs) note_expr(e, bounds);
+    if (conflicts(state, bounds)) {
+      parent.stmts.insert(parent.stmts.begin() + long(index), barrier_at(loop.loc));
+      state.clear();
+      walk_loop(parent, index + 1, state);
+      return;
+    }
+    // Iterate: the body's exit state flows back into its entry until no barrier is added.
+    AccessSet entry = state;
+    loop_vars_.push_back(loop.vars[0]);
+    for (int round = 0; round < 4; ++round) {
+      int before = inserted_;
+      AccessSet s2 = entry;
+      walk(loop.blocks[0], s2, round > 0);
+      AccessSet next_entry = state;
+      merge(next_entry, s2);
+      if (inserted_ == before && round > 0) {
+        state = next_entry;
+        loop_vars_.pop_back();
+        return;
+      }
+      entry = next_entry;
+    }
+    state = entry;
+    loop_vars_.pop_back();
+  }
+
+  LowerContext& ctx_;
+  BufferMap buffers_;
+  std::vector<std::string> loop_vars_;
+  int inserted_ = 0;
+};
+
+}  // namespace
+
+Status insert_barriers(LowerContext& ctx) {
+  BarrierInserter b(ctx);
+  b.run();
+  ctx.note("inserted " + std::to_string(b.inserted()) + " barriers between ops that share a buffer across threads");
+  return Status::ok();
+}
+
+}  // namespace tegula::ir

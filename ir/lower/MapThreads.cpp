@@ -1,0 +1,219 @@
+// Thread mapping: decide which thread touches which element for every op that is not a
+// gemm or a reduction, and how wide its memory accesses are.
+//
+// Parallel loops spread their iterations over the block (consecutive threads take
+// consecutive innermost iterations, so element accesses coalesce). Ops on fragments run
+// where the fragment lives (plan.kind=fragment). Copies and fills between global and shared
+// memory get a free, coalesced mapping whose vector width is the widest access the target
+// allows that both sides' alignment can prove: a global tensor's row length and the tile's
+// column offset must be multiples of the vector, which for a symbolic length comes from the
+// divisibility the launch guarantees (LowerOptions::divisibility, recorded as lower.assume).
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "ir/lower/Distribution.h"
+#include "ir/lower/Passes.h"
+
+namespace tegula::ir {
+namespace {
+
+int64_t pow2_floor(int64_t x) {
+  int64_t p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
+/// The largest power of two (at most 16) that divides every value of an index expression.
+int64_t divisibility(const Expr& e, const std::map<std::string, int64_t>& symbols) {
+  constexpr int64_t kCap = 16;
+  switch (e->kind) {
+    case ExprKind::IntImm: {
+      int64_t v = e->int_value < 0 ? -e->int_value : e->int_value;
+      if (v == 0) return kCap;
+      int64_t p = 1;
+      while (p < kCap && v % (p * 2) == 0) p *= 2;
+      return p;
+    }
+    case ExprKind::Var: {
+      auto it = symbols.find(e->name);
+      return it == symbols.end() ? 1 : std::min(kCap, it->second);
+    }
+    case ExprKind::Binary:
+      switch (e->binary) {
+        case BinaryOp::Mul:
+          return std::min(kCap, divisibility(e->args[0], symbols) * divisibility(e->args[1], symbols));
+        case BinaryOp::Add:
+        case BinaryOp::Sub:
+          return std::min(divisibility(e->args[0], symbols), divisibility(e->args[1], symbols));
+        default: return 1;
+      }
+    default: return 1;
+  }
+}
+
+class ThreadMapper {
+public:
+  explicit ThreadMapper(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {
+    for (const Param& p : ctx.kernel.params) params_[p.name] = &p;
+  }
+
+  Status run() {
+    Status st;
+    for_each_stmt(ctx_.kernel.body, [&](Stmt& s) {
+      if (!st.is_ok()) return;
+      st = map_stmt(s);
+    });
+    record_assumptions();
+    return st;
+  }
+
+private:
+  const BufferInfo* buffer(const std::string& name) const {
+    auto it = buffers_.find(name);
+    return it == buffers_.end() ? nullptr : &it->second;
+  }
+  bool is_fragment(const std::string& name) const {
+    const BufferInfo* b = buffer(name);
+    return b && b->scope == Scope::Fragment;
+  }
+
+  /// The widest vector (in elements) a global tile access can use: the tensor's rows and
+  /// the tile's column offset must be multiples of it.
+  int64_t global_vector_limit(const TileRef& t) {
+    auto p = params_.find(t.buffer);
+    if (p == params_.end()) return 1 << 20;
+    const Param& param = *p->second;
+    int64_t limit = 1 << 20;
+    if (param.shape.size() >= 2) {
+      const Expr& row = param.shape.back();
+      int64_t d = row->kind == ExprKind::IntImm ? divisibility(row, {}) : divisibility(row, ctx_.options.divisibility);
+      if (row->kind == ExprKind::Var && ctx_.options.divisibility.count(row->name)) used_symbols_.insert(row->name);
+      limit = std::min(limit, d);
+    }
+    if (!t.offsets.empty()) {
+      for_each_var(t.offsets.back(), [&](const std::string& v) {
+        if (ctx_.options.divisibility.count(v)) used_symbols_.insert(v);
+      });
+      limit = std::min(limit, divisibility(t.offsets.back(), ctx_.options.divisibility));
+    }
+    return limit;
+  }
+
+  void for_each_var(const Expr& e, const std::function<void(const std::string&)>& fn) {
+    if (e->kind == ExprKind::Var) fn(e->name);
+    for (const Expr& a : e->args) for_each_var(a, fn);
+  }
+
+  int64_t vector_for(const std::vector<const TileRef*>& tiles, const std::vector<int64_t>& extent) {
+    int64_t esize = 1;
+    for (const TileRef* t : tiles)
+      if (const BufferInfo* b = buffer(t->buffer)) esize = std::max<int64_t>(esize, int64_t(dtype_size(b->dtype)));
+    int64_t vec = std::max<int64_t>(1, int64_t(ctx_.target.vector_bytes) / esize);
+    for (const TileRef* t : tiles) {
+      const BufferInfo* b = buffer(t->buffer);
+      if (b && b->scope == Scope::Global) vec = std::min(vec, global_vector_limit(*t));
+    }
+    vec = pow2_floor(std::max<int64_t>(1, vec));
+    while (vec > 1 && extent.back() % vec) vec /= 2;
+    return vec;
+  }
+
+  void set_free_plan(Stmt& s, const std::vector<int64_t>& extent, int64_t vec) {
+    Distribution d = free_distribution(extent, ctx_.kernel.threads, vec);
+    set_attr(s.attrs, "plan.kind", AttrValue::of_ident("free"));
+    set_distribution(s.attrs, "plan", d);
+    set_attr(s.attrs, "plan.vec", AttrValue::of_int(vec));
+  }
+
+  void set_fragment_plan(Stmt& s, const std::string& fragment, int64_t vec) {
+    Stmt* alloc = ctx_.find_alloc(fragment);
+    bool opaque = alloc && find_attr(alloc->attrs, "layout.opaque");
+    set_attr(s.attrs, "plan.kind", AttrValue::of_ident(opaque ? "opaque" : "fragment"));
+    set_attr(s.attrs, "plan.layout", AttrValue::of_ident(fragment));
+    set_attr(s.attrs, "plan.vec", AttrValue::of_int(vec));
+  }
+
+  /// The vector width of a fragment's own layout along the last dimension.
+  int64_t fragment_vector(const std::string& name) {
+    Stmt* alloc = ctx_.find_alloc(name);
+    if (!alloc) return 1;
+    auto d = get_distribution(alloc->attrs, "layout");
+    return d.is_ok() ? d->vector_width(int(alloc->type.shape.size())) : 1;
+  }
+
+  Status map_stmt(Stmt& s) {
+    switch (s.op) {
+      case OpKind::Parallel: {
+        std::vector<int64_t> extent;
+        for (const Expr& e : s.exprs) extent.push_back(*const_int(e));
+        // Element loops vectorise only along the innermost variable; their accesses are
+        // arbitrary expressions, so the width stays one value per thread here.
+        set_free_plan(s, extent, 1);
+        return Status::ok();
+      }
+      case OpKind::Copy:
+      case OpKind::AtomicAdd: {
+        TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, buffers_));
+        const TileRef &src = s.tiles[0], &dst = s.tiles[1];
+        int64_t vec = vector_for({&src, &dst}, extent);
+        for (const TileRef* t : {&dst, &src}) {
+          if (!is_fragment(t->buffer)) continue;
+          set_fragment_plan(s, t->buffer, std::min(vec, fragment_vector(t->buffer)));
+          return Status::ok();
+        }
+        set_free_plan(s, extent, vec);
+        return Status::ok();
+      }
+      case OpKind::Fill: {
+        TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, buffers_));
+        if (is_fragment(s.target().buffer)) {
+          set_fragment_plan(s, s.target().buffer, fragment_vector(s.target().buffer));
+          return Status::ok();
+        }
+        set_free_plan(s, extent, vector_for({&s.target()}, extent));
+        return Status::ok();
+      }
+      case OpKind::Map: {
+        const std::string& dst = s.target().buffer;
+        if (is_fragment(dst)) {
+          set_fragment_plan(s, dst, fragment_vector(dst));
+          return Status::ok();
+        }
+        std::string exec;
+        std::function<void(const Expr&)> walk = [&](const Expr& e) {
+          if (e->kind == ExprKind::Tile && is_fragment(e->name) && buffer(e->name)->shape == buffer(dst)->shape && exec.empty())
+            exec = e->name;
+          for (const Expr& a : e->args) walk(a);
+        };
+        walk(s.value());
+        if (!exec.empty()) {
+          set_fragment_plan(s, exec, 1);
+          return Status::ok();
+        }
+        set_free_plan(s, buffer(dst)->shape, 1);
+        return Status::ok();
+      }
+      default: return Status::ok();
+    }
+  }
+
+  void record_assumptions() {
+    if (used_symbols_.empty()) return;
+    std::vector<AttrValue> items;
+    for (const std::string& sym : used_symbols_)
+      items.push_back(AttrValue::of_list({AttrValue::of_ident(sym), AttrValue::of_int(ctx_.options.divisibility.at(sym))}));
+    set_attr(ctx_.kernel.attrs, "lower.assume", AttrValue::of_list(std::move(items)));
+  }
+
+  LowerContext& ctx_;
+  BufferMap buffers_;
+  std::map<std::string, const Param*> params_;
+  std::set<std::string> used_symbols_;
+};
+
+}  // namespace
+
+Status map_threads(LowerContext& ctx) { return ThreadMapper(ctx).run(); }
+
+}  // namespace tegula::ir

@@ -1,0 +1,26 @@
+/// \file
+/// The lowering passes, in pipeline order (ir/lower/Pipeline.cpp runs them as one list).
+/// Each rewrites the kernel in the context and records its decisions with reasons in the
+/// log; each lives in its own file, whose header comment says what it does and why.
+#pragma once
+
+#include "core/Status.h"
+#include "ir/lower/Context.h"
+
+namespace tegula::ir {
+
+Status select_instructions(LowerContext& ctx);   // SelectInstructions.cpp
+Status legalize_tiles(LowerContext& ctx);        // LegalizeTiles.cpp
+Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
+Status map_threads(LowerContext& ctx);           // MapThreads.cpp
+Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp
+Status plan_pipelines(LowerContext& ctx);        // PlanPipelines.cpp
+Status insert_barriers(LowerContext& ctx);       // InsertBarriers.cpp
+Status rasterize(LowerContext& ctx);             // Rasterize.cpp
+
+}  // namespace tegula::ir
+
+namespace tegula::ir {
+/// The block (bx, by) that launch position (bx, by) runs under lower.raster = group.
+void raster_remap(int64_t group, int64_t gx, int64_t gy, int64_t& bx, int64_t& by);
+}  // namespace tegula::ir

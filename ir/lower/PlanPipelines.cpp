@@ -1,0 +1,152 @@
+// Pipeline planning: turn a pipelined loop's stage count into a software pipeline, and check
+// that the kernel's shared memory fits the target.
+//
+// A copy from global into a shared buffer, directly in a pipelined loop's body, is a
+// prefetch candidate when it is the only writer of that buffer and nothing in the body reads
+// the buffer before it: then iteration i + stages - 1 can load while iteration i computes.
+// Each such buffer gets `stages` copies (layout.stages); the copy is marked plan.async with
+// the engine that moves it (bulk: the tensor copy engine, where the target has one and the
+// tile is 2-D with 16-byte rows; async: per-thread asynchronous copies; a target with
+// neither runs the loop unpipelined, and says so). The loop lists its prefetched statements
+// (plan.prefetch) for the backend, which emits the prologue, the waits and the one barrier
+// per iteration that make the stage reuse safe. Stages shrink until shared memory fits; a
+// kernel that does not fit even unpipelined is rejected with the byte counts.
+#include <functional>
+#include <map>
+#include <set>
+
+#include "ir/lower/Passes.h"
+#include "ir/lower/SharedLayout.h"
+
+namespace tegula::ir {
+namespace {
+
+int writers_of(const Block& body, const std::string& name) {
+  int n = 0;
+  for_each_stmt(body, [&](const Stmt& s) {
+    if ((s.op == OpKind::Copy || s.op == OpKind::AtomicAdd) && s.tiles[1].buffer == name) ++n;
+    if ((s.op == OpKind::Fill || s.op == OpKind::Map || s.op == OpKind::Store) && s.tiles[0].buffer == name) ++n;
+    if (s.op == OpKind::Reduce && s.reduce_dst().buffer == name) ++n;
+  });
+  return n;
+}
+
+bool reads(const Stmt& s, const std::string& name) {
+  bool found = false;
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) found = true;
+    for (const Expr& a : e->args) walk(a);
+  };
+  auto visit = [&](const Stmt& x) {
+    for (const Expr& e : x.exprs) walk(e);
+    for (const TileRef& t : x.tiles)
+      for (const Expr& e : t.offsets) walk(e);
+    switch (x.op) {
+      case OpKind::Copy:
+      case OpKind::AtomicAdd: found = found || x.tiles[0].buffer == name; break;
+      case OpKind::Gemm: found = found || x.gemm_a().buffer == name || x.gemm_b().buffer == name || x.gemm_c().buffer == name; break;
+      case OpKind::Reduce: found = found || x.reduce_src().buffer == name; break;
+      default: break;
+    }
+  };
+  visit(s);
+  for (const Block& b : s.blocks) for_each_stmt(b, visit);
+  return found;
+}
+
+}  // namespace
+
+Status plan_pipelines(LowerContext& ctx) {
+  BufferMap buffers = ctx.buffers();
+  bool has_bulk = ctx.target.has_feature(Feature::BulkTensorCopy);
+  bool has_async = ctx.target.has_feature(Feature::AsyncCopy);
+  std::vector<std::pair<Stmt*, std::vector<int64_t>>> loops;  // loop, prefetched indices
+  std::map<std::string, int64_t> stages_of;
+  for_each_stmt(ctx.kernel.body, [&](Stmt& loop) {
+    if (loop.op != OpKind::Pipelined) return;
+    int64_t stages = stmt_attr_int(loop, "stages");
+    if (stages <= 1) return;
+    if (!has_bulk && !has_async) {
+      ctx.note(where(loop) + "pipelined loop runs unpipelined: target '" + ctx.target.name + "' has no asynchronous copies");
+      return;
+    }
+    std::vector<int64_t> prefetch;
+    std::set<std::string> seen_reads;
+    auto& body = loop.blocks[0].stmts;
+    for (size_t i = 0; i < body.size(); ++i) {
+      Stmt& s = body[i];
+      bool candidate = s.op == OpKind::Copy && buffers.at(s.copy_src().buffer).scope == Scope::Global &&
+                       buffers.at(s.copy_dst().buffer).scope == Scope::Shared;
+      const std::string dst = candidate ? s.copy_dst().buffer : "";
+      if (candidate && writers_of(ctx.kernel.body, dst) == 1 && !seen_reads.count(dst)) {
+        auto extent = tile_op_extent(s, buffers);
+        int64_t vec = stmt_attr_int(s, "plan.vec");
+        int64_t esize = int64_t(dtype_size(buffers.at(dst).dtype));
+        bool bulk = has_bulk && extent.is_ok() && extent->size() == 2 && vec * esize >= 16 &&
+                    buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype;
+        bool async = has_async && (vec * esize == 4 || vec * esize == 8 || vec * esize == 16) &&
+                     buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype;
+        if (bulk || async) {
+          set_attr(s.attrs, "plan.async", AttrValue::of_bool(true));
+          set_attr(s.attrs, "plan.engine", AttrValue::of_ident(bulk ? "bulk" : "async"));
+          prefetch.push_back(int64_t(i));
+          stages_of[dst] = stages;
+          ctx.note(where(s) + "copy into '" + dst + "' prefetched " + std::to_string(stages - 1) + " iterations ahead by the " +
+                   (bulk ? "tensor copy engine" : "asynchronous copy unit"));
+        } else {
+          ctx.note(where(s) + "copy into '" + dst + "' stays synchronous (dtype conversion or narrow vectors)");
+        }
+      }
+      for (const auto& [name, info] : buffers)
+        if (info.scope == Scope::Shared && reads(s, name)) seen_reads.insert(name);
+    }
+    if (prefetch.empty()) return;
+    set_attr(loop.attrs, "plan.prefetch", AttrValue::of_ints(prefetch));
+    loops.push_back({&loop, prefetch});
+  });
+
+  // Fit shared memory: shrink stages until the total fits.
+  auto total_bytes = [&](int64_t max_stages) {
+    int64_t total = 0;
+    for (const Stmt& s : ctx.kernel.body.stmts) {
+      if (s.op != OpKind::Alloc || s.type.scope != Scope::Shared) continue;
+      auto l = get_shared_layout(s.attrs);
+      SharedLayout layout = l.is_ok() ? *l : SharedLayout{};
+      int64_t stages = stages_of.count(s.name) ? std::min(stages_of.at(s.name), max_stages) : 1;
+      int64_t bytes = shared_stage_bytes(layout, s.type.shape, s.type.dtype);
+      total = (total + layout.align - 1) / layout.align * layout.align + bytes * stages;
+    }
+    return total;
+  };
+  int64_t limit = ctx.target.shared_memory_per_block;
+  int64_t max_stages = 16;
+  while (max_stages > 1 && total_bytes(max_stages) > limit) --max_stages;
+  int64_t total = total_bytes(max_stages);
+  if (total > limit)
+    return error(ErrorCode::Unsupported, "kernel '" + ctx.kernel.name + "' needs " + std::to_string(total) +
+                                             " bytes of shared memory; target '" + ctx.target.name + "' offers " +
+                                             std::to_string(limit) + " per block",
+                 ctx.kernel.loc);
+  for (Stmt& s : ctx.kernel.body.stmts) {
+    if (s.op != OpKind::Alloc || !stages_of.count(s.name)) continue;
+    int64_t stages = std::min(stages_of.at(s.name), max_stages);
+    auto l = get_shared_layout(s.attrs);
+    SharedLayout layout = l.is_ok() ? *l : SharedLayout{};
+    layout.stages = stages;
+    set_shared_layout(s.attrs, layout);
+  }
+  for (auto& [loop, prefetch] : loops) {
+    int64_t want = stmt_attr_int(*loop, "stages");
+    if (want > max_stages) {
+      set_attr(loop->attrs, "plan.stages", AttrValue::of_int(max_stages));
+      ctx.note(where(*loop) + "pipeline shortened to " + std::to_string(max_stages) + " stages to fit " + std::to_string(limit) +
+               " bytes of shared memory");
+    } else {
+      set_attr(loop->attrs, "plan.stages", AttrValue::of_int(want));
+    }
+  }
+  set_attr(ctx.kernel.attrs, "lower.shared_bytes", AttrValue::of_int(total));
+  return Status::ok();
+}
+
+}  // namespace tegula::ir

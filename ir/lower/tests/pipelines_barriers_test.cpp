@@ -1,0 +1,112 @@
+// Pipelines, shared-memory budgets, barriers and rasterisation.
+#include "ir/lower/Passes.h"
+#include "ir/lower/SharedLayout.h"
+#include "ir/lower/tests/LowerCases.h"
+
+using namespace tegula;
+using namespace tegula::ir;
+using namespace tegula::ir::testing;
+
+TEST_CASE("a pipelined gemm prefetches both operand copies into staged buffers") {
+  LowerOptions o;
+  o.divisibility = {{"K", 16}, {"N", 16}};
+  auto r = lower_text(example_text("gemm/gemm_f16.tile"), "sm_80", o);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  const Stmt* loop = first_op(r->kernel.body, OpKind::Pipelined);
+  CHECK(stmt_attr_ints(*loop, "plan.prefetch") == std::vector<int64_t>{0, 1});
+  CHECK(stmt_attr_int(*loop, "plan.stages") == 3);
+  CHECK(get_shared_layout(alloc_of(r->kernel, "As")->attrs)->stages == 3);
+  CHECK(stmt_attr_ident(loop->body().stmts[0], "plan.engine") == "async");
+  r = lower_text(example_text("gemm/gemm_f16.tile"), "sm_90a", o);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(stmt_attr_ident(first_op(r->kernel.body, OpKind::Pipelined)->body().stmts[0], "plan.engine") == "bulk");
+}
+
+TEST_CASE("stages shrink to fit shared memory, and a kernel that cannot fit is refused") {
+  LowerOptions o;
+  o.divisibility = {{"K", 16}, {"N", 16}};
+  // 3 stages of 128x128 + 128x128 f16 (rows padded) = 204 KiB; sm_80 offers 163 KiB: two fit.
+  std::string text = example_text("gemm/gemm_f16.tile");
+  auto pos = text.find("alloc As: shared f16[128, 32]");
+  REQUIRE(pos != std::string::npos);
+  std::string big = text;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"[128, 32]", "[128, 128]"}, {"[32, 128]", "[128, 128]"},
+                          {"k * 32", "k * 128"}, {"ceildiv(K, 32)", "ceildiv(K, 128)"}}) {
+    for (size_t p = big.find(from); p != std::string::npos; p = big.find(from, p + to.size())) big.replace(p, from.size(), to);
+  }
+  auto r = lower_text(big, "sm_80", o);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(stmt_attr_int(*first_op(r->kernel.body, OpKind::Pipelined), "plan.stages") == 2);
+  CHECK(log_has(*r, "pipeline shortened to 2 stages"));
+  std::string huge = "kernel g(A: f32[8]) grid(1) threads(32) {\n  alloc S: shared f32[256, 256]\n  fill S, 0.0\n}\n";
+  auto bad = lower_text(huge, "sm_80");
+  REQUIRE_FALSE(bad.is_ok());
+  CHECK(bad.status().message().find("needs 266240 bytes of shared memory; target 'sm_80' offers") != std::string::npos);
+}
+
+TEST_CASE("a barrier separates a shared write from a read by other threads, also across iterations") {
+  std::string text =
+      "kernel g(A: f32[N], B: f32[N]) grid(1) threads(64) {\n"
+      "  alloc S: shared f32[64]\n  alloc F: fragment f32[64]\n"
+      "  for i in 0 .. ceildiv(N, 64) {\n"
+      "    copy A[i * 64], S\n"
+      "    map S = S * 2.0\n"
+      "    copy S, F\n"
+      "    copy F, B[i * 64]\n"
+      "  }\n}\n";
+  auto r = lower_text(text, "sm_80");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  const auto& body = first_op(r->kernel.body, OpKind::For)->body().stmts;
+  std::vector<OpKind> ops;
+  for (const Stmt& s : body) ops.push_back(s.op);
+  // copy, barrier, map, barrier, copy, copy ... and a barrier before the next iteration's
+  // copy overwrites S while others may still read it.
+  std::vector<OpKind> want = {OpKind::Barrier, OpKind::Copy, OpKind::Barrier, OpKind::Map, OpKind::Barrier, OpKind::Copy, OpKind::Copy};
+  CHECK(ops == want);
+  auto k = parse_and_verify(text, "case");
+  CHECK(*run_bytes(r->kernel, "N=130", 1) == *run_bytes(*k, "N=130", 1));
+}
+
+TEST_CASE("fragment-only kernels need no barriers") {
+  auto r = lower_text(example_text("elementwise/silu_mul.tile"), "sm_90a");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(first_op(r->kernel.body, OpKind::Barrier) == nullptr);
+}
+
+TEST_CASE("rasterisation is a bijection of the grid and changes no result") {
+  for (int64_t gx : {1, 3, 8, 13})
+    for (int64_t gy : {1, 2, 7, 16})
+      for (int64_t g : {2, 4, 8}) {
+        std::vector<int> seen(size_t(gx * gy), 0);
+        for (int64_t y = 0; y < gy; ++y)
+          for (int64_t x = 0; x < gx; ++x) {
+            int64_t bx = x, by = y;
+            raster_remap(g, gx, gy, bx, by);
+            REQUIRE(bx >= 0);
+            REQUIRE(bx < gx);
+            REQUIRE(by >= 0);
+            REQUIRE(by < gy);
+            ++seen[size_t(by * gx + bx)];
+          }
+        for (int s : seen) CHECK(s == 1);
+      }
+  LowerOptions o;
+  o.raster_group = 4;
+  auto r = lower_text(example_text("gemm/gemm_bf16.tile"), "sm_90a", o);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(attr_text(r->kernel, "lower.raster") == "4");
+  auto k = parse_and_verify(example_text("gemm/gemm_bf16.tile"), "gemm");
+  CHECK(*run_bytes(r->kernel, "M=700,N=300,K=40", 8) == *run_bytes(*k, "M=700,N=300,K=40", 8));
+}
+
+TEST_CASE("misuse: more threads than the target allows, and an unknown pass name") {
+  std::string text = "kernel g(A: f32[8]) grid(1) threads(1024) {\n}\n";
+  auto r = lower_text(text, "vulkan_generic");
+  REQUIRE_FALSE(r.is_ok());
+  CHECK(r.status().message().find("uses 1024 threads; target 'vulkan_generic' allows 256") != std::string::npos);
+  LowerOptions o;
+  o.stop_after = "no_such_pass";
+  r = lower_text(text, "sm_80", o);
+  REQUIRE_FALSE(r.is_ok());
+  CHECK(r.status().message().find("unknown pass 'no_such_pass'") != std::string::npos);
+}
