@@ -49,6 +49,8 @@ struct tegula_kernel {
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
+  std::string executable_bytes;  ///< kept for tegula_kernel_describe
+  std::optional<std::string> description;
 };
 
 struct tegula_event {

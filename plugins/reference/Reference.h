@@ -129,5 +129,8 @@ void event_destroy(tg_event* event);
 tg_error* event_record(tg_queue* queue, tg_event* event);
 tg_error* event_synchronize(tg_event* event);
 tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
+                          tg_blob* out_blob);
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
 
 }  // namespace tegula::reference

@@ -48,7 +48,8 @@
   X(tg_plugin_api, buffer_fill) X(tg_plugin_api, compile) X(tg_plugin_api, blob_release)          \
   X(tg_plugin_api, executable_load) X(tg_plugin_api, executable_free) X(tg_plugin_api, launch)    \
   X(tg_plugin_api, event_create) X(tg_plugin_api, event_destroy) X(tg_plugin_api, event_record)   \
-  X(tg_plugin_api, event_synchronize) X(tg_plugin_api, event_elapsed_ms)
+  X(tg_plugin_api, event_synchronize) X(tg_plugin_api, event_elapsed_ms)              \
+  X(tg_plugin_api, compile_offline) X(tg_plugin_api, executable_describe)
 
 #define TG_ABI_ENUMERATORS(E)                                                                     \
   E(TG_OK) E(TG_ERR_INVALID_ARGUMENT) E(TG_ERR_UNIMPLEMENTED) E(TG_ERR_UNSUPPORTED)               \

@@ -105,3 +105,12 @@ TEST_CASE("a device that cannot compile says so") {
   CHECK(k.status().code() == ErrorCode::Unimplemented);
   CHECK(k.status().message() == "abi_newer: compile: test plugins do not compile (TG_ERR_UNIMPLEMENTED)");
 }
+
+TEST_CASE("a kernel's executable in readable form") {
+  auto rt = open_runtime({reference_manifest()});
+  auto k = rt->find_device("reference")->compile(axpb_ir());
+  REQUIRE(k.is_ok());
+  auto text = k->describe();
+  REQUIRE(text.is_ok());
+  CHECK(text->find("kernel axpb(") == 0);  // the reference device's executable is the lowered IR
+}

@@ -66,6 +66,15 @@ TEST_CASE("every stub answers TG_ERR_UNIMPLEMENTED with a message") {
   expect_unimplemented(api->event_synchronize(nullptr), "event_synchronize");
   double ms = 0;
   expect_unimplemented(api->event_elapsed_ms(nullptr, nullptr, &ms), "event_elapsed_ms");
+  expect_unimplemented(api->compile_offline(plugin, nullptr, nullptr, nullptr), "compile_offline");
+  expect_unimplemented(api->executable_describe(plugin, nullptr, 0, nullptr), "executable_describe");
+  // Every entry of the table is present in the skeleton.
+  CHECK(api->struct_size == sizeof(tg_plugin_api));
+  for (size_t at = offsetof(tg_plugin_api, error_code); at < sizeof(tg_plugin_api); at += sizeof(void*)) {
+    void* entry = nullptr;
+    std::memcpy(&entry, reinterpret_cast<const char*>(api) + at, sizeof(entry));
+    CHECK(entry != nullptr);
+  }
   api->shutdown(plugin);
   ::dlclose(handle);
 }

@@ -155,3 +155,20 @@ TEST_CASE("events complete at once and time the wall clock") {
   CHECK(ms >= 0.0);
   r.api->event_destroy(a);  // b is left for shutdown to free
 }
+
+TEST_CASE("offline compilation and the readable form of an executable") {
+  Reference r;
+  std::string exe = r.compile(axpb_ir());
+  tg_target_description target = {sizeof(target), nullptr, TG_TARGET_FORMAT_JSON_V1, "{}", 2};
+  tg_compile_request req = {sizeof(req), nullptr, TG_IR_FORMAT_LOWERED_V1, axpb_ir(), std::strlen(axpb_ir()), ""};
+  tg_blob blob = {sizeof(blob)};
+  REQUIRE(r.api->compile_offline(r.plugin, &target, &req, &blob) == nullptr);
+  CHECK(std::string(static_cast<const char*>(blob.data), blob.size) == exe);  // same bytes as on a device
+  r.api->blob_release(&blob);
+
+  tg_blob text = {sizeof(text)};
+  REQUIRE(r.api->executable_describe(r.plugin, exe.data(), exe.size(), &text) == nullptr);
+  CHECK(std::string(static_cast<const char*>(text.data), text.size) == axpb_ir());
+  r.api->blob_release(&text);
+  CHECK(r.code(r.api->executable_describe(r.plugin, "junk", 4, &text)) == TG_ERR_CORRUPT);
+}

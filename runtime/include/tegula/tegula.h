@@ -256,6 +256,12 @@ typedef enum tegula_cache_result {
 /* How the kernel was obtained. */
 tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* kernel);
 
+/* The executable in readable form, as its plugin renders it (PTX, SPIR-V assembly, LLVM IR,
+ * the lowered IR for the reference device), to check what code was generated.
+ * TEGULA_ERROR_UNIMPLEMENTED when the plugin cannot. *out_text is NUL-terminated and valid
+ * until tegula_kernel_free. */
+tegula_error* tegula_kernel_describe(tegula_kernel* kernel, const char** out_text);
+
 /* The launch signature: the kernel's parameters in order (tensors and scalars), then its
  * shape symbols in order of first appearance. */
 size_t tegula_kernel_arg_count(const tegula_kernel* kernel);

@@ -214,6 +214,8 @@ tg_plugin_api tp_base_api(void) {
       /* .event_record      = */ tp_event_record,
       /* .event_synchronize = */ tp_event_synchronize,
       /* .event_elapsed_ms  = */ NULL,
+      /* .compile_offline   = */ NULL,
+      /* .executable_describe = */ NULL,
   };
   return api;
 }
