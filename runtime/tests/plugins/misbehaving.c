@@ -1,5 +1,7 @@
 /* One source, many broken plugins: TP_MODE picks how this one misbehaves. Each is the
  * working base plugin (common.c) with one thing wrong. */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/tests/plugins/common.h"
@@ -16,6 +18,7 @@
 #define MODE_NAME_MISMATCH 10 /* get_info's name differs from the manifest's */
 #define MODE_UNLOADABLE 11    /* works; its manifest opts in to unloading */
 #define MODE_NO_REASON 12     /* refuses without saying why */
+#define MODE_SHORT_TABLE 13   /* a table ending before the optional trailing entries */
 
 #ifndef TP_MODE
 #error "define TP_MODE"
@@ -107,6 +110,14 @@ TP_ENTRY tg_error* alloc_weird_error(tg_device* d, uint64_t size, tg_buffer** ou
   return tp_error((tg_status_code)999, NULL); /* an unknown code and no message */
 }
 
+/* Lies beyond the short table's struct_size: the host must never call it. */
+TP_ENTRY tg_error* elapsed_trap(tg_event* a, tg_event* b, double* out) {
+  (void)a;
+  (void)b;
+  (void)out;
+  abort();
+}
+
 TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uint32_t host_max_abi,
                                                       const char** out_refusal) {
   (void)host_min_abi;
@@ -139,6 +150,9 @@ TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uin
   api.struct_size = 16;
 #elif TP_MODE == MODE_UNLOADABLE
   /* nothing wrong */
+#elif TP_MODE == MODE_SHORT_TABLE
+  api.struct_size = offsetof(tg_plugin_api, event_elapsed_ms);
+  api.event_elapsed_ms = elapsed_trap;
 #elif TP_MODE == MODE_NO_REASON
   (void)out_refusal;
   return NULL;
