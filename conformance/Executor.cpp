@@ -117,20 +117,11 @@ std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, size_t size) {
   return std::vector<uint8_t>(image.begin() + kGuardBytes, image.begin() + kGuardBytes + size);
 }
 
-/// The instruction check: "" when the code holds the mnemonic or cannot be shown (a note
-/// goes to `note`), else the failure's detail.
-std::string check_instruction(const DeviceContext& ctx, const CaseSpec& spec, std::string& note) {
+/// The instruction check on the executable that ran: "" when its code holds the mnemonic
+/// or the plugin cannot show its code (a note goes to `note`), else the failure's detail.
+std::string check_instruction(const Kernel& kernel, const CaseSpec& spec, std::string& note) {
   if (spec.mnemonic.empty()) return "";
-  Result<std::string> exe = ctx.runtime->compile_offline(ctx.plugin, ctx.target_json, spec.kernel);
-  if (!exe.is_ok()) {
-    ErrorCode c = exe.status().code();
-    if (c == ErrorCode::Unimplemented || c == ErrorCode::Unsupported) {
-      note = "; instruction not inspected (" + exe.status().message() + ")";
-      return "";
-    }
-    return "compiling for inspection failed: " + exe.status().message();
-  }
-  Result<std::string> text = ctx.runtime->describe_executable(ctx.plugin, *exe);
+  Result<std::string> text = kernel.describe();
   if (!text.is_ok()) {
     note = "; instruction not inspected (" + text.status().message() + ")";
     return "";
@@ -247,7 +238,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
   }
 
   std::string note;
-  why = check_instruction(ctx, spec, note);
+  why = check_instruction(*kernel, spec, note);
   if (!why.empty()) return finish(fail(r, "instruction", why));
   r.outcome = total.quality_misses ? Outcome::QualityWarning : Outcome::Pass;
   r.detail = total.quality_misses ? std::to_string(total.quality_misses) +

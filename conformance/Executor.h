@@ -10,8 +10,8 @@
 ///     including elements the kernel must leave alone (a missing or stray write);
 ///  5. the case runs a second time from freshly written buffers and must give the same
 ///     bits (nondeterminism, reads of uninitialised memory, stale results);
-///  6. a forced matrix instruction must appear in the compiled code, where the plugin can
-///     show it (compile_offline + executable_describe).
+///  6. a forced matrix instruction must appear in the code of the executable that ran,
+///     where the plugin can show it (tegula_kernel_describe).
 #pragma once
 
 #include <string>
@@ -24,10 +24,8 @@
 namespace tegula::conformance {
 
 struct DeviceContext {
-  Runtime* runtime = nullptr;
   Device device;
   std::string plugin;
-  std::string target_json;  ///< the device's own description, for the instruction check
 };
 
 /// Runs `spec` (which the device claims) and returns its record.

@@ -184,7 +184,7 @@ private:
       run.name = name;
       run.plugin = plugin;
       for (const char* k : {"device_name", "vendor", "driver_version", "toolkit_version", "plugin_version", "memory_bytes",
-                            "compute_units"})
+                            "compute_units", "device_type"})
         if (const Json* v = d.find(k)) run.identity.set(k, *v);
       run.target_name = str(d, "target_name");
       run.target_json = str(d, "target_json");
@@ -208,18 +208,34 @@ private:
     return 0;
   }
 
+  /// Whether every device of the plugin is a software model (the reference interpreter):
+  /// its "compiled code" for a hardware target is the lowered IR, with no instructions to
+  /// check, so it gets no CompileOnly targets unless they are asked for by name.
+  bool model_only(const std::string& plugin) const {
+    bool any = false;
+    for (const Json& d : discovery_.find("devices")->items()) {
+      if (str(d, "plugin") != plugin) continue;
+      any = true;
+      const Json* type = d.find("device_type");
+      if (!type || type->as_int() != TEGULA_DEVICE_TYPE_REFERENCE) return false;
+    }
+    return any;
+  }
+
   /// Which plugins compile offline for which built-in targets their devices do not cover.
   void probe_offline() {
     Filter filter(o_.filter);
     for (const Json& p : discovery_.find("plugins")->items()) {
       std::string plugin = str(p, "name");
+      bool model = model_only(plugin);
       std::vector<std::string> targets;
       for (const std::string& t : builtin_target_names()) {
         std::string name = plugin + "@" + t;
         bool covered = false;
         for (const DeviceRun& d : runs_)
           if (d.plugin == plugin && !d.offline && d.target_name == t) covered = true;
-        if (!covered && (o_.devices.empty() || wanted(name, name))) targets.push_back(t);
+        bool asked = std::find(o_.devices.begin(), o_.devices.end(), name) != o_.devices.end();
+        if (!covered && ((o_.devices.empty() && !model) || asked)) targets.push_back(t);
       }
       if (targets.empty()) continue;
       std::vector<Json> jobs;

@@ -73,10 +73,8 @@ private:
     TG_ASSIGN_OR_RETURN(std::string json, d.target_json());
     TG_ASSIGN_OR_RETURN(TargetDescription target, parse_target(json, name + " target"));
     auto state = std::make_unique<DeviceState>();
-    state->ctx.runtime = &runtime_;
     state->ctx.device = d;
     state->ctx.plugin = info.plugin;
-    state->ctx.target_json = json;
     state->cases = build_suite(target);
     for (size_t i = 0; i < state->cases.size(); ++i) state->index[state->cases[i].name] = i;
     DeviceState* raw = state.get();
@@ -131,6 +129,7 @@ private:
       x.set("toolkit_version", info->toolkit_version);
       x.set("memory_bytes", int64_t(info->memory_bytes));
       x.set("compute_units", int64_t(info->compute_units));
+      x.set("device_type", int64_t(info->device_type));
       x.set("target_name", info->target);
       Result<std::string> json = d.target_json();
       if (json.is_ok()) x.set("target_json", *json);

@@ -90,7 +90,7 @@ tegula_error* tegula_plugin_describe_executable(tegula_runtime* rt, const char* 
   return c_guard([&]() -> tegula_error* {
     Result<PluginInstance*> p = find_plugin(rt, plugin);
     if (!p.is_ok()) return to_c_error(p.status());
-    Result<std::string> text = (*p)->executable_describe(size ? std::string(static_cast<const char*>(data), size) : std::string());
+    Result<std::string> text = (*p)->describe_executable(size ? std::string(static_cast<const char*>(data), size) : std::string());
     if (!text.is_ok()) return to_c_error(text.status());
     return make_blob(std::move(text).value(), out_text);
   });

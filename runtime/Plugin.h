@@ -97,9 +97,8 @@ public:
   Status event_record(uint32_t device, tg_event* event);
   Status event_synchronize(tg_event* event);
   Result<double> event_elapsed_ms(tg_event* start, tg_event* end);
-  // The optional cross-compilation entries (PluginOffline.cpp); Unimplemented when absent.
+  // The optional cross-compilation entry (PluginOffline.cpp); Unimplemented when absent.
   Result<std::string> compile_offline(const std::string& target_json, const std::string& ir, const std::string& options);
-  Result<std::string> executable_describe(const std::string& bytes);
 
   // --- logging: the plugin's log lines go to every runtime using the instance -------------
   void add_log_sink(const void* owner, const Log& log);

@@ -1,8 +1,8 @@
 /// \file
-/// The plugin ABI's optional cross-compilation entries, compile_offline and
-/// executable_describe, called the way Plugin.cpp calls everything else: under the
-/// instance's lock, with every answer checked before it is used. A table too short to hold
-/// an entry, or holding NULL there, means the plugin does not provide it (Unimplemented).
+/// The plugin ABI's optional cross-compilation entry, compile_offline, called the way
+/// Plugin.cpp calls everything else: under the instance's lock, with every answer checked
+/// before it is used. A table too short to hold the entry, or holding NULL there, means the
+/// plugin does not provide it (Unimplemented).
 #include <cstddef>
 #include <cstring>
 
@@ -72,22 +72,6 @@ Result<std::string> PluginInstance::compile_offline(const std::string& target_js
   api_->blob_release(&blob.value);
   if (!st.is_ok()) return st;
   return bytes;
-}
-
-Result<std::string> PluginInstance::executable_describe(const std::string& bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!plugin_) return error(ErrorCode::Plugin, name_ + ": the plugin is shut down");
-  if (!has_entry(api_, offsetof(tg_plugin_api, executable_describe)))
-    return error(ErrorCode::Unimplemented, name_ + ": executable_describe is not provided");
-  GuardedBlob blob;
-  TG_RETURN_IF_ERROR(to_status(api_->executable_describe(plugin_, bytes.data(), bytes.size(), &blob.value),
-                               "executable_describe"));
-  Status st = blob.check(name_, "executable_describe");
-  std::string text;
-  if (st.is_ok() && blob.value.size) text.assign(static_cast<const char*>(blob.value.data), blob.value.size);
-  api_->blob_release(&blob.value);
-  if (!st.is_ok()) return st;
-  return text;
 }
 
 }  // namespace tegula::runtime

@@ -118,6 +118,16 @@ tg_error* get_info(tg_plugin_info* out) {
   return e;
 }
 
+/// The offline plugins stand for code-generating backends, so their device says CPU rather
+/// than software model (tools do not probe a model's offline targets).
+tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
+  tg_error* e = ref::device_properties(plugin, index, out);
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+  if (!e) out->device_type = TG_DEVICE_TYPE_CPU;
+#endif
+  return e;
+}
+
 #if BREAKAGE == TG_BREAK_narrow
 /// The reference description without bf16, e4m3 and e5m2.
 const std::string& narrow_target() {
@@ -219,7 +229,7 @@ const tg_plugin_api api = {
     /* .init                = */ ref::init,
     /* .shutdown            = */ ref::shutdown,
     /* .device_count        = */ ref::device_count,
-    /* .device_properties   = */ ref::device_properties,
+    /* .device_properties   = */ device_properties,
     /* .device_target       = */ device_target,
     /* .device_open         = */ ref::device_open,
     /* .device_close        = */ ref::device_close,

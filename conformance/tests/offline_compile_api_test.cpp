@@ -32,11 +32,11 @@ Runtime open(const std::string& plugin) {
 }  // namespace
 
 TEST_CASE("a plugin without compile_offline answers Unimplemented") {
-  Runtime rt = open("reference");
-  auto exe = rt.compile_offline("reference", "sm_90a", kGemm);
+  Runtime rt = open("conformance_wrong");
+  auto exe = rt.compile_offline("conformance_wrong", "sm_90a", kGemm);
   REQUIRE_FALSE(exe.is_ok());
   CHECK(exe.status().code() == ErrorCode::Unimplemented);
-  auto text = rt.describe_executable("reference", "bytes");
+  auto text = rt.describe_executable("conformance_wrong", "bytes");
   CHECK(text.status().code() == ErrorCode::Unimplemented);
   CHECK(rt.compile_offline("nonexistent", "sm_90a", kGemm).status().code() == ErrorCode::NotFound);
 }
