@@ -25,8 +25,9 @@ Json outcome_counts(const std::vector<Record>& records) {
   return j;
 }
 
-void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes) {
-  int64_t expected = 0, unexpected = 0;
+void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes,
+                   bool untestable) {
+  int64_t expected = 0, unexpected = untestable ? 1 : 0;
   for (const Record& r : records) {
     if (!is_failure(r.outcome)) continue;
     if (r.expected_failure.empty()) ++unexpected;

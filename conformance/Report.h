@@ -36,8 +36,10 @@ std::vector<std::string> apply_expectations(const ExpectationList& list, const s
 Json outcome_counts(const std::vector<Record>& records);
 
 /// A device's derived fields from its records: counts, expected_failures,
-/// unexpected_failures, unexpected_passes.
-void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes);
+/// unexpected_failures, unexpected_passes. A device that could not be tested at all
+/// (`untestable`) counts as one unexpected failure.
+void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes,
+                   bool untestable = false);
 
 /// Entries of `list` that name no case of the plugin's devices' whole case lists (whatever
 /// a run selected): pairs of device name and every case name it has.

@@ -46,6 +46,7 @@ struct DeviceRun {
   std::vector<Record> records;
   std::vector<std::string> unexpected_passes;
   double seconds = 0;
+  std::string error;  ///< why the device could not be tested at all
 };
 
 std::string safe_name(const std::string& s) {
@@ -190,8 +191,10 @@ private:
       run.target_json = str(d, "target_json");
       Result<TargetDescription> t = parse_target(run.target_json, name + " target");
       if (!t.is_ok()) {
-        std::string why = d.find("target_error") ? str(d, "target_error") : t.status().message();
-        std::fprintf(stderr, "tegula conformance: %s: no usable target description (%s); skipped\n", name.c_str(), why.c_str());
+        // A device without a usable description cannot be tested, which fails the run.
+        run.error = "no usable target description: " + (d.find("target_error") ? str(d, "target_error") : t.status().message());
+        std::fprintf(stderr, "tegula conformance: %s: %s\n", name.c_str(), run.error.c_str());
+        runs_.push_back(std::move(run));
         continue;
       }
       run.target_sha256 = target_hash(*t);
@@ -304,7 +307,12 @@ private:
     Json hello = Json::object();
     hello.set("op", "hello");
     if (!d.offline) hello.set("device", d.name);
-    run_jobs(worker(d.plugin, hello, d.name), jobs, jobs_, o_.timeout_s, [&](size_t job, const JobResult& r) {
+    // Accelerators: a few workers (each holds its own context on the one device); CPUs and
+    // models: one per core.
+    const Json* type = d.identity.find("device_type");
+    bool accelerator = type && type->as_int() == TEGULA_DEVICE_TYPE_GPU;
+    int workers = o_.jobs > 0 ? o_.jobs : (accelerator ? std::min(jobs_, 4) : jobs_);
+    run_jobs(worker(d.plugin, hello, d.name), jobs, workers, o_.timeout_s, [&](size_t job, const JobResult& r) {
       size_t i = job_case[job];
       d.records[i] = record_from(d.cases[i], r);
       progress.add(d.records[i]);
@@ -382,6 +390,7 @@ private:
       x.set("name", d.name);
       x.set("kind", d.offline ? "offline" : "device");
       x.set("plugin", d.plugin);
+      if (!d.error.empty()) x.set("error", d.error);
       x.set("identity", d.identity);
       Json t = Json::object();
       t.set("name", d.target_name);
@@ -394,7 +403,7 @@ private:
       Json recs = Json::array();
       for (const Record& r : d.records) recs.push(r.to_json());
       x.set("records", recs);
-      derive_device(x, d.records, d.unexpected_passes);
+      derive_device(x, d.records, d.unexpected_passes, !d.error.empty());
       devices.push(x);
     }
     report.set("devices", devices);
@@ -414,6 +423,7 @@ private:
     if (!o_.quiet) {
       for (const DeviceRun& d : runs_) {
         int shown = 0;
+        if (!d.error.empty()) std::fprintf(stderr, "  %s: not tested: %s\n", d.name.c_str(), d.error.c_str());
         for (const Record& r : d.records) {
           if (!is_failure(r.outcome) || !r.expected_failure.empty()) continue;
           if (shown++ < 25) std::fprintf(stderr, "  %s %s: %s: %s\n", outcome_name(r.outcome), d.name.c_str(), r.name.c_str(), r.detail.c_str());

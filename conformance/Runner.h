@@ -15,7 +15,7 @@ struct RunOptions {
   std::vector<std::string> devices;  ///< --device (repeatable or comma-separated); empty: every device
   std::string filter;                ///< --filter globs
   std::string out_dir;               ///< --out; "" makes tegula-conformance-<date> here
-  int jobs = 0;                      ///< --jobs; 0: the number of CPUs
+  int jobs = 0;                      ///< --jobs; 0: the number of CPUs (at most 4 for a GPU)
   double timeout_s = 60;             ///< --timeout per case
   uint64_t seed = 1234;
   bool strict = false;

@@ -103,6 +103,16 @@ private:
     std::string where = "device " + name + ": ";
     bool offline = str(d, "kind") == "offline";
     if (!offline && str(d, "kind") != "device") error(where + "unknown kind '" + str(d, "kind") + "'");
+    if (d.find("error")) {
+      // Not tested at all: no records, one unexpected failure.
+      const Json* recs = d.find("records");
+      if (recs && recs->is_array() && recs->size()) error(where + "a device that was not tested has records");
+      Json derived = Json::object();
+      derive_device(derived, {}, {}, true);
+      for (const auto& [key, value] : derived.members())
+        if (const Json* got = d.find(key); !got || !(*got == value)) error(where + key + " should be " + value.dump());
+      return false;
+    }
     const Json* target = d.find("target");
     if (!target) {
       error(where + "no target description");

@@ -169,6 +169,15 @@ struct ShapeClass {
 
 void set_mnk(Gemm& g, int64_t m, int64_t nn, int64_t k) { g.M = m, g.N = nn, g.K = k; }
 
+/// The smallest prime above `v`.
+int64_t prime_above(int64_t v) {
+  for (int64_t p = v + 1;; ++p) {
+    bool prime = p > 1;
+    for (int64_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
+    if (prime) return p;
+  }
+}
+
 class GemmCases {
 public:
   explicit GemmCases(Generator& gen) : gen_(gen) {}
@@ -258,6 +267,7 @@ public:
     };
     variant("k_tail", [&](Gemm& g) { set_mnk(g, g.tm, g.tn, 3 * g.tk + std::max<int64_t>(1, atom0.k / 2) + 1); });
     variant("one", [&](Gemm& g) { set_mnk(g, 1, 1, 1); });
+    variant("prime", [&](Gemm& g) { set_mnk(g, prime_above(g.tm), prime_above(g.tn + g.tn / 2), prime_above(2 * g.tk)); });
     variant("odd", [&](Gemm& g) { set_mnk(g, std::max<int64_t>(1, g.tm - 1), std::max<int64_t>(1, g.tn - 1), std::max<int64_t>(1, g.tk - 1)); });
     variant("n8mod16", [&](Gemm& g) { set_mnk(g, g.tm, 2 * g.tn + 8, g.tk); });
     variant("groups", [&](Gemm& g) {
