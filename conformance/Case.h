@@ -61,6 +61,9 @@ struct CaseSpec {
   /// One per kernel parameter, tensors and scalars alike (scalars use `scalar`).
   std::vector<TensorSpec> tensors;
   std::vector<double> scalars;  ///< per parameter; meaningful for scalar parameters
+  /// Per tensor parameter: how many elements past a 4 KiB boundary its data starts (a
+  /// tensor view that is not 16-byte aligned); empty for all aligned.
+  std::vector<int64_t> misalign;
 
   Check check = Check::Exact;
   std::string function;              ///< Ulp: the table entry ("exp", "div", ...)

@@ -28,14 +28,17 @@ Record& fail(Record& r, const std::string& check, const std::string& detail) {
   return r;
 }
 
-/// One device buffer per tensor: canary, data, canary.
+/// One device buffer per tensor: canary, data, canary. The data starts `lead` bytes in:
+/// the guard, plus the case's misalignment of that tensor.
 struct Buffers {
   std::vector<Buffer> buffers;  ///< per parameter (empty handle for scalars)
+  std::vector<uint64_t> lead;   ///< per parameter
 
-  static std::vector<uint8_t> image(const std::vector<uint8_t>& data) {
-    std::vector<uint8_t> out(kGuardBytes * 2 + data.size());
-    for (size_t i = 0; i < out.size(); ++i) out[i] = kCanary[i % 8];
-    std::memcpy(out.data() + kGuardBytes, data.data(), data.size());
+  uint64_t size(size_t i, size_t data) const { return lead[i] + data + kGuardBytes; }
+  std::vector<uint8_t> image(size_t i, const std::vector<uint8_t>& data) const {
+    std::vector<uint8_t> out(size(i, data.size()));
+    for (size_t k = 0; k < out.size(); ++k) out[k] = kCanary[k % 8];
+    std::memcpy(out.data() + lead[i], data.data(), data.size());
     return out;
   }
 };
@@ -62,8 +65,8 @@ Status launch_once(const DeviceContext& ctx, Kernel& kernel, const HostCase& h, 
       args.push_back(dtype_is_float(p.dtype) ? Arg::number(spec.scalars[i]) : Arg::integer(int64_t(spec.scalars[i])));
       continue;
     }
-    TG_RETURN_IF_ERROR(bufs.buffers[i].write(Buffers::image(h.initial[i])));
-    args.push_back(Arg::tensor(bufs.buffers[i], kGuardBytes));
+    TG_RETURN_IF_ERROR(bufs.buffers[i].write(bufs.image(i, h.initial[i])));
+    args.push_back(Arg::tensor(bufs.buffers[i], bufs.lead[i]));
   }
   for (int64_t s : h.symbols) args.push_back(Arg::integer(s));
   TG_RETURN_IF_ERROR(kernel.launch(args));
@@ -71,27 +74,29 @@ Status launch_once(const DeviceContext& ctx, Kernel& kernel, const HostCase& h, 
   read.assign(h.kernel.params.size(), {});
   for (size_t i = 0; i < h.kernel.params.size(); ++i) {
     if (!h.kernel.params[i].is_tensor) continue;
-    read[i].resize(kGuardBytes * 2 + h.initial[i].size());
+    read[i].resize(bufs.size(i, h.initial[i].size()));
     TG_RETURN_IF_ERROR(bufs.buffers[i].read(read[i].data(), read[i].size()));
   }
   return Status::ok();
 }
 
 /// Guards and inputs; "" when both are intact, else the failure's detail (check in `check`).
-std::string check_guards_and_inputs(const HostCase& h, const CaseSpec& spec, const std::vector<std::vector<uint8_t>>& read,
-                                    std::string& check) {
+std::string check_guards_and_inputs(const HostCase& h, const CaseSpec& spec, const Buffers& bufs,
+                                    const std::vector<std::vector<uint8_t>>& read, std::string& check) {
   for (size_t i = 0; i < h.kernel.params.size(); ++i) {
     const ir::Param& p = h.kernel.params[i];
     if (!p.is_tensor) continue;
     const std::vector<uint8_t>& img = read[i];
-    size_t data = h.initial[i].size();
-    for (size_t b = 0; b < kGuardBytes; ++b) {
+    size_t data = h.initial[i].size(), lead = bufs.lead[i];
+    for (size_t b = 0; b < lead; ++b) {
       if (img[b] != kCanary[b % 8]) {
         check = "guard";
-        return "out-of-bounds write: the guard region " + std::to_string(kGuardBytes - b) + " bytes before tensor " + p.name +
+        return "out-of-bounds write: the guard region " + std::to_string(lead - b) + " bytes before tensor " + p.name +
                " was overwritten";
       }
-      size_t t = kGuardBytes + data + b;
+    }
+    for (size_t b = 0; b < kGuardBytes; ++b) {
+      size_t t = lead + data + b;
       if (img[t] != kCanary[t % 8]) {
         check = "guard";
         return "out-of-bounds write: the guard region " + std::to_string(b) + " bytes past the end of tensor " + p.name +
@@ -99,22 +104,22 @@ std::string check_guards_and_inputs(const HostCase& h, const CaseSpec& spec, con
       }
     }
     if (spec.tensors[i].role != Role::Input) continue;
-    if (std::memcmp(img.data() + kGuardBytes, h.initial[i].data(), data) != 0) {
+    if (std::memcmp(img.data() + lead, h.initial[i].data(), data) != 0) {
       size_t size = dtype_size(p.dtype);
       size_t at = 0;
-      while (at < data && img[kGuardBytes + at] == h.initial[i][at]) ++at;
+      while (at < data && img[lead + at] == h.initial[i][at]) ++at;
       size_t element = at / size;
       check = "input";
       return "input tensor " + p.name + " was changed at " + index_text(h.shapes[i], element) + ": was " +
              describe_element(p.dtype, h.initial[i].data() + element * size) + ", now " +
-             describe_element(p.dtype, img.data() + kGuardBytes + element * size);
+             describe_element(p.dtype, img.data() + lead + element * size);
     }
   }
   return "";
 }
 
-std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, size_t size) {
-  return std::vector<uint8_t>(image.begin() + kGuardBytes, image.begin() + kGuardBytes + size);
+std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, uint64_t lead, size_t size) {
+  return std::vector<uint8_t>(image.begin() + int64_t(lead), image.begin() + int64_t(lead + size));
 }
 
 /// The instruction check on the executable that ran: "" when its code holds the mnemonic
@@ -183,9 +188,11 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
 
   Buffers bufs;
   bufs.buffers.resize(h.kernel.params.size());
+  bufs.lead.assign(h.kernel.params.size(), kGuardBytes);
   for (size_t i = 0; i < h.kernel.params.size(); ++i) {
     if (!h.kernel.params[i].is_tensor) continue;
-    Result<Buffer> b = ctx.device.alloc(kGuardBytes * 2 + h.initial[i].size());
+    if (i < spec.misalign.size()) bufs.lead[i] += uint64_t(spec.misalign[i]) * dtype_size(h.kernel.params[i].dtype);
+    Result<Buffer> b = ctx.device.alloc(bufs.size(i, h.initial[i].size()));
     if (!b.is_ok()) return finish(fail(r, "launch", "allocating " + h.kernel.params[i].name + ": " + b.status().message()));
     bufs.buffers[i] = std::move(b).value();
   }
@@ -195,7 +202,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
   Status st = launch_once(ctx, *kernel, h, spec, bufs, first, stage);
   if (!st.is_ok()) return finish(fail(r, stage, st.message()));
   std::string check;
-  std::string why = check_guards_and_inputs(h, spec, first, check);
+  std::string why = check_guards_and_inputs(h, spec, bufs, first, check);
   if (!why.empty()) return finish(fail(r, check, why));
 
   Comparison total;
@@ -203,7 +210,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
   for (size_t i = 0; i < h.kernel.params.size(); ++i) {
     const ir::Param& p = h.kernel.params[i];
     if (!p.is_tensor || spec.tensors[i].role == Role::Input) continue;
-    outputs[i] = data_of(first[i], h.initial[i].size());
+    outputs[i] = data_of(first[i], bufs.lead[i], h.initial[i].size());
     TensorView view{p.name, p.dtype, h.shapes[i], &h.expected[i], &outputs[i], h.magnitude.empty() ? nullptr : &h.magnitude[i]};
     total.merge(compare_tensor(view, spec, table));
   }
@@ -222,12 +229,12 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
 
   st = launch_once(ctx, *kernel, h, spec, bufs, second, stage);
   if (!st.is_ok()) return finish(fail(r, stage, "second run: " + st.message()));
-  why = check_guards_and_inputs(h, spec, second, check);
+  why = check_guards_and_inputs(h, spec, bufs, second, check);
   if (!why.empty()) return finish(fail(r, check, "second run: " + why));
   for (size_t i = 0; i < h.kernel.params.size(); ++i) {
     const ir::Param& p = h.kernel.params[i];
     if (!p.is_tensor || spec.tensors[i].role == Role::Input) continue;
-    std::vector<uint8_t> again = data_of(second[i], h.initial[i].size());
+    std::vector<uint8_t> again = data_of(second[i], bufs.lead[i], h.initial[i].size());
     int64_t at = first_difference(outputs[i], again);
     if (at < 0) continue;
     size_t size = dtype_size(p.dtype), element = size_t(at) / size;

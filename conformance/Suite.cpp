@@ -38,7 +38,9 @@ std::string case_text(const CaseSpec& c) {
     s += "param " + std::to_string(i) + ": role " + std::to_string(int(t.role)) + " values " + values_name(t.values) + " limit " +
          std::to_string(t.index_limit) + " scalar " + ir::print_float(i < c.scalars.size() ? c.scalars[i] : 0.0) + "\n";
   }
-  s += "check " + std::to_string(int(c.check)) + " " + c.function + " " + dtype_name(c.operand) + " " + dtype_name(c.accumulator) +
+  s += "misalign";
+  for (int64_t m : c.misalign) s += " " + std::to_string(m);
+  s += "\ncheck " + std::to_string(int(c.check)) + " " + c.function + " " + dtype_name(c.operand) + " " + dtype_name(c.accumulator) +
        " " + std::to_string(c.depth) + "\n";
   s += "unsupported " + c.unsupported + "\ninstruction " + c.instruction + " " + c.mnemonic + "\noffline " + c.offline_target + "\n";
   return s;

@@ -41,6 +41,12 @@ void add_atomic_cases(Generator& g) {
       c.tensors = {input(lattice), inout(lattice)};
       c.scalars = {0, 0};
       c.unsupported = g.needs({d});
+      if (std::string(v.name) == "fragment.contended.edge") {
+        CaseSpec m = c;
+        m.name = std::string("tegula.atomic_add.fragment.contended.misaligned.") + dt(d);
+        m.misalign = {1, 1};
+        g.add(std::move(m));
+      }
       g.add(std::move(c));
     }
   }

@@ -76,6 +76,13 @@ void add_routes(Generator& g) {
         c.symbols = {{"M", sh.m}, {"N", sh.n}};
         g.add(std::move(c));
       }
+      // Tensor views that start off a 16-byte boundary (no aligned fast path applies).
+      if (r.scopes.size() > 1) continue;
+      CaseSpec c = copy_case(g, std::string("tegula.copy.") + r.name + "." + dt(d) + ".misaligned", std::string("copy ") + r.name,
+                             route_kernel(r, d), d);
+      c.symbols = {{"M", 17}, {"N", 67}};
+      c.misalign = {1, 3};
+      g.add(std::move(c));
     }
   }
 }

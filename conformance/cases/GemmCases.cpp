@@ -34,6 +34,7 @@ struct Gemm {
   Values values = Values::Lattice;
   Body body = Body::Loop;
   double init = 0;
+  std::vector<int64_t> misalign;
 };
 
 struct Layout {
@@ -185,6 +186,7 @@ public:
   void add(const Gemm& g, const std::string& name, const std::string& row, const std::string& extra_unsupported = "") {
     CaseSpec c;
     c.name = name;
+    c.misalign = g.misalign;
     c.row = row;
     c.kernel = gemm_kernel(g);
     c.symbols = {{"M", g.M}, {"N", g.N}, {"K", g.K}};
@@ -288,6 +290,10 @@ public:
       set_mnk(g, g.tm, g.tn, 4 * g.tk + 1);
     });
     variant("acc_init", [&](Gemm& g) { g.init = 1.5; });
+    variant("misaligned", [&](Gemm& g) {
+      set_mnk(g, g.tm + 7, g.tn + 5, g.tk + 3);
+      g.misalign = {1, 3, 1};
+    });
     variant("random", [&](Gemm& g) {
       g.values = Values::Random;
       set_mnk(g, g.tm + 3, g.tn, 8 * g.tk);

@@ -107,6 +107,12 @@ void add_functions(Generator& g) {
         c.function = f.ulp;
       }
       g.add(c);
+      if (std::string(f.name) == "add") {
+        CaseSpec m = c;
+        m.name = prefix + ".misaligned";
+        m.misalign = {1, 2, 3};
+        g.add(std::move(m));
+      }
       // Special values, every pair of them; integer division and modulo would divide by 0.
       if (d == DType::Bool || (!is_float && f.values == Values::NonZero)) continue;
       Values sv = std::string(f.name) == "max" || std::string(f.name) == "min" ? Values::SpecialNoNegZero : Values::Special;

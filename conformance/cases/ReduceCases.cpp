@@ -80,6 +80,12 @@ void add_reduce_cases(Generator& g) {
         c.tensors = {input(v), output()};
         c.scalars = {0, 0};
         c.unsupported = g.needs({d, o});
+        if (std::string(sh.name) == "rows.edge") {
+          CaseSpec m = c;
+          m.name = std::string("tegula.reduce.") + op + "." + dt(d) + ".rows.misaligned";
+          m.misalign = {1, 1};
+          g.add(std::move(m));
+        }
         g.add(std::move(c));
       }
       if (!sum || !dtype_is_float(d)) continue;
