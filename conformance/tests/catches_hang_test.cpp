@@ -9,7 +9,7 @@ using namespace tegula::conformance::testing;
 
 TEST_CASE("a hanging kernel is Timeout, and the run continues") {
   std::string out = scratch("hang");
-  CliRun run = run_conformance("conformance_hang", "--filter 'tegula.copy.global_shared.f32.*' --timeout 1 --jobs 3 --quiet --out '" + out + "'");
+  CliRun run = run_conformance("conformance_hang", "--filter 'tegula.copy.global_shared.f32.*,-*.misaligned' --timeout 1 --jobs 3 --quiet --out '" + out + "'");
   INFO(run.output);
   CHECK(run.status == 1);
   std::vector<Json> recs = records(load_report(out), "conformance_hang:0");
