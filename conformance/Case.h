@@ -5,7 +5,7 @@
 /// data, so the parent process and its workers build exactly the same list.
 ///
 /// Names are dotted paths, one parameter axis per segment, e.g.
-///   tegula.gemm.mma_sync.m16n8k16.bf16_f32.nt.k_tail
+///   tegula.gemm.mma_sync.m16n8k16.bf16_f32.tn.k_tail
 ///   tegula.copy.global_shared.f16.edge
 #pragma once
 

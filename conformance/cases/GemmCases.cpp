@@ -8,9 +8,10 @@
 /// groups, accumulate=false, a pipelined K loop, a non-zero starting accumulator, a
 /// narrower output dtype, and random values under the tolerance table.
 ///
-/// Layout names give A then B: 'n' is the operand as gemm defines it (A [M, K], B [K, N]),
-/// 't' is transposed storage (trans_a: A [K, M]; trans_b: B [N, K]). "nt" is K-major for
-/// both, the layout every instruction takes.
+/// Layout names give A then B in the BLAS/CUTLASS convention, where 'n' is column-major and
+/// 't' row-major: A 't' is [M, K] (K contiguous), 'n' is [K, M] (trans_a); B 'n' is [N, K]
+/// (K contiguous, trans_b), 't' is [K, N]. So "tn" is K-major for both, the layout every
+/// instruction takes, and "nt" is M- and N-major.
 #include <algorithm>
 #include <array>
 
@@ -42,7 +43,7 @@ struct Layout {
   bool ta, tb;
 };
 
-constexpr Layout kLayouts[] = {{"nt", false, true}, {"nn", false, false}, {"tn", true, false}, {"tt", true, true}};
+constexpr Layout kLayouts[] = {{"tn", false, true}, {"tt", false, false}, {"nt", true, false}, {"nn", true, true}};
 
 std::string gemm_kernel(const Gemm& g) {
   std::string at = dt(g.a), bt = dt(g.b), ct = dt(g.acc), ot = dt(g.out);
@@ -143,11 +144,13 @@ std::vector<MmaShape> chosen_shapes(const MatrixInstruction& mi) {
   return pick;
 }
 
-/// The atom shape used for layouts and shape classes: N = 64 where the range has it.
+/// The atom shape used for layouts and shape classes: N = 128 where the range has it (the
+/// usual choice for wgmma and tcgen05), else 64, else the entry's first shape.
 MmaShape canonical_shape(const MatrixInstruction& mi) {
   std::vector<MmaShape> all = instruction_shapes(mi);
-  for (const MmaShape& s : all)
-    if (s.n == 64) return s;
+  for (int want : {128, 64})
+    for (const MmaShape& s : all)
+      if (s.n == want) return s;
   return all.front();
 }
 
@@ -331,7 +334,7 @@ public:
       g.a = a, g.b = b, g.acc = acc, g.out = acc;
       g.tm = 64, g.tn = 64, g.tk = 32, g.threads = 128;
       set_mnk(g, g.tm + 7, g.tn + 5, 2 * g.tk + 3);
-      add(g, "tegula.gemm.auto." + dtypes_label(a, b, acc) + ".nt.edge", "gemm auto");
+      add(g, "tegula.gemm.auto." + dtypes_label(a, b, acc) + ".tn.edge", "gemm auto");
     }
   }
 

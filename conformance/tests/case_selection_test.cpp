@@ -14,8 +14,8 @@ using namespace tegula::conformance::testing;
 
 TEST_CASE("filters") {
   Filter f("tegula.gemm.*, -tegula.gemm.*.random");
-  CHECK(f.matches("tegula.gemm.mma_sync.m16n8k16.f16_f32.nt.exact"));
-  CHECK_FALSE(f.matches("tegula.gemm.mma_sync.m16n8k16.f16_f32.nt.random"));
+  CHECK(f.matches("tegula.gemm.mma_sync.m16n8k16.f16_f32.tn.exact"));
+  CHECK_FALSE(f.matches("tegula.gemm.mma_sync.m16n8k16.f16_f32.tn.random"));
   CHECK_FALSE(f.matches("tegula.copy.global_shared.f32.one"));
   CHECK(Filter("").matches("anything"));
   CHECK(Filter("-tegula.copy.*").matches("tegula.fill.global.f32.lattice"));
@@ -35,7 +35,7 @@ TEST_CASE("the quick profile keeps every row") {
 }
 
 TEST_CASE("list prints the selected case names") {
-  std::string cmd = "'" + tegula_exe() + "' conformance list --target sm_90a --filter 'tegula.gemm.wgmma.m64n*k16.bf16_f32.nt.exact'";
+  std::string cmd = "'" + tegula_exe() + "' conformance list --target sm_90a --filter 'tegula.gemm.wgmma.m64n*k16.bf16_f32.tn.exact'";
   FILE* p = ::popen(cmd.c_str(), "r");
   REQUIRE(p);
   std::string out;
@@ -43,6 +43,6 @@ TEST_CASE("list prints the selected case names") {
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   CHECK(::pclose(p) == 0);
-  CHECK(out == "tegula.gemm.wgmma.m64n8k16.bf16_f32.nt.exact\ntegula.gemm.wgmma.m64n24k16.bf16_f32.nt.exact\n"
-               "tegula.gemm.wgmma.m64n256k16.bf16_f32.nt.exact\n");
+  CHECK(out == "tegula.gemm.wgmma.m64n8k16.bf16_f32.tn.exact\ntegula.gemm.wgmma.m64n24k16.bf16_f32.tn.exact\n"
+               "tegula.gemm.wgmma.m64n256k16.bf16_f32.tn.exact\n");
 }
