@@ -106,7 +106,24 @@ public:
   Process() = default;
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
-  ~Process() { kill(); }
+  /// An idle worker is asked to leave (its input closes) so its plugins shut down cleanly;
+  /// one that does not within two seconds is killed.
+  ~Process() {
+    if (pid_ <= 0) return;
+    ::close(in_);
+    in_ = -1;
+    for (int i = 0; i < 200; ++i) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        ::close(out_);
+        out_ = -1;
+        return;
+      }
+      ::usleep(10000);
+    }
+    kill();
+  }
 
   int out_fd() const { return out_; }
   const std::string& log_path() const { return log_path_; }

@@ -1,6 +1,8 @@
 #include "conformance/Worker.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -220,6 +222,9 @@ void reply(const Json& j) {
 }  // namespace
 
 int worker_main(const WorkerOptions& options) {
+  // A worker never outlives the run that started it (even one stuck in a hung kernel).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) return 1;
   Worker w(options);
   Status st = w.open();
   std::string pending;
