@@ -17,7 +17,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: tegula conformance [options]        run the suite on every device (or --device D)\n"
                "       tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
-               "       tegula conformance verify REPORT [--no-library-check]\n"
+               "       tegula conformance verify REPORT [--no-library-check] [--recheck N]\n"
                "options:\n"
                "  --device D         a device (\"reference:0\"), a plugin's devices (\"cuda\"), or an offline\n"
                "                     target (\"cuda@sm_100a\"); repeatable\n"
@@ -167,14 +167,17 @@ int cmd_list(const std::vector<std::string>& args) {
 int cmd_verify(const std::vector<std::string>& args) {
   std::string path;
   bool libraries = true;
+  int recheck = 0;
   for (size_t i = 1; i < args.size(); ++i) {
+    std::string v;
     if (args[i] == "--no-library-check") libraries = false;
+    else if (args[i] == "--recheck" && take_value(args, i, v)) recheck = std::atoi(v.c_str());
     else if (path.empty()) path = args[i];
     else return usage();
   }
   if (path.empty()) return usage();
   if (file_exists(path + "/report.json")) path += "/report.json";  // the bundle's folder
-  VerifyOutcome v = verify_report(path, libraries);
+  VerifyOutcome v = verify_report(path, libraries, recheck);
   for (const std::string& n : v.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& e : v.errors) std::fprintf(stderr, "error: %s\n", e.c_str());
   std::printf("%s: %s\n", path.c_str(), v.ok() ? "verified" : "REJECTED");

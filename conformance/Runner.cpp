@@ -95,6 +95,19 @@ private:
   Clock::time_point start_ = Clock::now();
 };
 
+WorkerSpec worker_spec(const std::string& plugin, const Json& hello, const std::string& log_prefix, uint64_t seed, double timeout_s) {
+  WorkerSpec s;
+  s.argv = {self_executable(), "conformance", "--worker", "--seed", std::to_string(seed)};
+  if (!plugin.empty()) {
+    s.argv.push_back("--plugin");
+    s.argv.push_back(plugin);
+  }
+  s.hello = hello;
+  s.log_path = log_prefix;
+  s.hello_timeout_s = std::max(120.0, timeout_s);
+  return s;
+}
+
 Record record_from(const CaseSpec& spec, const JobResult& r) {
   Record rec;
   if (r.replied) {
@@ -122,7 +135,6 @@ public:
 
   int run() {
     ::signal(SIGPIPE, SIG_IGN);
-    exe_ = self_executable();
     out_ = o_.out_dir.empty() ? "tegula-conformance-" + timestamp(true) : o_.out_dir;
     started_ = timestamp();
     if (Status st = make_dirs(out_ + "/logs"); !st.is_ok()) return fatal(st.message());
@@ -142,16 +154,7 @@ private:
   }
 
   WorkerSpec worker(const std::string& plugin, const Json& hello, const std::string& log) {
-    WorkerSpec s;
-    s.argv = {exe_, "conformance", "--worker", "--seed", std::to_string(o_.seed)};
-    if (!plugin.empty()) {
-      s.argv.push_back("--plugin");
-      s.argv.push_back(plugin);
-    }
-    s.hello = hello;
-    s.log_path = out_ + "/logs/" + safe_name(log);
-    s.hello_timeout_s = std::max(120.0, o_.timeout_s);
-    return s;
+    return worker_spec(plugin, hello, out_ + "/logs/" + safe_name(log), o_.seed, o_.timeout_s);
   }
 
   int discover() {
@@ -281,43 +284,21 @@ private:
 
   void run_device(DeviceRun& d) {
     Clock::time_point start = Clock::now();
-    d.records.assign(d.cases.size(), Record{});
-    Progress progress(d.name, d.cases.size(), o_.quiet);
-    std::vector<Json> jobs;
-    std::vector<size_t> job_case;
-    for (size_t i = 0; i < d.cases.size(); ++i) {
-      const CaseSpec& c = d.cases[i];
-      if (!c.unsupported.empty()) {
-        d.records[i] = not_supported_record(c);
-        progress.add(d.records[i]);
-        continue;
-      }
-      Json j = Json::object();
-      j.set("op", d.offline ? "offline" : "run");
-      if (d.offline) {
-        j.set("plugin", d.plugin);
-        j.set("target", d.offline_target);
-      } else {
-        j.set("device", d.name);
-      }
-      j.set("case", c.name);
-      jobs.push_back(j);
-      job_case.push_back(i);
-    }
-    Json hello = Json::object();
-    hello.set("op", "hello");
-    if (!d.offline) hello.set("device", d.name);
+    DeviceCall call;
+    call.device = d.name;
+    call.plugin = d.plugin;
+    call.offline = d.offline;
+    call.offline_target = d.offline_target;
     // Accelerators: a few workers (each holds its own context on the one device); CPUs and
     // models: one per core.
     const Json* type = d.identity.find("device_type");
     bool accelerator = type && type->as_int() == TEGULA_DEVICE_TYPE_GPU;
-    int workers = o_.jobs > 0 ? o_.jobs : (accelerator ? std::min(jobs_, 4) : jobs_);
-    run_jobs(worker(d.plugin, hello, d.name), jobs, workers, o_.timeout_s, [&](size_t job, const JobResult& r) {
-      size_t i = job_case[job];
-      d.records[i] = record_from(d.cases[i], r);
-      progress.add(d.records[i]);
-    });
-    progress.finish();
+    call.workers = o_.jobs > 0 ? o_.jobs : (accelerator ? std::min(jobs_, 4) : jobs_);
+    call.timeout_s = o_.timeout_s;
+    call.seed = o_.seed;
+    call.log_prefix = out_ + "/logs/" + safe_name(d.name);
+    call.quiet = o_.quiet;
+    d.records = run_device_cases(call, d.cases);
     d.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
 
@@ -440,7 +421,7 @@ private:
   }
 
   RunOptions o_;
-  std::string exe_, out_, started_;
+  std::string out_, started_;
   int jobs_ = 1;
   Json discovery_;
   std::vector<DeviceRun> runs_;
@@ -448,6 +429,43 @@ private:
 };
 
 }  // namespace
+
+std::vector<Record> run_device_cases(const DeviceCall& d, const std::vector<CaseSpec>& cases) {
+  std::vector<Record> records(cases.size());
+  Progress progress(d.device, cases.size(), d.quiet);
+  std::vector<Json> jobs;
+  std::vector<size_t> job_case;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const CaseSpec& c = cases[i];
+    if (!c.unsupported.empty()) {
+      records[i] = not_supported_record(c);
+      progress.add(records[i]);
+      continue;
+    }
+    Json j = Json::object();
+    j.set("op", d.offline ? "offline" : "run");
+    if (d.offline) {
+      j.set("plugin", d.plugin);
+      j.set("target", d.offline_target);
+    } else {
+      j.set("device", d.device);
+    }
+    j.set("case", c.name);
+    jobs.push_back(j);
+    job_case.push_back(i);
+  }
+  Json hello = Json::object();
+  hello.set("op", "hello");
+  if (!d.offline) hello.set("device", d.device);
+  run_jobs(worker_spec(d.plugin, hello, d.log_prefix, d.seed, d.timeout_s), jobs, d.workers, d.timeout_s,
+           [&](size_t job, const JobResult& r) {
+             size_t i = job_case[job];
+             records[i] = record_from(cases[i], r);
+             progress.add(records[i]);
+           });
+  progress.finish();
+  return records;
+}
 
 std::string default_expectations_dir() {
   std::string exe = self_executable();

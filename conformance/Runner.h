@@ -30,6 +30,25 @@ struct RunOptions {
 /// 2 when the run itself could not be done).
 int run_suite(const RunOptions& options);
 
+/// One device's cases, run on worker processes exactly as a suite run does (verify's
+/// re-checks use it too).
+struct DeviceCall {
+  std::string device;  ///< "reference:0", or "<plugin>@<target>" for offline compilation
+  std::string plugin;
+  bool offline = false;
+  std::string offline_target;
+  int workers = 1;
+  double timeout_s = 60;
+  uint64_t seed = 1234;
+  std::string log_prefix;  ///< worker logs go to <log_prefix>.w<N>.log
+  bool quiet = true;       ///< no progress lines
+};
+
+struct CaseSpec;
+struct Record;
+/// One record per case, in order (NotSupported cases are not sent to a worker).
+std::vector<Record> run_device_cases(const DeviceCall& call, const std::vector<CaseSpec>& cases);
+
 /// The default expectations folder: <exe>/../share/tegula/conformance/expectations.
 std::string default_expectations_dir();
 

@@ -1,11 +1,14 @@
 #include "conformance/Verify.h"
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <map>
 
 #include "conformance/Expectations.h"
 #include "conformance/Host.h"
 #include "conformance/Report.h"
+#include "conformance/Runner.h"
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
 #include "core/Files.h"
@@ -200,7 +203,56 @@ private:
 
 }  // namespace
 
-VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries) {
+/// Re-runs `count` cases of every device of the report that runs kernels and compares.
+void recheck_report(const Json& report, int count, VerifyOutcome& out) {
+  std::string seed = str(*report.find("run"), "seed");
+  std::string integrity = str(*report.find("integrity"), "sha256");
+  for (const Json& d : report.find("devices")->items()) {
+    std::string name = str(d, "name");
+    if (str(d, "kind") != "device" || d.find("error")) continue;
+    Result<TargetDescription> t = parse_target(str(*d.find("target"), "json"), name);
+    Result<std::vector<Record>> recs = device_records(d);
+    if (!t.is_ok() || !recs.is_ok()) continue;
+    std::map<std::string, CaseSpec> specs;
+    for (CaseSpec& c : build_suite(*t)) specs[c.name] = std::move(c);
+    // The sample: the claimed cases whose hash with the report's integrity hash is lowest.
+    std::vector<std::pair<std::string, size_t>> order;
+    for (size_t i = 0; i < recs->size(); ++i)
+      if ((*recs)[i].outcome != Outcome::NotSupported && specs.count((*recs)[i].name))
+        order.emplace_back(sha256_hex(integrity + (*recs)[i].name), i);
+    std::sort(order.begin(), order.end());
+    if (order.size() > size_t(count)) order.resize(size_t(count));
+    std::vector<CaseSpec> cases;
+    for (const auto& o : order) cases.push_back(specs[(*recs)[o.second].name]);
+    if (cases.empty()) continue;
+    DeviceCall call;
+    call.device = name;
+    call.plugin = str(d, "plugin");
+    call.workers = 1;
+    call.seed = std::strtoull(seed.c_str(), nullptr, 10);
+    char dir[] = "/tmp/tegula-recheck-XXXXXX";
+    call.log_prefix = (::mkdtemp(dir) ? std::string(dir) : std::string("/tmp")) + "/worker";
+    std::vector<Record> again = run_device_cases(call, cases);
+    bool absent = std::all_of(again.begin(), again.end(), [](const Record& r) {
+      return r.check == "worker" && r.detail.find("could not") != std::string::npos;
+    });
+    if (absent) {
+      out.notes.push_back("device " + name + " is not available here; its records were not re-checked");
+      continue;
+    }
+    for (size_t k = 0; k < again.size(); ++k) {
+      const Record& was = (*recs)[order[k].second];
+      const Record& now = again[k];
+      if (was.outcome != now.outcome || was.check != now.check)
+        out.errors.push_back("(worker logs in " + call.log_prefix.substr(0, call.log_prefix.rfind('/')) + ") " +"re-check on " + name + ": " + was.name + " is " + outcome_name(was.outcome) +
+                             (was.check.empty() ? "" : " (" + was.check + ")") + " in the report but " + outcome_name(now.outcome) +
+                             (now.check.empty() ? "" : " (" + now.check + ")") + " now: " + now.detail);
+    }
+    out.notes.push_back("re-checked " + std::to_string(again.size()) + " cases on " + name);
+  }
+}
+
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries, int recheck) {
   VerifyOutcome out;
   Result<std::string> text = read_file(path);
   if (!text.is_ok()) {
@@ -221,6 +273,7 @@ VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries
   } else {
     out.notes.push_back("no report.html beside the report; only the JSON was checked");
   }
+  if (recheck > 0 && out.ok()) recheck_report(*report, recheck, out);
   return out;
 }
 

@@ -10,8 +10,11 @@
 /// embedded expectation lists; every count and the verdict; the plugin libraries' hashes
 /// where the files are present; and report.html against the page the report renders to.
 ///
-/// What it cannot prove is that a record was measured rather than written: re-run any of
-/// its cases (tegula conformance --filter NAME --seed SEED) to audit one.
+/// What it cannot prove from the file alone is that a record was measured rather than
+/// written: `recheck` re-runs that many of each device's cases (chosen from the report's
+/// integrity hash, so the author cannot know which) on this machine's device of the same
+/// name, with the report's seed, and requires the same outcomes (an audit, as MLPerf's
+/// TEST01 re-checks a sample of results). Devices not present here are noted, not failed.
 #pragma once
 
 #include <string>
@@ -26,6 +29,6 @@ struct VerifyOutcome {
 };
 
 /// Verifies the report at `path` (and report.html beside it, if present).
-VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries = true);
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries = true, int recheck = 0);
 
 }  // namespace tegula::conformance

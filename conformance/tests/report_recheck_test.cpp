@@ -1,0 +1,57 @@
+// A report whose records were written rather than measured is internally consistent, so
+// the static checks accept it; `verify --recheck N` re-runs a sample of its cases on the
+// device and rejects it. An honest report survives the re-check.
+#include <doctest/doctest.h>
+
+#include "conformance/Report.h"
+#include "conformance/Verify.h"
+#include "conformance/tests/TestSupport.h"
+
+using namespace tegula;
+using namespace tegula::conformance;
+using namespace tegula::conformance::testing;
+
+namespace {
+
+/// Every record made a clean Pass, and every derived field and hash recomputed.
+void forge_passes(Json& report) {
+  for (Json& d : const_cast<Json*>(report.find("devices"))->items()) {
+    for (Json& r : const_cast<Json*>(d.find("records"))->items()) {
+      r.set("outcome", "Pass");
+      r.set("check", "");
+      r.set("detail", "");
+      r.set("mismatches", Json(0));
+      r.set("max_abs_error", 0.0);
+      r.set("max_rel_error", 0.0);
+      r.set("max_ulp_error", 0.0);
+      std::erase_if(r.members(), [](const Json::Member& m) { return m.first == "first_mismatch"; });
+    }
+    derive_device(d, *device_records(d), {});
+  }
+  report.set("summary", derive_summary(report));
+  Json integrity = Json::object();
+  integrity.set("sha256", integrity_hash(report));
+  report.set("integrity", integrity);
+}
+
+}  // namespace
+
+TEST_CASE("verify --recheck catches records that were written, not measured") {
+  std::string out = scratch("report_recheck");
+  CliRun run = run_conformance("conformance_wrong", "--filter 'tegula.fill.global.f32.*' --jobs 1 --quiet --out '" + out + "/honest'");
+  REQUIRE(run.status == 1);
+  CliRun honest = run_conformance("conformance_wrong", "verify '" + out + "/honest' --recheck 2");
+  INFO(honest.output);
+  CHECK(honest.status == 0);
+  CHECK(honest.output.find("re-checked 2 cases on conformance_wrong:0") != std::string::npos);
+
+  Json forged = load_report(out + "/honest");
+  forge_passes(forged);
+  REQUIRE(make_dirs(out + "/forged").is_ok());
+  REQUIRE(write_file_atomic(out + "/forged/report.json", forged.dump(1)).is_ok());
+  CHECK(verify_report(out + "/forged/report.json").ok());  // consistent, so the file alone passes
+  CliRun audit = run_conformance("conformance_wrong", "verify '" + out + "/forged' --recheck 2");
+  INFO(audit.output);
+  CHECK(audit.status == 1);
+  CHECK(audit.output.find("is Pass in the report but Fail (values) now") != std::string::npos);
+}
