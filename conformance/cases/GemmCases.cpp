@@ -74,6 +74,14 @@ std::string gemm_kernel(const Gemm& g) {
   return s;
 }
 
+/// The exact value set for a gemm: the full lattice, or the small one where partial sums
+/// must stay within a few more than 11 significant bits (f16 accumulators; fp8 operands,
+/// which tensor cores accumulate with about 14 bits).
+Values exact_values(DType a, DType b, DType acc) {
+  auto fp8 = [](DType d) { return d == DType::E4M3 || d == DType::E5M2; };
+  return acc == DType::F16 || acc == DType::BF16 || fp8(a) || fp8(b) ? Values::SmallLattice : Values::Lattice;
+}
+
 std::string dtypes_label(DType a, DType b, DType acc) {
   return a == b ? std::string(dt(a)) + "_" + dt(acc) : std::string(dt(a)) + "_" + dt(b) + "_" + dt(acc);
 }
@@ -219,7 +227,7 @@ public:
     bool is_fma = mi->kind == InstructionKind::Fma;
     std::string label = is_fma ? "fma." + dtypes_label(a, b, acc) : "";
     std::string row = is_fma ? "gemm fma " + dtypes_label(a, b, acc) : "gemm " + mi->id;
-    Values lattice = acc == DType::F16 || acc == DType::BF16 ? Values::SmallLattice : Values::Lattice;
+    Values lattice = exact_values(a, b, acc);
     auto base = [&](const MmaShape& atom) {
       Gemm g;
       g.mi = mi;
@@ -332,6 +340,7 @@ public:
     for (const auto& [a, b, acc] : combinations()) {
       Gemm g;
       g.a = a, g.b = b, g.acc = acc, g.out = acc;
+      g.values = exact_values(a, b, acc);
       g.tm = 64, g.tn = 64, g.tk = 32, g.threads = 128;
       set_mnk(g, g.tm + 7, g.tn + 5, 2 * g.tk + 3);
       add(g, "tegula.gemm.auto." + dtypes_label(a, b, acc) + ".tn.edge", "gemm auto");
