@@ -138,6 +138,25 @@ std::string check_instruction(const Kernel& kernel, const CaseSpec& spec, std::s
   return "the compiled code does not contain " + spec.mnemonic + " (" + spec.instruction + " was forced)";
 }
 
+/// The case's kernel, compiled now (bypassing the compile cache) or earlier in this worker.
+Result<std::shared_ptr<Kernel>> compiled(DeviceContext& ctx, const CaseSpec& spec) {
+  constexpr size_t kKeep = 16;
+  auto it = ctx.kernels.find(spec.kernel);
+  if (it != ctx.kernels.end()) return it->second;
+  CompileOptions options;
+  options.source_name = spec.name;
+  options.use_cache = false;
+  TG_ASSIGN_OR_RETURN(Kernel k, ctx.device.compile(spec.kernel, options));
+  auto shared = std::make_shared<Kernel>(std::move(k));
+  if (ctx.kernel_order.size() >= kKeep) {
+    ctx.kernels.erase(ctx.kernel_order.front());
+    ctx.kernel_order.erase(ctx.kernel_order.begin());
+  }
+  ctx.kernels[spec.kernel] = shared;
+  ctx.kernel_order.push_back(spec.kernel);
+  return shared;
+}
+
 }  // namespace
 
 bool contains_mnemonic(const std::string& text, const std::string& pattern) {
@@ -168,7 +187,7 @@ Record not_supported_record(const CaseSpec& spec) {
   return r;
 }
 
-Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table) {
+Record run_case(DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table) {
   Clock::time_point start = Clock::now();
   Record r = base_record(spec);
   r.seed = run_seed;
@@ -180,10 +199,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
   if (!host.is_ok()) return finish(fail(r, "oracle", host.status().message()));
   const HostCase& h = *host;
 
-  CompileOptions options;
-  options.source_name = spec.name;
-  options.use_cache = false;
-  Result<Kernel> kernel = ctx.device.compile(spec.kernel, options);
+  Result<std::shared_ptr<Kernel>> kernel = compiled(ctx, spec);
   if (!kernel.is_ok()) return finish(fail(r, "compile", kernel.status().message()));
 
   Buffers bufs;
@@ -199,7 +215,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
 
   std::vector<std::vector<uint8_t>> first, second;
   std::string stage;
-  Status st = launch_once(ctx, *kernel, h, spec, bufs, first, stage);
+  Status st = launch_once(ctx, **kernel, h, spec, bufs, first, stage);
   if (!st.is_ok()) return finish(fail(r, stage, st.message()));
   std::string check;
   std::string why = check_guards_and_inputs(h, spec, bufs, first, check);
@@ -227,7 +243,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
                                         m.actual));
   }
 
-  st = launch_once(ctx, *kernel, h, spec, bufs, second, stage);
+  st = launch_once(ctx, **kernel, h, spec, bufs, second, stage);
   if (!st.is_ok()) return finish(fail(r, stage, "second run: " + st.message()));
   why = check_guards_and_inputs(h, spec, bufs, second, check);
   if (!why.empty()) return finish(fail(r, check, "second run: " + why));
@@ -245,7 +261,7 @@ Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_see
   }
 
   std::string note;
-  why = check_instruction(*kernel, spec, note);
+  why = check_instruction(**kernel, spec, note);
   if (!why.empty()) return finish(fail(r, "instruction", why));
   r.outcome = total.quality_misses ? Outcome::QualityWarning : Outcome::Pass;
   r.detail = total.quality_misses ? std::to_string(total.quality_misses) +

@@ -14,7 +14,10 @@
 ///     where the plugin can show it (tegula_kernel_describe).
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "conformance/Case.h"
 #include "conformance/Record.h"
@@ -23,13 +26,18 @@
 
 namespace tegula::conformance {
 
+/// A worker's device, and the kernels it compiled for earlier cases: cases that share a
+/// kernel (the same primitive on other shapes or values) reuse its executable, as an
+/// application would; every case still runs twice from fresh buffers.
 struct DeviceContext {
   Device device;
   std::string plugin;
+  std::map<std::string, std::shared_ptr<Kernel>> kernels;  ///< by kernel text
+  std::vector<std::string> kernel_order;                   ///< oldest first, for eviction
 };
 
 /// Runs `spec` (which the device claims) and returns its record.
-Record run_case(const DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table);
+Record run_case(DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table);
 
 /// Compiles `spec` offline for its offline target through `plugin` and checks the
 /// described code: CompileOnly, or Fail.

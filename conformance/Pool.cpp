@@ -265,12 +265,30 @@ std::string self_executable() {
 }
 
 void run_jobs(const WorkerSpec& spec, const std::vector<Json>& jobs, int workers, double timeout_s,
-              const std::function<void(size_t, const JobResult&)>& done) {
+              const std::function<void(size_t, const JobResult&)>& done, const std::vector<std::string>& affinity) {
   struct Slot {
     std::unique_ptr<Process> process;
     size_t job = 0;
     bool busy = false;
+    bool has_last = false;
     Clock::time_point deadline;
+  };
+  // The next job for a slot: among the first few pending, one with the key of the slot's
+  // previous job, else the oldest.
+  auto take = [&](std::deque<size_t>& pending, const Slot& s) {
+    auto pick = pending.begin();
+    if (s.has_last && !affinity.empty()) {
+      const std::string& key = affinity[s.job];
+      for (auto it = pending.begin(); it != pending.end() && it - pending.begin() < 64; ++it) {
+        if (affinity[*it] == key) {
+          pick = it;
+          break;
+        }
+      }
+    }
+    size_t job = *pick;
+    pending.erase(pick);
+    return job;
   };
   std::deque<size_t> pending;
   for (size_t i = 0; i < jobs.size(); ++i) pending.push_back(i);
@@ -305,8 +323,8 @@ void run_jobs(const WorkerSpec& spec, const std::vector<Json>& jobs, int workers
           continue;
         }
       }
-      s.job = pending.front();
-      pending.pop_front();
+      s.job = take(pending, s);
+      s.has_last = true;
       s.busy = true;
       s.deadline = Clock::now() + std::chrono::milliseconds(int64_t(timeout_s * 1000));
       if (!s.process->send(jobs[s.job])) {

@@ -37,8 +37,11 @@ struct JobResult {
 /// Runs every job (a JSON command) on up to `workers` worker processes, calling `done`
 /// in the parent's thread as each finishes. A worker that cannot be started, or dies
 /// before its hello, three times in a row fails every remaining job with the reason.
+/// Jobs with the same `affinity` key (if given, one per job) go to the same worker where
+/// the order allows, so a worker can reuse what it built for the previous one.
 void run_jobs(const WorkerSpec& spec, const std::vector<Json>& jobs, int workers, double timeout_s,
-              const std::function<void(size_t job, const JobResult& result)>& done);
+              const std::function<void(size_t job, const JobResult& result)>& done,
+              const std::vector<std::string>& affinity = {});
 
 /// One job on one fresh worker, synchronously (discovery, probes).
 JobResult run_one(const WorkerSpec& spec, const Json& job, double timeout_s);

@@ -435,6 +435,7 @@ std::vector<Record> run_device_cases(const DeviceCall& d, const std::vector<Case
   Progress progress(d.device, cases.size(), d.quiet);
   std::vector<Json> jobs;
   std::vector<size_t> job_case;
+  std::vector<std::string> kernel_of;  // cases sharing a kernel prefer the same worker
   for (size_t i = 0; i < cases.size(); ++i) {
     const CaseSpec& c = cases[i];
     if (!c.unsupported.empty()) {
@@ -442,6 +443,7 @@ std::vector<Record> run_device_cases(const DeviceCall& d, const std::vector<Case
       progress.add(records[i]);
       continue;
     }
+    kernel_of.push_back(c.kernel);
     Json j = Json::object();
     j.set("op", d.offline ? "offline" : "run");
     if (d.offline) {
@@ -462,7 +464,8 @@ std::vector<Record> run_device_cases(const DeviceCall& d, const std::vector<Case
              size_t i = job_case[job];
              records[i] = record_from(cases[i], r);
              progress.add(records[i]);
-           });
+           },
+           kernel_of);
   progress.finish();
   return records;
 }
