@@ -22,7 +22,7 @@ namespace tegula::conformance {
 enum class Values : unsigned char {
   Lattice,       ///< ((r & 15) - 4) / 2, or a smaller exact set the dtype holds; small ints
   SmallLattice,  ///< {-0.5, 0, 0.5, 1} (sums stay exact in f16 accumulators); {-1, 0, 1, 2}
-  Random,        ///< uniform over [-1, 1) rounded to the dtype; ints over a wide range
+  Random,        ///< uniform over [-1, 1) rounded to the dtype; i8/u8 over their range, i32 over [-4096, 4096]
   Positive,      ///< uniform over [1/8, 8) (log, sqrt, rsqrt)
   NonZero,       ///< random without zero (divisors)
   Special,       ///< inf, NaN, max normal, subnormals, -0, ... between random values
