@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -70,13 +71,26 @@ void fill_tensor(examples::HostTensor& t, F gen) {
   for (int64_t i = 0; i < t.numel(); ++i) store_element(t.dtype, gen(i), t.bytes.data() + size_t(i) * esize);
 }
 
+/// A kernel compiled on cpu:0, kept for the rest of the test executable so that runs of the
+/// same text at other shapes do not compile again.
+inline Result<Kernel*> compiled(const std::string& text, const std::string& options) {
+  (void)runtime();  // constructed first, so destroyed after the kernels below
+  static std::map<std::string, Kernel> kernels;
+  std::string key = options + "\n--\n" + text;
+  auto it = kernels.find(key);
+  if (it != kernels.end()) return &it->second;
+  CompileOptions co;
+  co.plugin_options = options;
+  TG_ASSIGN_OR_RETURN(Kernel kernel, cpu_device().compile(text, co));
+  return &(kernels[key] = std::move(kernel));
+}
+
 /// Compile on cpu:0, copy every tensor in, launch, read every tensor back into `data`.
 inline Status run_cpu(const std::string& text, const ir::Kernel& k, examples::LaunchData& data,
                       const std::string& options = "") {
   Device dev = cpu_device();
-  CompileOptions co;
-  co.plugin_options = options;
-  TG_ASSIGN_OR_RETURN(Kernel kernel, dev.compile(text, co));
+  TG_ASSIGN_OR_RETURN(Kernel* compiled_kernel, compiled(text, options));
+  Kernel& kernel = *compiled_kernel;
   std::vector<Buffer> buffers(k.params.size());
   std::vector<Arg> args;
   for (size_t i = 0; i < k.params.size(); ++i) {
@@ -111,6 +125,9 @@ struct Tolerance {
   double rel = 0;
   bool exact() const { return abs == 0 && rel == 0; }
 };
+
+/// Equal values, but -0 may stand for +0 (a vectorised max may meet zeros in another order).
+inline Tolerance same_value() { return Tolerance{std::numeric_limits<double>::denorm_min(), 0}; }
 
 /// The relative size of `n` units in the last place of a float dtype (0 for others).
 inline double ulps(DType d, double n) {
