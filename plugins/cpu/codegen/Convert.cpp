@@ -147,11 +147,13 @@ static llvm::Value* encode_mini(Emitter& e, llvm::Value* x, const Mini& f) {
   int emin = 1 - f.bias;
   if (wide || f.bias != src_bias) {
     uint64_t min_normal_bits = uint64_t(emin + src_bias) << src_man;
-    llvm::Value* absx = b.CreateBitCast(a, ft);
+    llvm::Value* small = b.CreateICmpULT(a, k(t, min_normal_bits));
+    // Only small values are converted (others become 0 first), so the conversion is always
+    // in range: a plain one vectorises, a saturating one does not on x86.
+    llvm::Value* absx = b.CreateSelect(small, b.CreateBitCast(a, ft), kf(ft, 0.0));
     llvm::Value* scaled = b.CreateFMul(absx, kf(ft, std::ldexp(1.0, f.man_bits - emin)));
     llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
-    llvm::Value* qs = b.CreateIntrinsic(llvm::Intrinsic::fptoui_sat, {t, ft}, {r});
-    mag = b.CreateSelect(b.CreateICmpULT(a, k(t, min_normal_bits)), qs, mag);
+    mag = b.CreateSelect(small, b.CreateFPToSI(r, t), mag);
   }
 
   uint64_t over_mag = f.saturate ? max_mag(f) : (f.all_ones_nan ? nan_mag(f) : inf_mag(f));
@@ -175,10 +177,22 @@ llvm::Value* Emitter::encode(DType d, Val v) {
       c = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, c, llvm::ConstantInt::get(as(i64), hi, true));
       return b.CreateTrunc(c, st);
     }
-    // RNE, then saturate; the saturating conversions also send NaN to 0.
+    // RNE, then saturate, NaN to 0. The bounds are compared as floats (lo and hi + 1 are
+    // powers of two, exact in f32), so the conversion itself is always in range and
+    // vectorises (LLVM's saturating conversions do not on x86).
+    double lo = d == DType::I8 ? -128.0 : (d == DType::U8 ? 0.0 : -2147483648.0);
+    double hi = d == DType::I8 ? 127.0 : (d == DType::U8 ? 255.0 : 2147483647.0);
+    llvm::Type* ft = x->getType();
     llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
-    auto id = d == DType::U8 ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat;
-    return b.CreateIntrinsic(id, {st, x->getType()}, {r});
+    llvm::Value* above = b.CreateFCmpOGE(r, kf(ft, hi + 1));
+    llvm::Value* below = b.CreateFCmpOLT(r, kf(ft, lo));
+    llvm::Value* nan = b.CreateFCmpUNO(r, r);
+    llvm::Value* safe = b.CreateSelect(b.CreateOr(b.CreateOr(above, below), nan), kf(ft, 0.0), r);
+    llvm::Type* wide = as(i32);
+    llvm::Value* n = b.CreateFPToSI(safe, wide);
+    n = b.CreateSelect(above, llvm::ConstantInt::get(wide, uint64_t(int64_t(hi)), true), n);
+    n = b.CreateSelect(below, llvm::ConstantInt::get(wide, uint64_t(int64_t(lo)), true), n);
+    return b.CreateTrunc(n, st);
   }
   if (d == DType::F64) return convert(v, VK::F64).v;
   if (d == DType::F32) return convert(v, VK::F32).v;
