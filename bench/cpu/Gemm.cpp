@@ -126,7 +126,7 @@ Result<Section> bench_gemm(const Options& o) {
                       " in a child process and are the fair comparison.");
   }
   s.notes.push_back("C = A*B, row-major, no transposes, inputs uniform in [-1, 1). tegula: bench/cpu/kernels/sgemm_f32.tile "
-                    "(256x256 blocks, K in steps of 128) through the runtime API, launch + synchronize. Runs alternate "
+                    "(512x512 blocks, K in steps of 128) through the runtime API, launch + synchronize. Runs alternate "
                     "between tegula and OpenBLAS; " + std::to_string(o.warmup) + " warm-up runs each, then the median of " +
                     std::to_string(o.reps) + ". ratio = tegula / OpenBLAS. max |diff| compares the two results.");
   return s;

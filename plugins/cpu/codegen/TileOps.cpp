@@ -99,6 +99,21 @@ bool bitwise_copy(DType src, DType dst) {
   return src == DType::F32 || src == DType::F64 || src == DType::I8 || src == DType::U8 || src == DType::I32;
 }
 
+/// Rows of a tile in a global tensor are short streams a stride apart, which the hardware
+/// prefetchers pick up late: ask for the row a few rows ahead while this one is copied.
+/// (Prefetches never fault, so rows past the tile or the tensor cost nothing but a slot.)
+void prefetch_row_ahead(Emitter& e, const Buffer& src, llvm::Value* row, int64_t len) {
+  constexpr int64_t kRowsAhead = 4;
+  constexpr int64_t kMaxLines = 32;
+  size_t last = src.strides.size() - 1;
+  llvm::Value* ahead = e.b.CreateAdd(row, e.b.CreateMul(e.ci(kRowsAhead), src.strides[last - 1]));
+  llvm::Value* p = e.elem_ptr(src, ahead);
+  int64_t lines = std::min<int64_t>((len * int64_t(dtype_size(src.dtype)) + 63) / 64, kMaxLines);
+  llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&e.mod, llvm::Intrinsic::prefetch, {e.ptr});
+  for (int64_t l = 0; l < lines; ++l)
+    e.b.CreateCall(prefetch, {e.b.CreateConstGEP1_64(e.i8, p, uint64_t(l * 64)), e.b.getInt32(0), e.b.getInt32(3), e.b.getInt32(1)});
+}
+
 Status copy_tiles(Emitter& e, const Tile& src, const Tile& dst, const std::vector<int64_t>& extent, double pad) {
   llvm::Value* fits = e.b.CreateAnd(tile_fits(e, src, extent), tile_fits(e, dst, extent));
   e.flag_error(e.b.CreateNot(fits), kRuntimeTileOutOfRange);
@@ -108,6 +123,7 @@ Status copy_tiles(Emitter& e, const Tile& src, const Tile& dst, const std::vecto
   size_t last = extent.size() - 1;
   return e.if_then(fits, [&]() -> Status {
     return for_each_row(e, extent, &src, dst, [&](llvm::Value* dbase, llvm::Value* sbase, llvm::Value* src_ok) -> Status {
+      if (src.buf->global() && extent.size() >= 2) prefetch_row_ahead(e, *src.buf, sbase, len);
       auto [dlo, dhi] = dst_range(e, dst, len);
       llvm::Value* slo = e.ci(0);
       llvm::Value* shi = e.ci(len);
