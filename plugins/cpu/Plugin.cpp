@@ -99,7 +99,7 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->toolkit_version = "LLVM " LLVM_VERSION_STRING;
   out->memory_bytes = plugin->host.memory_bytes;
   out->compute_units = plugin->host.cores;
-  out->reserved = 0;
+  out->device_type = TG_DEVICE_TYPE_CPU;
   return nullptr;
 }
 

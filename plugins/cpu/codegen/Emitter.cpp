@@ -246,6 +246,17 @@ Status Emitter::emit_entry_prologue(llvm::Value* launch) {
     llvm::Value* v = b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i64, ints, np + j), symbols[j]);
     bind_var(symbols[j], Val{v, VK::Index});
   }
+  // The launch guarantees these divisibilities (the runtime compiles a variant per set):
+  // tell LLVM, so vector loops over such extents need no remainder code.
+  if (const ir::Attr* assume = ir::find_attr(kernel.attrs, "lower.assume");
+      assume && assume->value.kind == ir::AttrValue::Kind::List) {
+    for (const ir::AttrValue& item : assume->value.list) {
+      if (item.list.size() != 2 || item.list[1].i < 2 || (item.list[1].i & (item.list[1].i - 1)) != 0) continue;
+      Result<Val> sym = find_var(item.list[0].s);
+      if (!sym.is_ok() || sym->k != VK::Index) continue;
+      b.CreateAssumption(b.CreateICmpEQ(b.CreateAnd(sym->v, ci(item.list[1].i - 1)), ci(0)));
+    }
+  }
   for (size_t i = 0; i < np; ++i) {
     const ir::Param& p = kernel.params[i];
     if (!p.is_tensor) {
