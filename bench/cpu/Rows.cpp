@@ -28,6 +28,8 @@ Result<Section> bench_rows(const Options& o) {
   const RowKernel kernels[] = {
       {"examples/softmax/softmax_rows.tile", DType::F16, DType::F16, false},
       {"bench/cpu/kernels/softmax_rows_f32.tile", DType::F32, DType::F32, false},
+      {"bench/cpu/kernels/softmax_row4096_f16.tile", DType::F16, DType::F16, false},
+      {"bench/cpu/kernels/softmax_row4096_f32.tile", DType::F32, DType::F32, false},
       {"examples/reduce/row_sum.tile", DType::F16, DType::F32, true},
       {"bench/cpu/kernels/row_sum_f32.tile", DType::F32, DType::F32, true},
   };
@@ -76,7 +78,11 @@ Result<Section> bench_rows(const Options& o) {
                       fmt(gb / median(t_ours), 1), fmt(gb / median(t_plain), 1), fmt(gb / median(t_two), 1),
                       fmt(median(t_plain) / median(t_ours), 2)});
   }
-  s.notes.push_back("GB/s = input bytes / time (softmax reads its input twice and writes as many bytes as it reads; a "
+  s.notes.push_back("softmax_rows and row_sum are the examples (4 rows of 512 per step; the softmax is online: it "
+                    "reads its input twice and computes exp twice per element); the _f32 files are the same kernels with "
+                    "f32 input; softmax_row4096 holds a whole row (up to 4096) in one fragment, reads it once and computes "
+                    "exp once (bench/cpu/kernels/).");
+  s.notes.push_back("GB/s = input bytes / time (a softmax also writes as many bytes as it reads; a "
                     "row sum reads once). memcpy copies the same input bytes host to host with one call, or split in two "
                     "halves on two threads. tegula / memcpy = memcpy time / tegula time (1.0 = as fast as copying the "
                     "input once). Median of " + std::to_string(o.reps) + " runs after " + std::to_string(o.warmup) +
