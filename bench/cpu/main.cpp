@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bench/cpu/Bench.h"
+#include "targets/Target.h"
 
 using namespace tegula;
 using namespace tegula::bench;
@@ -29,6 +30,18 @@ std::string table(const Section& s) {
   return out;
 }
 
+/// The arch string of cpu:0's own target description (the LLVM CPU it compiles for).
+std::string cpu_target_arch() {
+  Result<Runtime> rt = open_runtime("off");
+  if (!rt.is_ok()) return "?";
+  Result<Device> dev = rt->find_device("cpu:0");
+  if (!dev.is_ok()) return "?";
+  Result<std::string> json = dev->target_json();
+  if (!json.is_ok()) return "?";
+  Result<TargetDescription> t = parse_target(*json, "cpu:0");
+  return t.is_ok() ? t->arch + ", " + std::to_string(t->vector_bytes * 8) + "-bit vectors" : "?";
+}
+
 int usage() {
   std::fprintf(stderr, "usage: cpu_bench [--out FILE.md] [--reps N] [--quick] [--only gemm|rows|compile]\n");
   return 2;
@@ -41,6 +54,7 @@ int main(int argc, char** argv) {
   std::string only;
   bool gemm_rows_only = false;
   o.command = "build/bin/cpu_bench";
+  if (const char* t = std::getenv("OPENBLAS_NUM_THREADS")) o.command = "OPENBLAS_NUM_THREADS=" + std::string(t) + " " + o.command;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     bool value = i + 1 < argc;
@@ -82,6 +96,7 @@ int main(int argc, char** argv) {
   Machine m = describe_machine();
   std::string report = "# CPU backend benchmarks\n\n";
   report += "- machine: " + m.model + ", " + std::to_string(m.cores) + " cores (" + m.flags + ")\n";
+  report += "- cpu:0 generates code for: " + cpu_target_arch() + "\n";
   report += "- date: " + m.date + "\n";
   report += "- command: `" + o.command + "` (from the repository root, after a Release or RelWithDebInfo build)\n";
   report += "- load average at start: " + m.load + "\n\n";
