@@ -84,7 +84,7 @@ llvm::Value* Emitter::scratch(uint64_t bytes) {
   return b.CreateConstInBoundsGEP1_64(i8, arena_, scratch_base_ + offset);
 }
 
-Buffer* Emitter::scratch_buffer(const std::string& name, DType dtype, const std::vector<int64_t>& shape, ir::Scope scope) {
+Buffer* Emitter::constant_buffer(const std::string& name, ir::Scope scope, DType dtype, const std::vector<int64_t>& shape) {
   Buffer& buf = storage_.emplace_back();
   buf.name = name;
   buf.scope = scope;
@@ -97,9 +97,14 @@ Buffer* Emitter::scratch_buffer(const std::string& name, DType dtype, const std:
     stride *= shape[d];
   }
   for (int64_t d : shape) buf.dims.push_back(ci(d));
-  buf.base = scratch(uint64_t(stride) * dtype_size(dtype));
-  buf.alias = scratch_alias_;
   return &buf;
+}
+
+Buffer* Emitter::scratch_buffer(const std::string& name, DType dtype, const std::vector<int64_t>& shape, ir::Scope scope) {
+  Buffer* buf = constant_buffer(name, scope, dtype, shape);
+  buf->base = scratch(uint64_t(buf->elements()) * dtype_size(dtype));
+  buf->alias = scratch_alias_;
+  return buf;
 }
 
 // --- loops and branches ------------------------------------------------------------------
@@ -380,21 +385,10 @@ Status Emitter::emit_alloc(const ir::Stmt& s) {
   uint64_t bytes = uint64_t(t.elements()) * dtype_size(t.dtype);
   if (t.scope == ir::Scope::Local && bytes <= 512) {
     // Small per-iteration buffers live on the stack, where LLVM keeps them in registers.
+    Buffer* buf = constant_buffer(s.name, t.scope, t.dtype, t.shape);
     llvm::IRBuilder<> entry(entry_block_, entry_block_->begin());
-    Buffer& buf = storage_.emplace_back();
-    buf.name = s.name;
-    buf.scope = t.scope;
-    buf.dtype = t.dtype;
-    buf.shape = t.shape;
-    int64_t stride = 1;
-    buf.strides.assign(t.shape.size(), nullptr);
-    for (size_t d = t.shape.size(); d-- > 0;) {
-      buf.strides[d] = ci(stride);
-      stride *= t.shape[d];
-    }
-    for (int64_t d : t.shape) buf.dims.push_back(ci(d));
-    buf.base = entry.CreateAlloca(storage_type(t.dtype), ci(stride), s.name);
-    bind_buffer(&buf);
+    buf->base = entry.CreateAlloca(storage_type(t.dtype), ci(t.elements()), s.name);
+    bind_buffer(buf);
     return Status::ok();
   }
   if (t.scope == ir::Scope::Local) {
@@ -404,21 +398,10 @@ Status Emitter::emit_alloc(const ir::Stmt& s) {
   auto offset = arena_offset_.find(s.name);
   if (offset == arena_offset_.end())
     return error(ErrorCode::Internal, "buffer '" + s.name + "' is not at the top of the kernel body", s.loc);
-  Buffer& buf = storage_.emplace_back();
-  buf.name = s.name;
-  buf.scope = t.scope;
-  buf.dtype = t.dtype;
-  buf.shape = t.shape;
-  int64_t stride = 1;
-  buf.strides.assign(t.shape.size(), nullptr);
-  for (size_t d = t.shape.size(); d-- > 0;) {
-    buf.strides[d] = ci(stride);
-    stride *= t.shape[d];
-  }
-  for (int64_t d : t.shape) buf.dims.push_back(ci(d));
-  buf.base = b.CreateConstInBoundsGEP1_64(i8, arena_, offset->second, s.name);
-  buf.alias = 2 + int(std::distance(arena_offset_.begin(), offset));
-  bind_buffer(&buf);
+  Buffer* buf = constant_buffer(s.name, t.scope, t.dtype, t.shape);
+  buf->base = b.CreateConstInBoundsGEP1_64(i8, arena_, offset->second, s.name);
+  buf->alias = 2 + int(std::distance(arena_offset_.begin(), offset));
+  bind_buffer(buf);
   return Status::ok();
 }
 

@@ -111,6 +111,8 @@ public:
   uint64_t scratch_mark() const { return scratch_top_; }
   llvm::Value* scratch(uint64_t bytes);
   void scratch_release(uint64_t mark) { scratch_top_ = mark; }
+  /// A row-major buffer of constant shape (base and alias scope left to the caller).
+  Buffer* constant_buffer(const std::string& name, ir::Scope scope, DType dtype, const std::vector<int64_t>& shape);
   /// A buffer of constant shape in scratch memory.
   Buffer* scratch_buffer(const std::string& name, DType dtype, const std::vector<int64_t>& shape, ir::Scope scope);
 

@@ -178,13 +178,8 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
 
   // Reduce across rows of `inner` elements: partials in a scratch row.
   uint64_t mark = scratch_mark();
-  Buffer* acc = scratch_buffer("reduce_acc", k == VK::Index ? DType::I32 : (k == VK::F64 ? DType::F64 : DType::F32),
-                               {inner}, ir::Scope::Shared);
-  // i64 partials: reinterpret the scratch row as i64 (I32's slot size is too small).
-  if (k == VK::Index) {
-    scratch_release(mark);
-    acc = scratch_buffer("reduce_acc", DType::F64, {inner}, ir::Scope::Shared);
-  }
+  // The partials are accessed as the compute type (i64 partials use 8-byte f64 slots).
+  Buffer* acc = scratch_buffer("reduce_acc", k == VK::F32 ? DType::F32 : DType::F64, {inner}, ir::Scope::Shared);
   auto acc_ptr = [&](llvm::Value* i) { return b.CreateInBoundsGEP(kt, acc->base, i); };
   Status st = loop(ci(0), ci(outer), [&](llvm::Value* o) -> Status {
     llvm::Value* row0 = b.CreateMul(o, ci(len * inner));
