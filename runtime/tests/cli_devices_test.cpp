@@ -12,7 +12,7 @@ namespace {
 std::string tegula_cli(const std::string& args, int* rc = nullptr, const std::string& env = "") {
   std::string out;
   int status = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS -u TEGULA_SELECT_PLUGINS "
-                           "-u TEGULA_DISABLE_PLUGINS -u TEGULA_LOADER_DEBUG TEGULA_CACHE_DIR=off " +
+                           "-u TEGULA_DISABLE_PLUGINS -u TEGULA_LOADER_DEBUG TEGULA_CACHE_DIR=off TEGULA_SELECT_PLUGINS=reference " +
                                env + " " + tegula_exe() + " " + args,
                            &out);
   if (rc) *rc = status;
