@@ -89,6 +89,7 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
       if (exe.is_ok()) {
         ++rt->cache_hits;
         k->executable = *exe;
+        k->executable_bytes = std::move(payload);
         k->cache = TEGULA_CACHE_HIT;
         return k.release();
       }
@@ -108,6 +109,7 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(index, lowered_text, request.plugin_options));
   if (use_cache) cache.store(key, bytes);
   TG_ASSIGN_OR_RETURN(k->executable, plugin.executable_load(index, bytes));
+  k->executable_bytes = std::move(bytes);
   return k.release();
 }
 

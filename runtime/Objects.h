@@ -49,6 +49,13 @@ struct tegula_kernel {
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
+  std::string executable_bytes;  ///< kept for tegula_kernel_describe
+  std::optional<std::string> description;
+};
+
+struct tegula_event {
+  tegula_device* device = nullptr;
+  tg_event* handle = nullptr;
 };
 
 struct tegula_runtime {
@@ -67,6 +74,7 @@ struct tegula_runtime {
   std::mutex objects_mu;
   std::set<tegula_buffer*> buffers;
   std::set<tegula_kernel*> kernels;
+  std::set<tegula_event*> events;
 };
 
 namespace tegula::runtime {

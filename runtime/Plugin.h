@@ -86,6 +86,8 @@ public:
   /// A Corrupt status means the plugin refused the bytes (TG_ERR_CORRUPT).
   Result<tg_executable*> executable_load(uint32_t device, const std::string& bytes);
   void executable_free(tg_executable* executable);
+  /// executable_describe: the executable's bytes in readable form.
+  Result<std::string> describe_executable(const std::string& bytes);
   Status launch(uint32_t device, tg_executable* executable, const uint32_t grid[3],
                 const std::vector<tg_launch_arg>& args);
   Status synchronize(uint32_t device);

@@ -293,7 +293,8 @@ typedef struct tg_plugin_api {
 
 /* The host speaks ABI versions host_min_abi..host_max_abi. The plugin returns its function
  * table for one version v in that range that it also speaks (normally the highest), with
- * abi_version = v and struct_size covering at least version v's fields. To refuse, it returns
+ * abi_version = v and struct_size covering at least every required entry of version v;
+ * optional entries past struct_size count as NULL (absent). To refuse, it returns
  * NULL and may point *out_refusal at a static string saying why. The table is static: valid
  * for the library lifetime. This function must not allocate or start threads. */
 typedef const tg_plugin_api* (*tg_plugin_query_fn)(uint32_t host_min_abi, uint32_t host_max_abi,

@@ -146,6 +146,12 @@ public:
   std::string name() const { return tegula_kernel_name(handle_); }
   tegula_cache_result cache_result() const { return tegula_kernel_cache_result(handle_); }
   size_t arg_count() const { return tegula_kernel_arg_count(handle_); }
+  /// The executable as its plugin renders it (PTX, LLVM IR, ...).
+  Result<std::string> describe() const {
+    const char* text = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_kernel_describe(handle_, &text)));
+    return std::string(text);
+  }
 
   /// Queue a launch; Device::synchronize waits for it.
   Status launch(const std::vector<Arg>& args) {
@@ -158,6 +164,37 @@ public:
 
 private:
   tegula_kernel* handle_ = nullptr;
+};
+
+/// A point in a device's queue, for waiting and timing.
+class Event {
+public:
+  Event() = default;
+  explicit Event(tegula_event* handle) : handle_(handle) {}
+  Event(Event&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+  Event& operator=(Event&& o) noexcept {
+    if (this != &o) {
+      tegula_event_free(handle_);
+      handle_ = std::exchange(o.handle_, nullptr);
+    }
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { tegula_event_free(handle_); }
+
+  tegula_event* handle() const { return handle_; }
+  Status record() { return status_from(tegula_event_record(handle_)); }
+  Status synchronize() { return status_from(tegula_event_synchronize(handle_)); }
+  /// Milliseconds from `start` to `end`, both recorded and complete.
+  static Result<double> elapsed_ms(const Event& start, const Event& end) {
+    double ms = 0;
+    TG_RETURN_IF_ERROR(status_from(tegula_event_elapsed_ms(start.handle_, end.handle_, &ms)));
+    return ms;
+  }
+
+private:
+  tegula_event* handle_ = nullptr;
 };
 
 /// A device, borrowed from its Runtime (valid while the Runtime is open).
@@ -204,6 +241,11 @@ public:
     return compile(ir::print_kernel(kernel), o);
   }
   Status synchronize() const { return status_from(tegula_device_synchronize(handle_)); }
+  Result<Event> create_event() const {
+    tegula_event* e = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_event_create(handle_, &e)));
+    return Event(e);
+  }
 
 private:
   tegula_device* handle_ = nullptr;
