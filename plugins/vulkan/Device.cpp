@@ -64,6 +64,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     f8s.storageBuffer8BitAccess = c.storage8;
     auto fi8 = make_struct<VkPhysicalDeviceShaderFloat16Int8Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES);
     fi8.shaderInt8 = c.int8;
+    fi8.shaderFloat16 = c.float16;
     auto fat = make_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
     fat.shaderBufferFloat32AtomicAdd = c.atomic_float32_add;
     fat.shaderBufferFloat64AtomicAdd = c.atomic_float64_add;
@@ -74,6 +75,8 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     fsc.computeFullSubgroups = c.subgroup_size_control;
     auto fcm = make_struct<CoopMatrixFeaturesKHR>(kStypeCoopMatrixFeatures);
     fcm.cooperativeMatrix = VK_TRUE;
+    auto fmm = make_struct<VkPhysicalDeviceVulkanMemoryModelFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES);
+    fmm.vulkanMemoryModel = c.vulkan_memory_model;
     auto features = make_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
     features.features.shaderInt16 = c.int16;
     features.features.shaderInt64 = c.int64;
@@ -91,6 +94,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     if (api >= VK_API_VERSION_1_2 || p.has_extension("VK_KHR_shader_atomic_int64")) chain(fa64);
     if (c.subgroup_size_control) chain(fsc);
     if (!c.coopmat.empty()) chain(fcm);
+    if (c.vulkan_memory_model) chain(fmm);
 
     float priority = 1.0f;
     auto qinfo = make_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);

@@ -79,11 +79,14 @@ std::string device_target_json(const DeviceCaps& caps) {
   // Cooperative-matrix entries (subgroup scope, dtypes this target has, no saturation).
   Json instructions = Json::array();
   std::set<std::string> ids, matrix_features;
-  if (subgroup > 1) {
+  if (subgroup > 1 && caps.vulkan_memory_model) {
     for (const CoopmatProps& p : caps.coopmat) {
       std::string a = component_dtype(p.a), b = component_dtype(p.b), c = component_dtype(p.c), r = component_dtype(p.result);
       if (p.scope != 3 || p.saturating || a.empty() || b.empty() || c.empty() || c != r) continue;
       if (!has(a) || !has(b) || !has(c)) continue;
+      // Component types the generator emits: f16 (with shaderFloat16), i8, u8; f32, i32.
+      auto emitted = [&](const std::string& d) { return (d == "f16" && caps.float16) || d == "i8" || d == "u8" || d == "f32" || d == "i32"; };
+      if (!emitted(a) || !emitted(b) || !emitted(c) || a == "f32" || a == "i32") continue;
       std::string id = "coopmat.m" + std::to_string(p.m) + "n" + std::to_string(p.n) + "k" + std::to_string(p.k) + "." + a +
                        (a == b ? "" : "_" + b) + "_" + c;
       if (!ids.insert(id).second) continue;

@@ -37,6 +37,8 @@ struct DeviceCaps {
   bool storage8 = false, int8 = false;
   bool storage16 = false, int16 = false;
   bool float64 = false, int64 = false;
+  bool float16 = false;  ///< shaderFloat16: f16 arithmetic types (cooperative matrices of f16)
+  bool vulkan_memory_model = false;  ///< required by cooperative-matrix shaders
   bool atomic_float32_add = false, atomic_float64_add = false, int64_atomics = false;
   bool subgroup_size_control = false;
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;

@@ -86,6 +86,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   auto fa64 = make_struct<VkPhysicalDeviceShaderAtomicInt64Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
   auto fsc = make_struct<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
   auto fcm = make_struct<CoopMatrixFeaturesKHR>(kStypeCoopMatrixFeatures);
+  auto fmm = make_struct<VkPhysicalDeviceVulkanMemoryModelFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES);
   auto features = make_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   void** tail = &features.pNext;
   auto chain = [&](auto& s) {
@@ -105,6 +106,8 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   if (has_atomic64) chain(fa64);
   if (has_size_control) chain(fsc);
   if (has_coopmat) chain(fcm);
+  bool has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
+  if (has_mm) chain(fmm);
   vk.vkGetPhysicalDeviceFeatures2(handle, &features);
 
   // Properties.
@@ -137,6 +140,8 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   c.int16 = features.features.shaderInt16;
   c.storage8 = has8 && f8s.storageBuffer8BitAccess;
   c.int8 = hasf16i8 && fi8.shaderInt8;
+  c.float16 = hasf16i8 && fi8.shaderFloat16;
+  c.vulkan_memory_model = has_mm && fmm.vulkanMemoryModel;
   c.float64 = features.features.shaderFloat64;
   c.int64 = features.features.shaderInt64;
   c.atomic_float32_add = has_atomic_float && fat.shaderBufferFloat32AtomicAdd;

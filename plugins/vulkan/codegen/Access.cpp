@@ -65,8 +65,16 @@ uint32_t KernelGen::element_ptr(const Buf& b, Value index) {
   return 0;
 }
 
-Value KernelGen::load_raw(const Buf& b, Value index) { return b_.load(element_ptr(b, index), b.elem); }
-void KernelGen::store_raw(const Buf& b, Value index, Value raw) { b_.store(element_ptr(b, index), raw); }
+Value KernelGen::load_raw(const Buf& b, Value index) {
+  bool shared = b.scope == ir::Scope::Global || b.scope == ir::Scope::Shared;
+  return shared ? b_.load_shared(element_ptr(b, index), b.elem) : b_.load(element_ptr(b, index), b.elem);
+}
+
+void KernelGen::store_raw(const Buf& b, Value index, Value raw) {
+  bool shared = b.scope == ir::Scope::Global || b.scope == ir::Scope::Shared;
+  if (shared) b_.store_shared(element_ptr(b, index), raw);
+  else b_.store(element_ptr(b, index), raw);
+}
 
 Value KernelGen::read_slot(const Buf& b, int64_t slot) { return load_raw(b, b_.ci(int32_t(slot))); }
 
@@ -146,7 +154,7 @@ void KernelGen::write_memory(const Buf& b, const std::vector<Value>& coords, Val
 
 void KernelGen::atomic_add_global(const Buf& b, const std::vector<Value>& coords, Value value) {
   Value index = global_index(b, coords);
-  Value device = b_.cu(ScopeDevice), relaxed = b_.cu(SemNone);
+  Value device = b_.cu(b_.atomic_scope()), relaxed = b_.cu(SemNone);
   b_.if_(global_inside(b, coords), [&] {
     if (b.dtype == DType::I32) {
       Value v = cv_.round(DType::I32, value);
@@ -167,7 +175,7 @@ void KernelGen::atomic_add_global(const Buf& b, const std::vector<Value>& coords
     Value word_index = half ? b_.bitcast(b_.shr(b_.bitcast(index, T::U32), b_.cu(1)), T::I32) : index;
     Value shift = half ? b_.mul(b_.band(b_.bitcast(index, T::U32), b_.cu(1)), b_.cu(16)) : b_.cu(0);
     uint32_t ptr = b_.chain(SCStorageBuffer, m_.type(word), b.word_var, {b_.cu(0).id, word_index.id});
-    uint32_t expected = b_.var(word, b_.load(ptr, word));
+    uint32_t expected = b_.var(word, b_.load_shared(ptr, word));
     b_.do_while([&] {
       Value old = b_.load(expected, word);
       Value next;

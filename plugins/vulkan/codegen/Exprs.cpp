@@ -171,6 +171,11 @@ Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
 Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {
   Buf* b = find_buf(e->name);
   if (!b || !map) return error(ErrorCode::Internal, "vulkan: bare buffer '" + e->name + "' outside a map");
+  if (b->opaque) {
+    auto it = map->opaque_value.find(e->name);
+    if (it == map->opaque_value.end()) return fail(e->loc, "opaque fragment '" + e->name + "' read by another fragment's map");
+    return it->second;
+  }
   if (b->scope == ir::Scope::Fragment) {
     auto it = map->slot_of.find(e->name);
     if (it == map->slot_of.end() || it->second < 0) return error(ErrorCode::Internal, "vulkan: no slot of '" + e->name + "'");

@@ -19,6 +19,7 @@ Status KernelGen::gen_gemm(const ir::Stmt& s) {
   Buf* B = find_buf(s.gemm_b().buffer);
   Buf* C = find_buf(s.gemm_c().buffer);
   if (!A || !B || !C) return fail(s.loc, "unbound gemm operand");
+  if (plan.kind == InstructionKind::Coopmat) return gen_gemm_coopmat(s, A, B, C);
   if (!plan.is_fma()) return fail(s.loc, "matrix instruction '" + plan.inst + "' (only the fma path and cooperative matrices are generated)");
   if (C->scope != ir::Scope::Fragment) return fail(s.loc, "gemm accumulator is not a fragment");
   bool ta = ir::stmt_attr_bool(s, "trans_a"), tb = ir::stmt_attr_bool(s, "trans_b");

@@ -150,6 +150,10 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       break;
     }
     case ir::Scope::Fragment: {
+      if (ir::find_attr(s.attrs, "layout.opaque")) {
+        TG_RETURN_IF_ERROR(declare_opaque(b, s));
+        break;
+      }
       auto d = ir::get_distribution(s.attrs, "layout");
       if (!d.is_ok()) return fail(s.loc, "fragment '" + s.name + "' has no layout (was the kernel lowered?)");
       b.dist = *d;
@@ -174,7 +178,7 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
     }
     case ir::Scope::Global: return fail(s.loc, "alloc of a global buffer");
   }
-  m_.name(b.var, s.name);
+  if (b.var) m_.name(b.var, s.name);
   buf_scopes_.back()[s.name] = &b;
   return Status::ok();
 }
@@ -436,7 +440,17 @@ Result<GeneratedShader> KernelGen::run() {
     m_.capability(CapFloat64);
     m_.capability(CapInt64);
   }
-  m_.memory_model(AddressingLogical, MemoryModelGLSL450);
+  // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
+  bool coop = false;
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")); });
+  if (coop) {
+    b_.vulkan_memory_model = true;
+    m_.capability(CapVulkanMemoryModel);
+    m_.extension("SPV_KHR_vulkan_memory_model");
+    m_.memory_model(AddressingLogical, MemoryModelVulkan);
+  } else {
+    m_.memory_model(AddressingLogical, MemoryModelGLSL450);
+  }
   TG_RETURN_IF_ERROR(declare_interface());
   std::set<std::string> atomic_targets;
   find_atomic_targets(k_.body, atomic_targets);

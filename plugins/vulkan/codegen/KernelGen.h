@@ -56,6 +56,13 @@ struct Buf {
   // Fragments.
   ir::Distribution dist;
   int64_t slots = 0;
+  // Opaque fragments (cooperative matrices): the rm x rn matrices this subgroup holds.
+  bool opaque = false;
+  const CoopmatShape* coop = nullptr;
+  int64_t gm = 1, gn = 1, rm = 1, rn = 1;
+  uint32_t mat_type = 0;       ///< the accumulator's OpTypeCooperativeMatrixKHR
+  T comp = T::F32;             ///< its component type
+  std::vector<uint32_t> mats;  ///< Function variables, matrix (i, j) at i + rm * j
 };
 
 /// A distribution bound to this invocation: thread coordinates per dimension (I32) and the
@@ -95,6 +102,25 @@ public:
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp
   Status gen_gemm(const ir::Stmt& s);    // Gemm.cpp
+
+  // --- cooperative matrices (Coopmat.cpp) ------------------------------------------------
+  Status declare_opaque(Buf& b, const ir::Stmt& alloc);
+  Status gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);
+  Status opaque_fill(Buf& b, Value value);
+  /// Whole-fragment copies through the subgroup's staging tile: out to shared or global
+  /// (masked), or in from them (pad outside).
+  Status opaque_copy(const ir::Stmt& s, Buf* src, Buf* dst, const std::vector<int64_t>& extent);
+  Status opaque_map(const ir::Stmt& s, Buf& b);
+  /// The subgroup's origin (row, col) of matrix (i, j), and whether it is the first copy of
+  /// its group (replicated subgroups repeat the work but do not write memory).
+  struct GroupPos {
+    Value row0, col0, primary, lane;
+  };
+  GroupPos group_pos(const Buf& b);
+  uint32_t staging_ptr(const Buf& b, Value element);
+  Value coop_load(uint32_t type, uint32_t ptr, Value layout, Value stride);
+  void coop_store(uint32_t ptr, Value mat, Value layout, Value stride);
+  T coop_component(DType d, bool signed_int);
 
   // --- distributions (KernelGen.cpp) -----------------------------------------------------
   Exec bind(const ir::Distribution& d, int rank);
@@ -141,6 +167,7 @@ public:
   struct MapCtx {
     std::vector<Value> coords;  ///< the map's element
     std::map<std::string, int64_t> slot_of;  ///< fragment operand -> its slot for this element
+    std::map<std::string, Value> opaque_value;  ///< opaque fragment -> this element's value
   };
   Result<Value> expr(const ir::Expr& e, const MapCtx* map = nullptr);
   Result<Value> expr_as(const ir::Expr& e, T to, const MapCtx* map = nullptr);
@@ -178,6 +205,9 @@ public:
   uint32_t in_workgroup_id_ = 0, in_local_index_ = 0, in_num_workgroups_ = 0;
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
+  uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
+  T staging_comp_ = T::F32;
+  int64_t staging_tile_ = 0;    ///< elements per subgroup
 };
 
 }  // namespace tegula::vulkan

@@ -34,6 +34,10 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   ir::BufferMap infos;
   for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
+  if (src->opaque || dst->opaque) {
+    if (atomic || (src->opaque && dst->opaque)) return fail(s.loc, "this op on an opaque (cooperative-matrix) fragment");
+    return opaque_copy(s, src, dst, extent);
+  }
   TG_ASSIGN_OR_RETURN(std::vector<Value> so, tile_origin(s.tiles[0]));
   TG_ASSIGN_OR_RETURN(std::vector<Value> dso, tile_origin(s.tiles[1]));
   std::string exec_name;
@@ -77,6 +81,7 @@ Status KernelGen::gen_fill(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
   TG_ASSIGN_OR_RETURN(std::vector<Value> origin, tile_origin(s.target()));
   TG_ASSIGN_OR_RETURN(Value value, expr(s.value()));
+  if (dst->opaque) return opaque_fill(*dst, value);
   std::string exec_name;
   TG_ASSIGN_OR_RETURN(ir::Distribution dist, plan_distribution(s, *this, extent, exec_name));
   Exec e = bind(dist, int(extent.size()));
@@ -105,6 +110,7 @@ Status KernelGen::gen_map(const ir::Stmt& s) {
   Buf* dst = find_buf(s.target().buffer);
   if (!dst) return fail(s.loc, "unbound map target");
   if (dst->scope != ir::Scope::Fragment && dst->scope != ir::Scope::Shared) return fail(s.loc, "map into a global or local buffer");
+  if (dst->opaque) return opaque_map(s, *dst);
   std::string exec_name;
   TG_ASSIGN_OR_RETURN(ir::Distribution dist, plan_distribution(s, *this, dst->shape, exec_name));
   // Fragment operands: their slot for each element of the exec distribution.

@@ -178,9 +178,32 @@ void Builder::do_while(const std::function<Value()>& body) {
   m.label(merge);
 }
 
+Value Builder::load_shared(uint32_t ptr, T ty) {
+  std::vector<uint32_t> ops{ptr};
+  for (uint32_t w : shared_access()) ops.push_back(w);
+  return op(OpLoad, ty, ops);
+}
+
+void Builder::store_shared(uint32_t ptr, Value v) {
+  std::vector<uint32_t> ops{ptr, v.id};
+  for (uint32_t w : shared_access()) ops.push_back(w);
+  m.emit(OpStore, ops);
+}
+
+std::vector<uint32_t> Builder::shared_access() const {
+  if (!vulkan_memory_model) return {};
+  return {AccessNonPrivatePointer};
+}
+
+uint32_t Builder::barrier_semantics(uint32_t storage) const {
+  uint32_t s = SemAcquireRelease | storage;
+  if (vulkan_memory_model) s |= SemMakeAvailable | SemMakeVisible;
+  return s;
+}
+
 void Builder::barrier() {
   m.emit(OpControlBarrier, {cu(ScopeWorkgroup).id, cu(ScopeWorkgroup).id,
-                            cu(SemAcquireRelease | SemWorkgroupMemory | SemUniformMemory).id});
+                            cu(barrier_semantics(SemWorkgroupMemory | SemUniformMemory)).id});
 }
 
 }  // namespace tegula::vulkan::spv

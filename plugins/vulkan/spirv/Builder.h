@@ -18,6 +18,9 @@ public:
   explicit Builder(Module& m) : m(m) {}
 
   Module& m;
+  /// The module uses the Vulkan memory model: shared and storage-buffer accesses are
+  /// non-private, and barriers make writes available and visible.
+  bool vulkan_memory_model = false;
 
   // --- constants ----------------------------------------------------------------------
   Value c(T t, double v) { return m.constant(t, v); }
@@ -78,6 +81,15 @@ public:
   uint32_t chain(StorageClass sc, uint32_t elem_type, uint32_t base, const std::vector<uint32_t>& indices);
   Value load(uint32_t ptr, T ty) { return op(OpLoad, ty, {ptr}); }
   void store(uint32_t ptr, Value v) { m.emit(OpStore, {ptr, v.id}); }
+  /// Loads and stores of memory other invocations see (shared, storage buffers).
+  Value load_shared(uint32_t ptr, T ty);
+  void store_shared(uint32_t ptr, Value v);
+  /// The memory operand of accesses to memory other invocations see (none, or NonPrivate).
+  std::vector<uint32_t> shared_access() const;
+  /// Semantics of a barrier over `storage` (WorkgroupMemory | UniformMemory bits).
+  uint32_t barrier_semantics(uint32_t storage) const;
+  /// The scope of atomics on storage buffers.
+  uint32_t atomic_scope() const { return vulkan_memory_model ? ScopeQueueFamily : ScopeDevice; }
   /// A Function variable of scalar type, optionally initialised.
   uint32_t var(T ty);
   uint32_t var(T ty, Value init);

@@ -46,7 +46,7 @@ enum Capability : uint32_t {
   CapShader = 1, CapFloat16 = 9, CapFloat64 = 10, CapInt64 = 11, CapInt64Atomics = 12,
   CapInt16 = 22, CapInt8 = 39, CapGroupNonUniform = 61, CapGroupNonUniformShuffle = 65,
   CapStorageBuffer16BitAccess = 4433, CapStorageBuffer8BitAccess = 4448,
-  CapVulkanMemoryModel = 5345, CapAtomicFloat32AddEXT = 6033, CapAtomicFloat64AddEXT = 6034,
+  CapVulkanMemoryModel = 5345, CapVulkanMemoryModelDeviceScope = 5346, CapAtomicFloat32AddEXT = 6033, CapAtomicFloat64AddEXT = 6034,
   CapCooperativeMatrixKHR = 6022,
 };
 
@@ -63,10 +63,11 @@ enum BuiltIn : uint32_t {
   BuiltInWorkgroupId = 26, BuiltInLocalInvocationIndex = 29, BuiltInSubgroupLocalInvocationId = 41,
 };
 
-enum Scope : uint32_t { ScopeDevice = 1, ScopeWorkgroup = 2, ScopeSubgroup = 3, ScopeInvocation = 4 };
+enum Scope : uint32_t { ScopeDevice = 1, ScopeWorkgroup = 2, ScopeSubgroup = 3, ScopeInvocation = 4, ScopeQueueFamily = 5 };
 
 enum MemorySemantics : uint32_t {
   SemNone = 0, SemAcquireRelease = 0x8, SemUniformMemory = 0x40, SemWorkgroupMemory = 0x100,
+  SemMakeAvailable = 0x2000, SemMakeVisible = 0x4000,
 };
 
 enum ExecutionModel : uint32_t { ModelGLCompute = 5 };
@@ -75,6 +76,8 @@ enum AddressingModel : uint32_t { AddressingLogical = 0 };
 enum MemoryModel : uint32_t { MemoryModelGLSL450 = 1, MemoryModelVulkan = 3 };
 enum FunctionControl : uint32_t { FunctionControlNone = 0 };
 enum SelectionControl : uint32_t { SelectionControlNone = 0 };
+/// Memory operands (loads, stores, cooperative-matrix loads and stores).
+enum MemoryAccess : uint32_t { AccessNonPrivatePointer = 0x20 };
 enum LoopControl : uint32_t { LoopControlNone = 0, LoopControlUnroll = 1, LoopControlDontUnroll = 2 };
 
 /// Cooperative-matrix operands (SPV_KHR_cooperative_matrix).

@@ -18,8 +18,8 @@ TEST_CASE("example kernels generate valid SPIR-V") {
       REQUIRE_MESSAGE(shader.is_ok(), shader.status().str());
       std::string verdict = spirv_val(shader->words);
       if (verdict == "skip") {
-        MESSAGE("spirv-val is not installed: generated modules are not validated");
-        return;
+        MESSAGE("spirv-val is missing or predates this module's extensions: not validated");
+        continue;
       }
       CHECK_MESSAGE(verdict.empty(), verdict);
     }
