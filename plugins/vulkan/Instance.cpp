@@ -148,6 +148,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   c.atomic_float64_add = has_atomic_float && fat.shaderBufferFloat64AtomicAdd;
   c.int64_atomics = has_atomic64 && fa64.shaderBufferInt64Atomics;
   c.subgroup_size_control = has_size_control && fsc.subgroupSizeControl && fsc.computeFullSubgroups;
+  c.subgroup_size_control = c.subgroup_size_control && (scp.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
   if (has_size_control) {
     c.min_subgroup_size = scp.minSubgroupSize;
     c.max_subgroup_size = scp.maxSubgroupSize;

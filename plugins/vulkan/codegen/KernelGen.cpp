@@ -116,6 +116,7 @@ Status KernelGen::declare_interface() {
     m_.decorate(b.var, DecBinding, {binding});
     m_.name(b.var, p.name);
     b.offset_member = uint32_t(member++);
+    b.binding = binding;
     iface_.bindings.push_back(uint32_t(i));
     ++binding;
     buf_scopes_.back()[p.name] = &b;

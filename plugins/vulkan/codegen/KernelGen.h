@@ -49,6 +49,8 @@ struct Buf {
   uint32_t word_var = 0;          ///< a u32 view of the same binding (atomics on 16-bit data)
   uint32_t offset_member = 0;     ///< push-constant member holding the element offset
   Value offset;                   ///< I32 element offset of the tensor in its buffer
+  std::map<uint32_t, uint32_t> views;  ///< bytes -> a view of the binding as u32, uvec2 or uvec4
+  uint32_t binding = 0;
   std::vector<Value> dims;        ///< I32, one per dimension
   // Shared buffers.
   ir::SharedLayout layout;
@@ -98,6 +100,11 @@ public:
 
   // --- tile ops (TileOps.cpp) ------------------------------------------------------------
   Status gen_copy(const ir::Stmt& s, bool atomic);
+  /// A raw global -> shared copy moving plan.vec elements per access (Copies.cpp); false
+  /// when the plan does not allow it.
+  bool gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
+                       const std::vector<Value>& so, const std::vector<Value>& dso, double pad);
+  uint32_t vector_view(Buf& b, uint32_t bytes);
   Status gen_fill(const ir::Stmt& s);
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp

@@ -54,6 +54,13 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   double pad = atomic ? 0.0 : ir::stmt_attr_float(s, "pad");
   bool raw = !atomic && in_memory(*src) && in_memory(*dst) && src->dtype == dst->dtype;
   Exec e = bind(dist, rank);
+  if (raw && src->scope == ir::Scope::Global && dst->scope == ir::Scope::Shared && ir::stmt_attr_int(s, "plan.vec") > 1) {
+    auto vector_body = [&] { return gen_vector_copy(s, *src, *dst, e, extent, so, dso, pad); };
+    bool done = false;
+    if (e.replicated) b_.if_(e.primary, [&] { done = vector_body(); });
+    else done = vector_body();
+    if (done) return Status::ok();
+  }
   auto body = [&] {
     for_slots(e, extent, [&](int64_t v, const std::vector<Value>& c) {
       if (raw) {

@@ -1,0 +1,30 @@
+#!/bin/bash
+# One command on the H200 machine (the device tool's `run`): build with the CPU backend off,
+# run the Vulkan tests on the NVIDIA device, then the benchmark beside cuBLAS. Expects the
+# Vulkan loader, Vulkan headers and doctest .debs in $DEBS (default .device/vulkan/debs) and,
+# when this tree has no plugins/vulkan (the tool sent another checkout), the vulkan worktree
+# as $DEBS/../src.tar.gz. Writes logs under $OUT.
+set -u
+DEBS=${DEBS:-.device/vulkan/debs}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+if [ ! -f plugins/vulkan/CMakeLists.txt ]; then
+  mkdir -p /tmp/src && tar -xzf "$DEBS/../src.tar.gz" -C /tmp/src && cd /tmp/src
+fi
+for f in "$DEBS"/libvulkan1_*.deb; do dpkg -x "$f" /; done
+ldconfig
+mkdir -p /tmp/dev && for f in "$DEBS"/libvulkan-dev_*.deb "$DEBS"/doctest-dev_*.deb; do dpkg -x "$f" /tmp/dev; done
+ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$ICD" ] || ICD=$(ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json 2>/dev/null | head -1)
+export VK_DRIVER_FILES=$ICD VK_ICD_FILENAMES=$ICD TEGULA_VULKAN_TEST_ICD=$ICD
+echo "icd: $ICD"; nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
+set -o pipefail
+cmake -S . -B /tmp/build -G Ninja -DTEGULA_ENABLE_CPU=OFF -DTEGULA_ENABLE_CUDA=OFF \
+  -DTEGULA_VULKAN_INCLUDE_DIR=/tmp/dev/usr/include -Ddoctest_DIR=/tmp/dev/usr/lib/cmake/doctest \
+  -DCMAKE_CXX_FLAGS=-isystem\ /tmp/dev/usr/include > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
+cmake --build /tmp/build -j16 --target vulkan_tests vulkan_gemm_bench tegula_plugin_vulkan tegula > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
+echo "build ok"
+/tmp/build/bin/tegula devices 2>&1 | tee "$OUT/devices.txt"
+(cd /tmp/build && timeout 200 ctest -R vulkan_tests --output-on-failure) 2>&1 | tee "$OUT/tests.log" | tail -25
+timeout 150 /tmp/build/bin/vulkan_gemm_bench 4096 20 2>&1 | tee "$OUT/bench_vulkan.txt"
+timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 2>&1 | tee "$OUT/bench_torch.txt"
