@@ -5,7 +5,7 @@
 # when this tree has no plugins/vulkan (the tool sent another checkout), the vulkan worktree
 # as $DEBS/../src.tar.gz. Writes logs under $OUT.
 set -u
-DEBS=${DEBS:-.device/vulkan/debs}
+DEBS=$(realpath "${DEBS:-.device/vulkan/debs}")
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 if [ ! -f plugins/vulkan/CMakeLists.txt ]; then
@@ -19,12 +19,13 @@ ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 export VK_DRIVER_FILES=$ICD VK_ICD_FILENAMES=$ICD TEGULA_VULKAN_TEST_ICD=$ICD
 echo "icd: $ICD"; nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
 set -o pipefail
-cmake -S . -B /tmp/build -G Ninja -DTEGULA_ENABLE_CPU=OFF -DTEGULA_ENABLE_CUDA=OFF \
+cmake -S . -B /tmp/build -G Ninja -DTEGULA_ENABLE_CPU=OFF -DTEGULA_ENABLE_CUDA=OFF -DTEGULA_WERROR=OFF \
   -DTEGULA_VULKAN_INCLUDE_DIR=/tmp/dev/usr/include -Ddoctest_DIR=/tmp/dev/usr/lib/cmake/doctest \
-  -DCMAKE_CXX_FLAGS=-isystem\ /tmp/dev/usr/include > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
+  > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
 cmake --build /tmp/build -j16 --target vulkan_tests vulkan_gemm_bench tegula_plugin_vulkan tegula > "$OUT/build.log" 2>&1 || { grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1; }
 echo "build ok"
 /tmp/build/bin/tegula devices 2>&1 | tee "$OUT/devices.txt"
+/tmp/build/bin/tegula targets --device vulkan:0 > "$OUT/target.txt" 2>&1
 (cd /tmp/build && timeout 200 ctest -R vulkan_tests --output-on-failure) 2>&1 | tee "$OUT/tests.log" | tail -25
 timeout 150 /tmp/build/bin/vulkan_gemm_bench 4096 20 2>&1 | tee "$OUT/bench_vulkan.txt"
 timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 2>&1 | tee "$OUT/bench_torch.txt"
