@@ -80,13 +80,20 @@ inline Env& env() {
   return e;
 }
 
-/// Skip the rest of a test (with a message) when there is no Vulkan device.
-#define TG_REQUIRE_VULKAN_DEVICE()                                          \
-  do {                                                                      \
-    if (!::tegula::vulkan::testing::env().dev) {                            \
-      MESSAGE("no Vulkan device: " << ::tegula::vulkan::testing::env().why); \
-      return;                                                               \
-    }                                                                       \
+/// Whether a missing device is a failure: when TEGULA_VULKAN_TEST_ICD names a driver, the run
+/// is meant for that device and must not pass by skipping.
+inline bool device_required() { return std::getenv("TEGULA_VULKAN_TEST_ICD") != nullptr; }
+
+/// Skip the rest of a test (with a message) when there is no Vulkan device, or fail when one
+/// is required.
+#define TG_REQUIRE_VULKAN_DEVICE()                                                        \
+  do {                                                                                    \
+    if (!::tegula::vulkan::testing::env().dev) {                                          \
+      if (::tegula::vulkan::testing::device_required())                                   \
+        FAIL("no Vulkan device for TEGULA_VULKAN_TEST_ICD: " << ::tegula::vulkan::testing::env().why); \
+      MESSAGE("no Vulkan device: " << ::tegula::vulkan::testing::env().why);               \
+      return;                                                                             \
+    }                                                                                     \
   } while (0)
 
 struct Tolerance {
