@@ -65,13 +65,17 @@ uint32_t KernelGen::element_ptr(const Buf& b, Value index) {
   return 0;
 }
 
+// Raw values are always in the dtype's storage type (f16 as u16 bits); a shared tile that
+// cooperative matrices read is declared f16 and bitcast here.
 Value KernelGen::load_raw(const Buf& b, Value index) {
   bool shared = b.scope == ir::Scope::Global || b.scope == ir::Scope::Shared;
-  return shared ? b_.load_shared(element_ptr(b, index), b.elem) : b_.load(element_ptr(b, index), b.elem);
+  Value v = shared ? b_.load_shared(element_ptr(b, index), b.elem) : b_.load(element_ptr(b, index), b.elem);
+  return b.elem == T::F16 ? b_.bitcast(v, T::U16) : v;
 }
 
 void KernelGen::store_raw(const Buf& b, Value index, Value raw) {
   bool shared = b.scope == ir::Scope::Global || b.scope == ir::Scope::Shared;
+  if (b.elem == T::F16) raw = b_.bitcast(raw, T::F16);
   if (shared) b_.store_shared(element_ptr(b, index), raw);
   else b_.store(element_ptr(b, index), raw);
 }

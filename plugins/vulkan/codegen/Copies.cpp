@@ -20,6 +20,8 @@ uint32_t KernelGen::vector_view(Buf& b, uint32_t bytes) {
   uint32_t var = m_.global_variable(SCStorageBuffer, block);
   m_.decorate(var, DecDescriptorSet, {0});
   m_.decorate(var, DecBinding, {b.binding});
+  m_.name(var, b.name + "_x" + std::to_string(bytes));
+  m_.member_name(block, 0, "words");
   b.views[bytes] = var;
   return var;
 }

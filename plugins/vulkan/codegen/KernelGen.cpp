@@ -51,6 +51,9 @@ Status KernelGen::declare_interface() {
   m_.decorate(in_num_workgroups_, DecBuiltIn, {24 /* NumWorkgroups */});
   in_local_index_ = m_.global_variable(SCInput, m_.type(T::U32));
   m_.decorate(in_local_index_, DecBuiltIn, {BuiltInLocalInvocationIndex});
+  m_.name(in_workgroup_id_, "tg_workgroup_id");
+  m_.name(in_num_workgroups_, "tg_num_workgroups");
+  m_.name(in_local_index_, "tg_local_index");
 
   // Push constants: tensor offsets, then scalars, then symbols.
   std::vector<std::string> symbols = k_.symbols();
@@ -86,8 +89,15 @@ Status KernelGen::declare_interface() {
   if (!types.empty()) {
     uint32_t block = m_.type_struct(types);
     m_.decorate(block, DecBlock);
-    for (size_t i = 0; i < types.size(); ++i) m_.member_decorate(block, uint32_t(i), DecOffset, {iface_.push[i].offset});
+    std::vector<std::string> symbols_list = k_.symbols();
+    for (size_t i = 0; i < types.size(); ++i) {
+      m_.member_decorate(block, uint32_t(i), DecOffset, {iface_.push[i].offset});
+      uint32_t arg = iface_.push[i].arg;
+      std::string what = arg < k_.params.size() ? k_.params[arg].name : symbols_list[arg - k_.params.size()];
+      m_.member_name(block, uint32_t(i), iface_.push[i].kind == PushTensorOffset ? what + "_offset" : what);
+    }
     push_var_ = m_.global_variable(SCPushConstant, block);
+    m_.name(push_var_, "tg_push");
     push_member_types_ = types;
   }
 
@@ -111,6 +121,7 @@ Status KernelGen::declare_interface() {
     uint32_t block = m_.type_struct({rarr});
     m_.decorate(block, DecBlock);
     m_.member_decorate(block, 0, DecOffset, {0});
+    m_.member_name(block, 0, "elements");
     b.var = m_.global_variable(SCStorageBuffer, block);
     m_.decorate(b.var, DecDescriptorSet, {0});
     m_.decorate(b.var, DecBinding, {binding});
@@ -143,6 +154,8 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       TG_ASSIGN_OR_RETURN(b.layout, ir::get_shared_layout(s.attrs));
       int64_t esize = int64_t(dtype_size(b.dtype));
       b.elem = Conversions::storage_type(b.dtype);
+      // Cooperative-matrix loads read f16 tiles as f16 (not as 16-bit integers to convert).
+      if (uses_coopmat_ && b.dtype == DType::F16) b.elem = T::F16;
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
@@ -444,6 +457,7 @@ Result<GeneratedShader> KernelGen::run() {
   // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
   bool coop = false;
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")); });
+  uses_coopmat_ = coop;
   if (coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);

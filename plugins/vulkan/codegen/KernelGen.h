@@ -212,6 +212,7 @@ public:
   uint32_t in_workgroup_id_ = 0, in_local_index_ = 0, in_num_workgroups_ = 0;
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
+  bool uses_coopmat_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;
   int64_t staging_tile_ = 0;    ///< elements per subgroup

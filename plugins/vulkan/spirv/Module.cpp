@@ -85,6 +85,12 @@ void Module::name(uint32_t target, const std::string& text) {
   put(debug_, OpName, ops);
 }
 
+void Module::member_name(uint32_t target, uint32_t member, const std::string& text) {
+  std::vector<uint32_t> ops{target, member};
+  for (uint32_t w : string_words(text)) ops.push_back(w);
+  put(debug_, OpMemberName, ops);
+}
+
 void Module::decorate(uint32_t target, Decoration d, std::initializer_list<uint32_t> literals) {
   std::vector<uint32_t> ops{target, uint32_t(d)};
   ops.insert(ops.end(), literals.begin(), literals.end());

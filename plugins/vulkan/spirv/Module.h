@@ -47,6 +47,7 @@ public:
   void entry_point(ExecutionModel model, uint32_t fn, const std::string& name, const std::vector<uint32_t>& interface);
   void execution_mode(uint32_t fn, ExecutionMode mode, std::initializer_list<uint32_t> literals);
   void name(uint32_t id, const std::string& text);
+  void member_name(uint32_t id, uint32_t member, const std::string& text);
   void decorate(uint32_t id, Decoration d, std::initializer_list<uint32_t> literals = {});
   void member_decorate(uint32_t id, uint32_t member, Decoration d, std::initializer_list<uint32_t> literals = {});
 
