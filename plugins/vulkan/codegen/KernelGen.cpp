@@ -1,5 +1,6 @@
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include <map>
 #include <set>
 
 #include "ir/Analysis.h"
@@ -349,7 +350,20 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   std::set<size_t> prefetched;
   if (s.op == ir::OpKind::Pipelined)
     for (int64_t i : ir::stmt_attr_ints(s, "plan.prefetch")) prefetched.insert(size_t(i));
+  // Otherwise a pipelined loop's leading global -> shared copies load one iteration ahead
+  // into registers (Prefetch.cpp).
+  std::vector<RegPrefetch> ahead;
+  if (s.op == ir::OpKind::Pipelined && prefetched.empty() && !no_register_prefetch_) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
+  std::map<size_t, RegPrefetch*> ahead_at;
+  for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
   Status st;
+  if (!ahead.empty()) {
+    b_.if_(b_.lt(lo, hi), [&] {
+      for (RegPrefetch& p : ahead)
+        if (st.is_ok()) st = prefetch_load(p, s.vars[0], lo);
+    });
+    TG_RETURN_IF_ERROR(st);
+  }
   b_.for_(lo, hi, 1, [&](Value i) {
     buf_scopes_.emplace_back();
     var_scopes_.emplace_back();
@@ -358,7 +372,20 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     for (size_t j = 0; j < stmts.size() && st.is_ok(); ++j) {
       bool pre = prefetched.count(j) > 0;
       if (pre && (j == 0 || !prefetched.count(j - 1))) b_.barrier();
-      st = gen_stmt(stmts[j]);
+      auto it = ahead_at.find(j);
+      if (it == ahead_at.end()) {
+        st = gen_stmt(stmts[j]);
+      } else {
+        st = prefetch_store(*it->second);
+        if (st.is_ok() && it->second == &ahead.back()) {
+          // The next iteration's elements, in flight during the barrier and the compute.
+          Value next = b_.add(i, b_.ci(1));
+          b_.if_(b_.lt(next, hi), [&] {
+            for (RegPrefetch& p : ahead)
+              if (st.is_ok()) st = prefetch_load(p, s.vars[0], next);
+          });
+        }
+      }
       if (pre && (j + 1 == stmts.size() || !prefetched.count(j + 1))) b_.barrier();
     }
     buf_scopes_.pop_back();

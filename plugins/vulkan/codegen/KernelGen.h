@@ -105,6 +105,29 @@ public:
   bool gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
                        const std::vector<Value>& so, const std::vector<Value>& dso, double pad);
   uint32_t vector_view(Buf& b, uint32_t bytes);
+  /// The raw elements of `vec` consecutive elements of a global tensor from one 4-, 8- or
+  /// 16-byte load at element `index` (pad outside when `inside` is false).
+  std::vector<Value> load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad);
+
+  // --- register prefetching in pipelined loops (Prefetch.cpp) --------------------------
+  struct RegPrefetch {
+    const ir::Stmt* copy = nullptr;
+    size_t index = 0;  ///< position in the loop body
+    Buf* src = nullptr;
+    Buf* dst = nullptr;
+    std::vector<int64_t> extent;
+    Exec e;
+    int64_t vec = 1;
+    double pad = 0;
+    std::vector<uint32_t> regs;  ///< per slot, the element loaded ahead (storage type)
+  };
+  /// Copies at the top of a pipelined loop that can be loaded one iteration ahead into
+  /// registers: global -> shared, same dtype, from a tensor the kernel never writes.
+  Status plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out);
+  /// Load the copy's elements for the iteration whose loop variable is `k` into registers.
+  Status prefetch_load(RegPrefetch& p, const std::string& var, Value k);
+  /// Store the registers into the shared tile (the copy, at its place in the body).
+  Status prefetch_store(RegPrefetch& p);
   Status gen_fill(const ir::Stmt& s);
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp
@@ -212,7 +235,8 @@ public:
   uint32_t in_workgroup_id_ = 0, in_local_index_ = 0, in_num_workgroups_ = 0;
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
-  bool uses_coopmat_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
+  bool uses_coopmat_ = false;
+  bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;
   int64_t staging_tile_ = 0;    ///< elements per subgroup
