@@ -60,6 +60,7 @@ void tegula_kernel_free(tegula_kernel* k) {
     std::lock_guard<std::mutex> lock(rt->objects_mu);
     rt->kernels.erase(k);
   }
+  for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
   k->device->plugin->executable_free(k->executable);
   delete k;
 }

@@ -152,6 +152,7 @@ Status PluginInstance::enumerate_devices() {
     d.name = device_name;
     d.memory_bytes = p.memory_bytes;
     d.compute_units = p.compute_units;
+    d.device_type = p.device_type <= uint32_t(TG_DEVICE_TYPE_REFERENCE) ? p.device_type : uint32_t(TG_DEVICE_TYPE_UNKNOWN);
     struct Field {
       const char* value;
       std::string* out;

@@ -1,5 +1,6 @@
 #include "runtime/PluginStrings.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace tegula::runtime {

@@ -65,6 +65,7 @@ void close_runtime(tegula_runtime* rt) {
   if (!rt) return;
   // Kernels, events and buffers first: the plugin instances they point into may shut down below.
   for (tegula_kernel* k : rt->kernels) {
+    for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
     k->device->plugin->executable_free(k->executable);
     delete k;
   }

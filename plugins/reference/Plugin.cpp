@@ -89,7 +89,7 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->toolkit_version = "";
   out->memory_bytes = host_memory_bytes();
   out->compute_units = 1;
-  out->reserved = 0;
+  out->device_type = TG_DEVICE_TYPE_REFERENCE;
   return nullptr;
 }
 

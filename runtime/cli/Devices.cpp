@@ -33,11 +33,9 @@ Result<Runtime> open_runtime(const char* command) {
 
 Result<Device> pick_device(const Runtime& rt, const std::string& name, const char* command) {
   if (name.empty()) {
-    std::vector<Device> devices = rt.devices();
-    if (!devices.empty()) return devices[0];
-    Status st = error(ErrorCode::NotFound, "no devices (no plugin loaded one; TEGULA_LOADER_DEBUG=1 shows why)");
-    std::fprintf(stderr, "tegula %s: %s\n", command, st.message().c_str());
-    return st;
+    Result<Device> d = rt.default_device();
+    if (!d.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, d.status().message().c_str());
+    return d;
   }
   Result<Device> d = rt.find_device(name);
   if (!d.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, d.status().message().c_str());

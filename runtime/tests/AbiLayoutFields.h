@@ -26,7 +26,7 @@
   X(tg_device_properties, vendor) X(tg_device_properties, target)                                 \
   X(tg_device_properties, driver_version) X(tg_device_properties, toolkit_version)               \
   X(tg_device_properties, memory_bytes) X(tg_device_properties, compute_units)                   \
-  X(tg_device_properties, reserved)                                                               \
+  X(tg_device_properties, device_type)                                                               \
   X(tg_target_description, struct_size) X(tg_target_description, next)                           \
   X(tg_target_description, format) X(tg_target_description, data) X(tg_target_description, size) \
   X(tg_compile_request, struct_size) X(tg_compile_request, next) X(tg_compile_request, ir_format) \

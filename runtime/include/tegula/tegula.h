@@ -178,6 +178,15 @@ tegula_device* tegula_device_get(tegula_runtime* runtime, size_t index);
  * devices there are. */
 tegula_error* tegula_device_find(tegula_runtime* runtime, const char* name, tegula_device** out_device);
 
+/* What kind of device (the plugin says): tools pick accelerators first, then CPUs, then
+ * software models, unless told otherwise. */
+typedef enum tegula_device_type {
+  TEGULA_DEVICE_TYPE_UNKNOWN = 0,
+  TEGULA_DEVICE_TYPE_GPU = 1,
+  TEGULA_DEVICE_TYPE_CPU = 2,
+  TEGULA_DEVICE_TYPE_REFERENCE = 3
+} tegula_device_type;
+
 typedef struct tegula_device_info {
   size_t struct_size;
   const char* name; /* "cuda:0"; strings valid until tegula_runtime_close */
@@ -190,7 +199,7 @@ typedef struct tegula_device_info {
   const char* toolkit_version; /* "" when none */
   uint64_t memory_bytes;       /* 0 when unknown */
   uint32_t compute_units;      /* 0 when unknown */
-  uint32_t reserved;
+  uint32_t device_type;        /* tegula_device_type */
 } tegula_device_info;
 
 tegula_error* tegula_device_get_info(const tegula_device* device, tegula_device_info* out_info);

@@ -64,6 +64,7 @@ struct DeviceInfo {
   std::string toolkit_version;
   uint64_t memory_bytes = 0;
   uint32_t compute_units = 0;
+  uint32_t device_type = TEGULA_DEVICE_TYPE_UNKNOWN;
 };
 
 struct CompileOptions {
@@ -210,7 +211,8 @@ public:
     i.struct_size = sizeof(i);
     TG_RETURN_IF_ERROR(status_from(tegula_device_get_info(handle_, &i)));
     return DeviceInfo{i.name,        i.plugin, i.plugin_version,  i.target,       i.device_name,
-                      i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units};
+                      i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units,
+                      i.device_type};
   }
   /// The device's target description as canonical JSON.
   Result<std::string> target_json() const {
@@ -312,6 +314,23 @@ public:
     std::vector<Device> out;
     for (size_t i = 0; i < tegula_device_count(handle_); ++i) out.emplace_back(tegula_device_get(handle_, i));
     return out;
+  }
+  /// The device tools use when none is named: the first accelerator, else the first device
+  /// of unknown kind, else the first CPU device, else the reference model.
+  Result<Device> default_device() const {
+    const int rank[] = {/*unknown*/ 1, /*gpu*/ 0, /*cpu*/ 2, /*reference*/ 3};
+    std::vector<Device> all = devices();
+    int best = -1, best_rank = 99;
+    for (size_t i = 0; i < all.size(); ++i) {
+      auto info = all[i].info();
+      int r = info.is_ok() && info->device_type <= 3 ? rank[info->device_type] : 1;
+      if (r < best_rank) {
+        best = int(i);
+        best_rank = r;
+      }
+    }
+    if (best < 0) return error(ErrorCode::NotFound, "no devices (no plugin loaded one; TEGULA_LOADER_DEBUG=1 shows why)");
+    return all[size_t(best)];
   }
   /// "cuda:1", or "cuda" for its first device.
   Result<Device> find_device(const std::string& name) const {
