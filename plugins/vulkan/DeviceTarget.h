@@ -27,6 +27,7 @@ struct DeviceCaps {
   uint32_t device_id = 0;
   uint32_t api_version = 0;
   uint32_t driver_version = 0;
+  uint32_t device_type = 0;  ///< VkPhysicalDeviceType
   uint64_t memory_bytes = 0;
   uint32_t subgroup_size = 1;
   bool subgroup_shuffle = false;    ///< shuffle and arithmetic in compute shaders

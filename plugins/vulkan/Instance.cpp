@@ -126,6 +126,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   c.device_id = props.deviceID;
   c.api_version = props.apiVersion;
   c.driver_version = props.driverVersion;
+  c.device_type = uint32_t(props.deviceType);
   for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
     if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) c.memory_bytes += mem.memoryHeaps[i].size;
   c.subgroup_size = sub.subgroupSize;
@@ -327,7 +328,13 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->toolkit_version = "";
   out->memory_bytes = p.caps.memory_bytes;
   out->compute_units = 0;
-  out->reserved = 0;
+  switch (VkPhysicalDeviceType(p.caps.device_type)) {
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: out->device_type = TG_DEVICE_TYPE_CPU; break;  // lavapipe, SwiftShader
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: out->device_type = TG_DEVICE_TYPE_GPU; break;
+    default: out->device_type = TG_DEVICE_TYPE_UNKNOWN; break;
+  }
   return nullptr;
 }
 
