@@ -1,0 +1,513 @@
+/// \file
+/// Element-wise tile ops: copy, fill, map and atomic_add, per their thread plans
+/// (plan.kind=fragment: each thread handles its own slots of the fragment; plan.kind=free:
+/// the plan's distribution over the tile), with the plan's vector width where both sides
+/// allow it, global tiles masked at the tensor's edges (reads give `pad`).
+#include <cmath>
+#include <set>
+
+#include "ir/Analysis.h"
+#include "plugins/cuda/codegen/Emitter.h"
+
+namespace tegula::cuda::gen {
+
+Result<std::vector<int64_t>> Emitter::extent_of(const ir::Stmt& s) {
+  ir::BufferMap m = ir::kernel_buffers(k_);
+  return ir::tile_op_extent(s, m);
+}
+
+bool Emitter::shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& extent,
+                               const std::vector<int64_t>& off, int64_t n, int64_t threads_used) {
+  int64_t es = int64_t(dtype_size(b.dtype));
+  if (n * es > 16 || (n * es) & (n * es - 1)) return false;
+  if (b.offset % 16 || b.stage_bytes % 16) return false;
+  int rank = int(extent.size());
+  for (int64_t t = 0; t < threads_used; ++t) {
+    for (int64_t v = 0; v < d.value_count(); v += n) {
+      std::vector<int64_t> c = d.coords(t, v, rank);
+      bool in = true;
+      for (int i = 0; i < rank; ++i) {
+        c[size_t(i)] += off.empty() ? 0 : off[size_t(i)];
+        in = in && c[size_t(i)] < b.shape[size_t(i)];
+      }
+      if (!in) continue;
+      int64_t base = ir::shared_offset(b.layout, b.shape, b.dtype, c);
+      if (base % (n * es)) return false;
+      for (int64_t i = 1; i < n; ++i) {
+        std::vector<int64_t> ci = c;
+        ci.back() += i;
+        if (ci.back() >= b.shape.back()) return false;
+        if (ir::shared_offset(b.layout, b.shape, b.dtype, ci) != base + i * es) return false;
+      }
+    }
+  }
+  return true;
+}
+
+static std::string vec_type(int64_t bytes) {
+  switch (bytes) {
+    case 16: return "tg_v16";
+    case 8: return "tg_v8";
+    case 4: return "unsigned";
+    case 2: return "unsigned short";
+    default: return "unsigned char";
+  }
+}
+
+Value Emitter::read_element(const Buffer& b, const std::vector<std::string>& coords, double pad, bool checked) {
+  std::string es = itos(int64_t(dtype_size(b.dtype)));
+  std::string raw_t = raw_type(b.dtype);
+  switch (b.scope) {
+    case ir::Scope::Global: {
+      Value v = decode("(*(const " + raw_t + "*)(" + b.cname + " + (" + global_linear(b, coords) + ") * " + es + "))", b.dtype);
+      Rep r = v.rep;
+      if (r == Rep::Bool) return {"((" + inside(b, coords) + ") ? " + v.code + " : " + (pad != 0 ? "true" : "false") + ")", r};
+      if (r == Rep::I32 && pad != std::floor(pad)) r = Rep::F64;
+      std::string p = r == Rep::I32 ? "(int)" + itos(int64_t(pad)) : float_literal(pad, r);
+      return {"((" + inside(b, coords) + ") ? " + convert(v, r) + " : " + p + ")", r};
+    }
+    case ir::Scope::Shared: {
+      Value v = decode("(*(const " + raw_t + "*)" + shared_ptr(b, coords) + ")", b.dtype);
+      if (!checked) return v;
+      std::string zero = v.rep == Rep::Bool ? "false" : v.rep == Rep::I32 ? "0" : float_literal(0, v.rep);
+      return {"((" + inside(b, coords) + ") ? " + v.code + " : " + zero + ")", v.rep};
+    }
+    case ir::Scope::Local: {
+      std::string lin;
+      for (size_t d = 0; d < coords.size(); ++d)
+        lin = lin.empty() ? "(" + coords[d] + ")" : "(" + lin + ") * " + itos(b.shape[d]) + " + (" + coords[d] + ")";
+      Rep r = frag_rep(b.dtype);
+      std::string e = b.cname + "[" + lin + "]";
+      Value v = b.dtype == DType::Bool ? Value{"(" + e + " != 0)", Rep::Bool} : Value{e, r};
+      if (!checked) return v;
+      std::string zero = v.rep == Rep::Bool ? "false" : v.rep == Rep::I32 ? "0" : float_literal(0, v.rep);
+      return {"((" + inside(b, coords) + ") ? " + v.code + " : " + zero + ")", v.rep};
+    }
+    case ir::Scope::Fragment: break;
+  }
+  return {"0", Rep::I32};
+}
+
+void Emitter::write_element(const Buffer& b, const std::vector<std::string>& coords, const Value& v, bool checked) {
+  std::string es = itos(int64_t(dtype_size(b.dtype)));
+  std::string raw_t = raw_type(b.dtype);
+  switch (b.scope) {
+    case ir::Scope::Global:
+      line("if (" + inside(b, coords) + ") *(" + raw_t + "*)(" + b.cname + " + (" + global_linear(b, coords) + ") * " + es + ") = " +
+           encode(v, b.dtype) + ";");
+      return;
+    case ir::Scope::Shared: {
+      std::string st = "*(" + raw_t + "*)" + shared_ptr(b, coords) + " = " + encode(v, b.dtype) + ";";
+      line(checked ? "if (" + inside(b, coords) + ") " + st : st);
+      return;
+    }
+    case ir::Scope::Local: {
+      std::string lin;
+      for (size_t d = 0; d < coords.size(); ++d)
+        lin = lin.empty() ? "(" + coords[d] + ")" : "(" + lin + ") * " + itos(b.shape[d]) + " + (" + coords[d] + ")";
+      std::string st = b.cname + "[" + lin + "] = " + round_to(v, b.dtype).code + ";";
+      line(checked ? "if (" + inside(b, coords) + ") " + st : st);
+      return;
+    }
+    case ir::Scope::Fragment: return;
+  }
+}
+
+namespace {
+
+/// One side of a copy-like op.
+struct Side {
+  const Buffer* b = nullptr;
+  std::vector<std::string> off;     ///< tile offsets as C++ long long expressions ("0" for none)
+  std::vector<int64_t> const_off;   ///< the same, when constant (empty otherwise)
+  bool exec = false;                ///< the fragment the op runs over
+  std::vector<int64_t> slots;       ///< for a non-exec fragment side: exec slot -> slot
+};
+
+std::vector<std::string> add(const std::vector<std::string>& off, const std::vector<std::string>& idx) {
+  std::vector<std::string> c;
+  for (size_t d = 0; d < idx.size(); ++d) c.push_back(off[d] == "0" ? idx[d] : "(" + off[d] + " + " + idx[d] + ")");
+  return c;
+}
+
+}  // namespace
+
+static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& s) {
+  Side side;
+  side.b = E.buffer(t.buffer);
+  if (!side.b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + t.buffer + "'", s.loc);
+  size_t rank = side.b->shape.size();
+  bool all_const = true;
+  for (size_t d = 0; d < rank; ++d) {
+    if (t.offsets.empty()) {
+      side.off.push_back("0");
+      side.const_off.push_back(0);
+      continue;
+    }
+    auto c = ir::const_int(t.offsets[d]);
+    if (c) {
+      side.off.push_back(*c == 0 ? "0" : "(" + itos(*c) + "LL)");
+      side.const_off.push_back(*c);
+      continue;
+    }
+    all_const = false;
+    TG_ASSIGN_OR_RETURN(std::string e, E.index_expr(t.offsets[d]));
+    std::string name = E.fresh("o");
+    E.line("const long long " + name + " = " + e + ";");
+    side.off.push_back(name);
+  }
+  if (!all_const) side.const_off.clear();
+  return side;
+}
+
+Status Emitter::emit_copy(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  double pad = ir::stmt_attr_float(s, "pad");
+  open("");
+  TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.copy_src(), s));
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.copy_dst(), s));
+  std::vector<Elem> elems;
+  ir::Distribution exec_dist;
+  if (kind == "fragment") {
+    std::string layout = ir::stmt_attr_ident(s, "plan.layout");
+    Side* ex = dst.b->name == layout && dst.b->scope == ir::Scope::Fragment ? &dst : src.b->name == layout ? &src : nullptr;
+    if (!ex || ex->b->scope != ir::Scope::Fragment) return unsupported(s, "copy planned over '" + layout + "', which is not an operand fragment");
+    if (ex->const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    ex->exec = true;
+    exec_dist = ex->b->dist;
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *ex->b, ex->const_off, extent, vec));
+    Side* other = ex == &dst ? &src : &dst;
+    if (other->b->scope == ir::Scope::Fragment) {
+      if (other->const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+      // other coordinate = exec coordinate - exec offset + other offset
+      std::vector<int64_t> delta;
+      for (size_t d = 0; d < extent.size(); ++d) delta.push_back(other->const_off[d] - ex->const_off[d]);
+      TG_ASSIGN_OR_RETURN(other->slots, slot_map(s, ex->b->dist, ex->b->shape, *other->b, delta));
+    }
+  } else {
+    if (src.b->scope == ir::Scope::Fragment || dst.b->scope == ir::Scope::Fragment)
+      return unsupported(s, "a fragment copied under a free thread plan");
+    TG_ASSIGN_OR_RETURN(exec_dist, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, exec_dist, extent, vec));
+  }
+  int64_t n = elems.empty() ? 1 : elems.front().n;
+  // Shared sides may only move whole vectors when the layout keeps them contiguous.
+  for (Side* side : {&src, &dst}) {
+    if (n == 1 || side->b->scope != ir::Scope::Shared) continue;
+    std::vector<int64_t> off = side->const_off;
+    if (off.empty() || !shared_vector_ok(*side->b, exec_dist, extent, off, n, threads())) {
+      n = 1;
+    }
+  }
+  if (n > 1) {
+    for (Side* side : {&src, &dst})
+      if (side->b->scope == ir::Scope::Global) require_align(*side->b, n * int64_t(dtype_size(side->b->dtype)));
+  } else {
+    // Split vector groups into single elements.
+    std::vector<Elem> split;
+    for (const Elem& e : elems) {
+      for (int64_t i = 0; i < e.n; ++i) {
+        Elem x = e;
+        x.n = 1;
+        if (x.slot >= 0) x.slot += i;
+        if (i) x.idx.back() = "(" + x.idx.back() + " + " + itos(i) + ")";
+        split.push_back(x);
+      }
+    }
+    elems = std::move(split);
+  }
+  bool raw = src.b->dtype == dst.b->dtype && src.b->scope != ir::Scope::Fragment && dst.b->scope != ir::Scope::Fragment;
+  for (const Elem& e : elems) {
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    std::vector<std::string> sc = add(src.off, e.idx), dc = add(dst.off, e.idx);
+    int64_t es_src = int64_t(dtype_size(src.b->dtype));
+    if (raw && n > 1) {
+      // Whole vectors of raw bytes; a global vector that straddles the edge goes element by element.
+      std::string vt = vec_type(n * es_src), rt = raw_type(src.b->dtype);
+      line(vt + " rv;");
+      if (src.b->scope == ir::Scope::Global) {
+        std::vector<std::string> last = sc;
+        last.back() = "(" + sc.back() + " + " + itos(n - 1) + ")";
+        std::string all_in = inside(*src.b, sc) + " && " + inside(*src.b, last);
+        open("if (" + all_in + ")");
+        line("rv = *(const " + vt + "*)(" + src.b->cname + " + (" + global_linear(*src.b, sc) + ") * " + itos(es_src) + ");");
+        close(" else {");
+        ++indent_;
+        for (int64_t i = 0; i < n; ++i) {
+          std::vector<std::string> ci = sc;
+          ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
+          line("((" + rt + "*)&rv)[" + itos(i) + "] = (" + inside(*src.b, ci) + ") ? *(const " + rt + "*)(" + src.b->cname + " + (" +
+               global_linear(*src.b, ci) + ") * " + itos(es_src) + ") : " + raw_literal(pad, src.b->dtype) + ";");
+        }
+        close();
+      } else {
+        line("rv = *(const " + vt + "*)" + shared_ptr(*src.b, sc) + ";");
+      }
+      if (dst.b->scope == ir::Scope::Global) {
+        std::vector<std::string> last = dc;
+        last.back() = "(" + dc.back() + " + " + itos(n - 1) + ")";
+        open("if (" + inside(*dst.b, dc) + " && " + inside(*dst.b, last) + ")");
+        line("*(" + vt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(es_src) + ") = rv;");
+        close(" else {");
+        ++indent_;
+        for (int64_t i = 0; i < n; ++i) {
+          std::vector<std::string> ci = dc;
+          ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
+          line("if (" + inside(*dst.b, ci) + ") *(" + rt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, ci) + ") * " +
+               itos(es_src) + ") = ((const " + rt + "*)&rv)[" + itos(i) + "];");
+        }
+        close();
+      } else {
+        line("*(" + vt + "*)" + shared_ptr(*dst.b, dc) + " = rv;");
+      }
+      close();
+      continue;
+    }
+    // Element values: read all n, then write all n.
+    std::vector<Value> vals;
+    if (src.b->scope == ir::Scope::Fragment) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t slot = src.exec ? e.slot + i : src.slots[size_t(e.slot + i)];
+        if (slot < 0) return unsupported(s, "a source element missing from fragment '" + src.b->name + "'");
+        vals.push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
+      }
+    } else if (n > 1 && src.b->scope == ir::Scope::Global) {
+      // A vector load of raw elements, decoded one by one.
+      std::string vt = vec_type(n * es_src), rt = raw_type(src.b->dtype);
+      std::vector<std::string> last = sc;
+      last.back() = "(" + sc.back() + " + " + itos(n - 1) + ")";
+      line(vt + " rv;");
+      open("if (" + inside(*src.b, sc) + " && " + inside(*src.b, last) + ")");
+      line("rv = *(const " + vt + "*)(" + src.b->cname + " + (" + global_linear(*src.b, sc) + ") * " + itos(es_src) + ");");
+      close(" else {");
+      ++indent_;
+      for (int64_t i = 0; i < n; ++i) {
+        std::vector<std::string> ci = sc;
+        ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
+        line("((" + rt + "*)&rv)[" + itos(i) + "] = (" + inside(*src.b, ci) + ") ? *(const " + rt + "*)(" + src.b->cname + " + (" +
+             global_linear(*src.b, ci) + ") * " + itos(es_src) + ") : " + raw_literal(0, src.b->dtype) + ";");
+      }
+      close();
+      bool pad_needed = pad != 0;
+      for (int64_t i = 0; i < n; ++i) {
+        Value v = decode("((const " + rt + "*)&rv)[" + itos(i) + "]", src.b->dtype);
+        if (pad_needed) {
+          std::vector<std::string> ci = sc;
+          ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
+          Rep r = v.rep == Rep::I32 ? Rep::F64 : v.rep;
+          if (v.rep == Rep::Bool) {
+            v = {"((" + inside(*src.b, ci) + ") ? " + v.code + " : true)", Rep::Bool};
+          } else {
+            v = {"((" + inside(*src.b, ci) + ") ? " + convert(v, r) + " : " + float_literal(pad, r) + ")", r};
+          }
+        }
+        std::string name = fresh("ev");
+        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+        vals.push_back({name, v.rep});
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        std::vector<std::string> ci = sc;
+        if (i) ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
+        Value v = read_element(*src.b, ci, pad);
+        std::string name = fresh("ev");
+        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+        vals.push_back({name, v.rep});
+      }
+    }
+    if (dst.b->scope == ir::Scope::Fragment) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t slot = dst.exec ? e.slot + i : dst.slots[size_t(e.slot + i)];
+        if (slot < 0) continue;
+        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(vals[size_t(i)], dst.b->dtype).code + ";");
+      }
+    } else if (n > 1 && (dst.b->scope == ir::Scope::Global || dst.b->scope == ir::Scope::Shared)) {
+      int64_t es = int64_t(dtype_size(dst.b->dtype));
+      std::string vt = vec_type(n * es), rt = raw_type(dst.b->dtype);
+      line(vt + " wv;");
+      for (int64_t i = 0; i < n; ++i) line("((" + rt + "*)&wv)[" + itos(i) + "] = " + encode(vals[size_t(i)], dst.b->dtype) + ";");
+      if (dst.b->scope == ir::Scope::Shared) {
+        line("*(" + vt + "*)" + shared_ptr(*dst.b, dc) + " = wv;");
+      } else {
+        std::vector<std::string> last = dc;
+        last.back() = "(" + dc.back() + " + " + itos(n - 1) + ")";
+        open("if (" + inside(*dst.b, dc) + " && " + inside(*dst.b, last) + ")");
+        line("*(" + vt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(es) + ") = wv;");
+        close(" else {");
+        ++indent_;
+        for (int64_t i = 0; i < n; ++i) {
+          std::vector<std::string> ci = dc;
+          ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
+          line("if (" + inside(*dst.b, ci) + ") *(" + rt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, ci) + ") * " +
+               itos(es) + ") = ((const " + rt + "*)&wv)[" + itos(i) + "];");
+        }
+        close();
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        std::vector<std::string> ci = dc;
+        if (i) ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
+        write_element(*dst.b, ci, vals[size_t(i)]);
+      }
+    }
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+Status Emitter::emit_fill(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  open("");
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.target(), s));
+  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  std::string fv = fresh("fv");
+  line(std::string("const ") + rep_type(v.rep) + " " + fv + " = " + v.code + ";");
+  Value val{fv, v.rep};
+  if (dst.b->scope == ir::Scope::Fragment) {
+    if (dst.const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, fragment_elems(s, *dst.b, dst.const_off, extent, 1));
+    std::string r = round_to(val, dst.b->dtype).code;
+    std::string rv = fresh("rv");
+    line(std::string("const ") + rep_type(frag_rep(dst.b->dtype)) + " " + rv + " = " + r + ";");
+    for (const Elem& e : elems) {
+      // Padding slots too: they are never stored, and a uniform fill keeps the code short.
+      (void)e;
+      line(dst.b->cname + "[" + itos(e.slot) + "] = " + rv + ";");
+    }
+    close();
+    return Status::ok();
+  }
+  if (kind == "fragment") return unsupported(s, "a fill planned over a fragment that is not its destination");
+  TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+  TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, free_elems(s, plan, extent, 1));
+  for (const Elem& e : elems) {
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    write_element(*dst.b, add(dst.off, e.idx), val);
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+static void tile_operands(const ir::Expr& e, std::vector<std::string>& out) {
+  if (e->kind == ir::ExprKind::Tile && std::find(out.begin(), out.end(), e->name) == out.end()) out.push_back(e->name);
+  for (const ir::Expr& a : e->args) tile_operands(a, out);
+}
+
+Status Emitter::emit_map(const ir::Stmt& s) {
+  const Buffer* dst = buffer(s.target().buffer);
+  if (!dst) return error(ErrorCode::Internal, "cuda codegen: unknown map destination", s.loc);
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  std::vector<std::string> names;
+  tile_operands(s.value(), names);
+  open("");
+  std::vector<Elem> elems;
+  const Buffer* exec = nullptr;
+  if (kind == "fragment") {
+    exec = buffer(ir::stmt_attr_ident(s, "plan.layout"));
+    if (!exec || exec->scope != ir::Scope::Fragment) return unsupported(s, "map planned over something that is not a fragment");
+    if (exec->shape != dst->shape) return unsupported(s, "map planned over a fragment of another shape than its destination");
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *exec, {}, dst->shape, 1));
+  } else {
+    if (dst->scope == ir::Scope::Fragment) return unsupported(s, "a fragment written under a free thread plan");
+    TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, plan, dst->shape, 1));
+  }
+  // Fragment operands: which of their slots each exec slot reads.
+  std::map<std::string, std::vector<int64_t>> maps;
+  for (const std::string& n : names) {
+    const Buffer* b = buffer(n);
+    if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown map operand '" + n + "'", s.loc);
+    if (b->scope != ir::Scope::Fragment) continue;
+    if (!exec) return unsupported(s, "map reads fragment '" + n + "' under a free thread plan");
+    TG_ASSIGN_OR_RETURN(maps[n], slot_map(s, exec->dist, exec->shape, *b));
+  }
+  for (const Elem& e : elems) {
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    std::map<std::string, Value> operands;
+    for (const std::string& n : names) {
+      const Buffer* b = buffer(n);
+      if (b->scope == ir::Scope::Fragment) {
+        int64_t slot = maps[n][size_t(e.slot)];
+        if (slot < 0) return unsupported(s, "map operand '" + n + "' lacks an element this thread needs");
+        operands[n] = b->dtype == DType::Bool ? Value{"(" + b->cname + "[" + itos(slot) + "] != 0)", Rep::Bool}
+                                              : Value{b->cname + "[" + itos(slot) + "]", frag_rep(b->dtype)};
+      } else {
+        std::vector<std::string> c;
+        for (size_t d = 0; d < e.idx.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d]);
+        Value v = read_element(*b, c, 0.0);
+        std::string name = fresh("mv");
+        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+        operands[n] = {name, v.rep};
+      }
+      if (operands[n].rep == Rep::I32) operands[n] = {"((long long)" + operands[n].code + ")", Rep::I64};
+    }
+    MapContext ctx{&operands};
+    TG_ASSIGN_OR_RETURN(Value v, expr(s.value(), &ctx));
+    if (dst->scope == ir::Scope::Fragment) {
+      line(dst->cname + "[" + itos(e.slot) + "] = " + round_to(v, dst->dtype).code + ";");
+    } else {
+      std::string name = fresh("mr");
+      line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+      write_element(*dst, e.idx, {name, v.rep});
+    }
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+Status Emitter::emit_atomic(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  open("");
+  TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.atomic_src(), s));
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.atomic_dst(), s));
+  std::vector<Elem> elems;
+  if (kind == "fragment") {
+    if (src.b->scope != ir::Scope::Fragment || src.b->name != ir::stmt_attr_ident(s, "plan.layout"))
+      return unsupported(s, "atomic_add planned over a fragment that is not its source");
+    if (src.const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *src.b, src.const_off, extent, 1));
+  } else {
+    if (src.b->scope == ir::Scope::Fragment) return unsupported(s, "a fragment read under a free thread plan");
+    TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, plan, extent, 1));
+  }
+  // Replicated fragment slots must add once: only the first holder of each element adds.
+  std::string rep = src.b->scope == ir::Scope::Fragment ? replica_guard(src.b->dist) : "";
+  if (!rep.empty()) open("if (" + rep + ")");
+  std::set<std::vector<int64_t>> seen;  // replicated values of one thread add once too
+  for (const Elem& e : elems) {
+    if (src.b->scope == ir::Scope::Fragment && !seen.insert(e.vcoord).second) continue;
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    Value v = src.b->scope == ir::Scope::Fragment ? Value{src.b->cname + "[" + itos(e.slot) + "]", frag_rep(src.b->dtype)}
+                                                  : read_element(*src.b, add(src.off, e.idx), 0.0);
+    std::vector<std::string> dc = add(dst.off, e.idx);
+    std::string p = "(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(int64_t(dtype_size(dst.b->dtype))) + ")";
+    std::string op;
+    switch (dst.b->dtype) {
+      case DType::F32: op = "atomicAdd((float*)" + p + ", " + convert(v, Rep::F32) + ");"; break;
+      case DType::F64: op = "atomicAdd((double*)" + p + ", " + convert(v, Rep::F64) + ");"; break;
+      case DType::F16: op = "tg_atomic_add_f16(" + p + ", " + convert(v, Rep::F32) + ", false);"; break;
+      case DType::BF16: op = "tg_atomic_add_f16(" + p + ", " + convert(v, Rep::F32) + ", true);"; break;
+      case DType::I32: op = "tg_atomic_add_i32(" + p + ", " + convert(v, Rep::F64) + ");"; break;
+      default: return unsupported(s, std::string("atomic_add into a ") + dtype_name(dst.b->dtype) + " tensor");
+    }
+    line("if (" + inside(*dst.b, dc) + ") " + op);
+    close();
+  }
+  if (!rep.empty()) close();
+  close();
+  return Status::ok();
+}
+
+}  // namespace tegula::cuda::gen
