@@ -51,6 +51,11 @@ std::string metadata(const KernelInfo& k) {
     for (uint32_t b : m.box) o << ' ' << b;
     o << "\n";
   }
+  for (const KernelInfo::Tensor& t : k.tensors) {
+    o << "tensor " << t.arg << ' ' << t.elem_bytes << ' ' << t.dims.size();
+    for (const DimSpec& d : t.dims) o << ' ' << d.value << ' ' << d.arg;
+    o << "\n";
+  }
   for (const auto& [arg, div] : k.assume) o << "assume " << arg << ' ' << div << "\n";
   for (const auto& [arg, bytes] : k.align) o << "align " << arg << ' ' << bytes << "\n";
   return o.str();
@@ -97,7 +102,7 @@ Result<KernelInfo> parse_metadata(const std::string& text) {
       else if (kind == "f64") p.kind = ParamSlot::Kind::F64;
       else if (kind == "tmap") p.kind = ParamSlot::Kind::TensorMap;
       else return corrupt("unknown parameter kind '" + kind + "'");
-      if (dtype < 0 || dtype >= kNumDTypes) return corrupt("bad dtype");
+      if ((dtype < 0 || dtype >= kNumDTypes) && dtype != kSymbolDType) return corrupt("bad dtype");
       k.params.push_back(p);
     } else if (key == "tmap") {
       TensorMapSpec m;
@@ -117,6 +122,17 @@ Result<KernelInfo> parse_metadata(const std::string& text) {
         m.box.push_back(b);
       }
       k.tensor_maps.push_back(m);
+    } else if (key == "tensor") {
+      KernelInfo::Tensor t;
+      size_t rank = 0;
+      l >> t.arg >> t.elem_bytes >> rank;
+      if (rank > 8) return corrupt("bad tensor rank");
+      for (size_t i = 0; i < rank; ++i) {
+        DimSpec d;
+        l >> d.value >> d.arg;
+        t.dims.push_back(d);
+      }
+      k.tensors.push_back(t);
     } else if (key == "assume") {
       uint32_t arg = 0;
       int64_t div = 0;
@@ -139,6 +155,11 @@ Result<KernelInfo> parse_metadata(const std::string& text) {
     if (m.arg >= k.arg_count || !k.arg_is_tensor[m.arg]) return corrupt("tensor map of a non-tensor argument");
     for (const DimSpec& d : m.dims)
       if (d.arg >= int32_t(k.arg_count)) return corrupt("tensor map dimension out of range");
+  }
+  for (const KernelInfo::Tensor& t : k.tensors) {
+    if (t.arg >= k.arg_count || !k.arg_is_tensor[t.arg] || t.elem_bytes < 1 || t.elem_bytes > 8) return corrupt("bad tensor");
+    for (const DimSpec& d : t.dims)
+      if (d.arg >= int32_t(k.arg_count)) return corrupt("tensor dimension out of range");
   }
   for (const auto& [arg, div] : k.assume)
     if (arg >= k.arg_count || div < 1) return corrupt("bad assumption");

@@ -46,8 +46,11 @@ struct ParamSlot {
   enum class Kind : uint8_t { Pointer, I64, F32, F64, TensorMap };
   Kind kind = Kind::Pointer;
   uint32_t arg = 0;    ///< launch argument (Pointer, I64, F32, F64) or tensor map index
-  uint8_t dtype = 0;   ///< the scalar parameter's DType (rounding of F32/F64/I64 values)
+  uint8_t dtype = 0;   ///< the scalar parameter's DType (rounding of F32/F64/I64 values), or kSymbolDType
 };
+
+/// ParamSlot::dtype of a shape symbol (taken as given, never rounded).
+constexpr uint8_t kSymbolDType = 0xff;
 
 struct KernelInfo {
   std::string name;  ///< the extern "C" entry point
@@ -59,6 +62,13 @@ struct KernelInfo {
   std::vector<TensorMapSpec> tensor_maps;
   /// lower.assume: launch argument `first` (a symbol) must be a multiple of `second`.
   std::vector<std::pair<uint32_t, int64_t>> assume;
+  /// Each tensor argument's element size and dimensions (to check buffer sizes at launch).
+  struct Tensor {
+    uint32_t arg = 0;
+    uint32_t elem_bytes = 0;
+    std::vector<DimSpec> dims;
+  };
+  std::vector<Tensor> tensors;
   /// Byte alignment each tensor argument's address must have (vector and bulk accesses).
   std::vector<std::pair<uint32_t, uint32_t>> align;
 };

@@ -102,6 +102,7 @@ Status Emitter::declare_buffers() {
       }
       b.dim_specs.push_back(spec);
     }
+    info.tensors.push_back({uint32_t(i), uint32_t(dtype_size(p.dtype)), b.dim_specs});
     add_local(b);
   }
   for (const ir::Stmt& s : k_.body.stmts) {
@@ -624,7 +625,7 @@ Result<Generated> Emitter::run() {
     ParamSlot slot;
     slot.kind = ParamSlot::Kind::I64;
     slot.arg = uint32_t(k_.params.size() + i);
-    slot.dtype = uint8_t(DType::I32);
+    slot.dtype = kSymbolDType;
     info.params.push_back(slot);
     params.push_back("long long y_" + symbols[i]);
   }

@@ -1,0 +1,3 @@
+// placeholder
+#include <doctest/doctest.h>
+TEST_CASE("placeholder") { CHECK(true); }
