@@ -97,7 +97,7 @@ Result<NvrtcOutput> nvrtc_compile(const std::string& source, const std::string& 
   nvrtcProgram prog = nullptr;
   nvrtcResult r = n.nvrtcCreateProgram(&prog, source.c_str(), file_name.c_str(), 0, nullptr, nullptr);
   if (r != 0) return error(ErrorCode::Internal, std::string("nvrtcCreateProgram: ") + n.nvrtcGetErrorString(r));
-  std::vector<std::string> options = {"--gpu-architecture=" + arch, "-std=c++17", "-lineinfo", "-default-device"};
+  std::vector<std::string> options = {"--gpu-architecture=" + arch, "-std=c++17", "-lineinfo", "-default-device", "--disable-warnings"};
   for (const std::string& o : extra_options) options.push_back(o);
   // Developer aid: extra NVRTC options, whitespace-separated (e.g. "--ptxas-options=-v").
   if (const char* env = std::getenv("TEGULA_CUDA_NVRTC_OPTIONS"); env && *env) {

@@ -153,17 +153,44 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
   }
   // Exchanges across warps, through the scratch buffer.
   auto scratch_at = [&](const std::string& thread, int64_t k) -> std::vector<std::string> { return {thread, itos(k)}; };
-  for (int64_t off : cross) {
+  if (!cross.empty() && cross.size() <= 6) {
+    // All the cross-warp exchanges in one round through the scratch buffer: every thread
+    // combines the partials of the 2^n threads its butterfly would reach, in one fixed order
+    // (so every copy of the result is the same number), with two barriers instead of 2n.
+    int64_t mask = 0;
+    for (int64_t off : cross) mask |= off;
     emit_barrier();
     for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
     emit_barrier();
-    open("if ((t ^ " + itos(off) + ") < " + itos(threads()) + ")");
-    for (int64_t k = 0; k < K; ++k) {
-      Value o = read_element(*scratch, scratch_at("(t ^ " + itos(off) + ")", k), 0.0);
-      std::string pk = P + "[" + itos(k) + "]";
-      line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
+    std::string base = fresh("grp");
+    line("const int " + base + " = t & ~" + itos(mask) + ";");
+    for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
+    for (int64_t c = 0; c < (int64_t(1) << cross.size()); ++c) {
+      int64_t member = 0;
+      for (size_t b = 0; b < cross.size(); ++b)
+        if (c & (int64_t(1) << b)) member |= cross[b];
+      std::string who = "(" + base + " | " + itos(member) + ")";
+      open("if (" + who + " < " + itos(threads()) + ")");
+      for (int64_t k = 0; k < K; ++k) {
+        Value o = read_element(*scratch, scratch_at(who, k), 0.0);
+        std::string pk = P + "[" + itos(k) + "]";
+        line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
+      }
+      close();
     }
-    close();
+  } else {
+    for (int64_t off : cross) {
+      emit_barrier();
+      for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
+      emit_barrier();
+      open("if ((t ^ " + itos(off) + ") < " + itos(threads()) + ")");
+      for (int64_t k = 0; k < K; ++k) {
+        Value o = read_element(*scratch, scratch_at("(t ^ " + itos(off) + ")", k), 0.0);
+        std::string pk = P + "[" + itos(k) + "]";
+        line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
+      }
+      close();
+    }
   }
   if (plan_kind == "shared") {
     // Every thread combines, for each of its outputs, the partials of every thread (replicas

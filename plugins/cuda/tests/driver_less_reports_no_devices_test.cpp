@@ -27,6 +27,7 @@ TEST_CASE("without a driver the plugin reports no devices and no error") {
   p.api->error_destroy(e);
   CHECK(d == nullptr);
 
+  TG_REQUIRE_NVRTC();
   auto ptx = ptx_for(example("elementwise/silu_mul.tile"), "sm_80");
   REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
   CHECK(contains(*ptx, ".target sm_80"));

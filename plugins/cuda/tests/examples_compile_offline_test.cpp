@@ -22,6 +22,7 @@ ir::LowerOptions tuned() {
 }  // namespace
 
 TEST_CASE("every example compiles for every CUDA target") {
+  TG_REQUIRE_NVRTC();
   for (const char* ex : kExamples) {
     for (const char* t : kTargets) {
       for (int variant = 0; variant < 2; ++variant) {
@@ -37,6 +38,7 @@ TEST_CASE("every example compiles for every CUDA target") {
 }
 
 TEST_CASE("gemm examples use each target's matrix instructions and copy engines") {
+  TG_REQUIRE_NVRTC();
   struct Want {
     const char* target;
     bool tuned;
@@ -67,6 +69,7 @@ TEST_CASE("gemm examples use each target's matrix instructions and copy engines"
 }
 
 TEST_CASE("reductions use warp shuffles, and fp8 conversions the hardware where it has them") {
+  TG_REQUIRE_NVRTC();
   for (const char* t : kTargets) {
     auto ptx = ptx_for(example("softmax/softmax_rows.tile"), t);
     REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());

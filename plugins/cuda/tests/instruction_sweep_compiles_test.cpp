@@ -12,6 +12,7 @@ using namespace tegula;
 using namespace tegula::cuda::testing;
 
 TEST_CASE("every catalogue instruction compiles to itself") {
+  TG_REQUIRE_NVRTC();
   struct Job {
     GemmCase c;
     std::string target;
@@ -68,6 +69,7 @@ TEST_CASE("every catalogue instruction compiles to itself") {
 }
 
 TEST_CASE("the fma fallback compiles for every dtype pair it takes") {
+  TG_REQUIRE_NVRTC();
   for (const char* tname : {"sm_80", "sm_90a", "sm_100a"}) {
     for (const char* dt : {"f32", "f16", "bf16", "e4m3", "i8", "f64"}) {
       std::string acc = std::string(dt) == "i8" ? "i32" : std::string(dt) == "f64" ? "f64" : "f32";

@@ -7,6 +7,7 @@ using namespace tegula;
 using namespace tegula::cuda::testing;
 
 TEST_CASE("an element load from a fragment in a parallel loop is refused with a reason") {
+  TG_REQUIRE_NVRTC();
   std::string text = "kernel f(Y: f32[64]) grid(1) threads(64) {\n  alloc x: fragment f32[64]\n  fill x, 1.0\n"
                      "  parallel i in 64 {\n    store Y[i] = x[63 - i]\n  }\n}\n";
   auto lowered = lower_text(text, target("sm_90a"));
@@ -18,6 +19,7 @@ TEST_CASE("an element load from a fragment in a parallel loop is refused with a 
 }
 
 TEST_CASE("a kernel lowered for one target is not compiled for another") {
+  TG_REQUIRE_NVRTC();
   auto lowered = lower_text(example("reduce/row_sum.tile"), target("sm_80"));
   REQUIRE(lowered.is_ok());
   auto blob = compile_offline(*lowered, "sm_90a");
