@@ -94,11 +94,14 @@ static __device__ __forceinline__ void tg_mbar_init_fence() { asm volatile("fenc
 static __device__ __forceinline__ void tg_mbar_expect_tx(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
 }
+// A wait that cannot finish (a bug) traps after about a minute instead of hanging the GPU.
 static __device__ __forceinline__ void tg_mbar_wait(unsigned bar, unsigned parity) {
   unsigned done;
+  unsigned long long spins = 0;
   do {
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    if (++spins == (1ull << 32)) __trap();
   } while (!done);
 }
 static __device__ __forceinline__ void tg_tma_load_2d(unsigned dst, const tg_tmap* map, int c0, int c1, unsigned bar) {

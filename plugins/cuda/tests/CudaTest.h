@@ -24,6 +24,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "plugins/abi/tegula_plugin.h"
+#include "plugins/cuda/DriverApi.h"
 #include "plugins/cuda/Nvrtc.h"
 #include "targets/Target.h"
 
@@ -176,6 +177,7 @@ struct Gpu {
   tg_device* device = nullptr;
   tg_queue* queue = nullptr;
   std::string target_name;
+  std::string arch;  ///< the exact architecture ("sm_90a")
 
   /// With TEGULA_CUDA_TEST_OFFLINE=<target> and no device, GPU tests compile their kernels
   /// offline for that target and run only the interpreter (a check of the tests themselves).
@@ -197,6 +199,15 @@ struct Gpu {
     props.struct_size = sizeof props;
     if (p.api->device_properties(p.plugin, 0, &props)) return g;
     g.target_name = props.target;
+    // The exact architecture the plugin compiles for (as Plugin.cpp derives it).
+    if (const Driver* d = load_driver(nullptr)) {
+      CUdevice cd = 0;
+      int major = 0, minor = 0;
+      d->cuDeviceGet(&cd, 0);
+      d->cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor, cd);
+      d->cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor, cd);
+      g.arch = "sm_" + std::to_string(major) + std::to_string(minor) + (major == 9 || major == 10 ? "a" : "");
+    }
     if (tg_error* e = p.api->device_open(p.plugin, 0, &g.device)) {
       MESSAGE("cannot open cuda:0: " << p.take(e));
       g.device = nullptr;
@@ -245,6 +256,8 @@ struct RunOptions {
   bool use_default_tolerance = true;
   Tolerance tolerance;  ///< used when !use_default_tolerance
   std::string label;
+  /// An executable compiled beforehand (Compile.h) for this kernel and these options.
+  std::string blob;
   /// Adjust the launch data before both runs (e.g. real values in an atomic_add target).
   std::function<void(examples::LaunchData&)> prepare;
 };
@@ -269,13 +282,17 @@ inline Status run_and_compare(Gpu& g, const std::string& text, const RunOptions&
   req.ir_data = lowered_text.data();
   req.ir_size = lowered_text.size();
   req.options = "";
-  tg_blob blob{};
-  blob.struct_size = sizeof blob;
-  if (tg_error* e = api.compile(g.device, &req, &blob)) return error(ErrorCode::Plugin, "compile: " + p.take(e));
   tg_executable* exe = nullptr;
-  tg_error* e = api.executable_load(g.device, blob.data, blob.size, &exe);
-  api.blob_release(&blob);
-  if (e) return error(ErrorCode::Plugin, "executable_load: " + p.take(e));
+  if (!o.blob.empty()) {
+    if (tg_error* e = api.executable_load(g.device, o.blob.data(), o.blob.size(), &exe)) return error(ErrorCode::Plugin, "executable_load: " + p.take(e));
+  } else {
+    tg_blob blob{};
+    blob.struct_size = sizeof blob;
+    if (tg_error* e = api.compile(g.device, &req, &blob)) return error(ErrorCode::Plugin, "compile: " + p.take(e));
+    tg_error* e = api.executable_load(g.device, blob.data, blob.size, &exe);
+    api.blob_release(&blob);
+    if (e) return error(ErrorCode::Plugin, "executable_load: " + p.take(e));
+  }
 
   std::vector<tg_buffer*> buffers(k.params.size(), nullptr);
   Status status;
