@@ -94,7 +94,7 @@ struct Kernel {
   double compile_ms = 0;
 };
 
-Kernel compile(Api& a, const std::string& text, const ir::LowerOptions& o) {
+Kernel compile(Api& a, const std::string& text, const ir::LowerOptions& o, const std::string& options = "") {
   Kernel k;
   auto parsed = ir::parse_and_verify(text, "bench.tile");
   if (!parsed.is_ok()) die(parsed.status().str());
@@ -109,7 +109,7 @@ Kernel compile(Api& a, const std::string& text, const ir::LowerOptions& o) {
   r.ir_format = TG_IR_FORMAT_LOWERED_V1;
   r.ir_data = lt.data();
   r.ir_size = lt.size();
-  r.options = "";
+  r.options = options.c_str();
   tg_blob b{};
   b.struct_size = sizeof b;
   ok(a, a.api->compile(a.device, &r, &b), "compile");
@@ -237,14 +237,29 @@ void bench_softmax(Api& a) {
   double copy_ms = time_ms(a, 10, 100, [&] { ok(a, a.api->copy_d2d(a.queue, Y, 0, X, 0, bytes), "copy_d2d"); });
   double copy_tbps = 2.0 * double(bytes) / (copy_ms * 1e-3) / 1e12;
   std::printf("{\"bench\":\"d2d_copy\",\"bytes\":%zu,\"ms\":%.4f,\"tbps\":%.3f}\n", bytes, copy_ms, copy_tbps);
-  for (int variant = 0; variant < 2; ++variant) {
-    std::string file = variant == 0 ? "bench/cuda/softmax_row_h200.tile" : "examples/softmax/softmax_rows.tile";
+  // The bench tile at 1024, 512 and 256 threads per row, with one or two resident blocks per
+  // SM (compile option min_blocks_per_sm caps registers), and the example (4 rows per block).
+  struct Variant {
+    int threads, min_blocks;
+  };
+  const Variant variants[] = {{1024, 1}, {1024, 2}, {512, 2}, {256, 2}, {0, 1}};
+  for (int variant = 0; variant < 5; ++variant) {
+    const Variant& v = variants[variant];
+    bool example = v.threads == 0;
+    std::string file = example ? "examples/softmax/softmax_rows.tile" : "bench/cuda/softmax_row_h200.tile";
+    std::string text = read(file);
+    if (!example) {
+      size_t p = text.find("threads(1024)");
+      text.replace(p, 13, "threads(" + std::to_string(v.threads) + ")");
+      file += " threads(" + std::to_string(v.threads) + ") min_blocks_per_sm=" + std::to_string(v.min_blocks);
+    }
+    std::string options = "min_blocks_per_sm=" + std::to_string(v.min_blocks) + "\n";
     ir::LowerOptions o;
-    if (variant == 1) o.divisibility = {{"N", 16}};
-    Kernel k = compile(a, read(file), o);
+    if (example) o.divisibility = {{"N", 16}};
+    Kernel k = compile(a, text, o, options);
     std::vector<tg_launch_arg> args = {tensor(X), tensor(Y), integer(M)};
-    if (variant == 1) args.push_back(integer(N));
-    uint32_t gx = variant == 0 ? uint32_t(M) : uint32_t(M / 4);
+    if (example) args.push_back(integer(N));
+    uint32_t gx = !example ? uint32_t(M) : uint32_t(M / 4);
     double ms = time_ms(a, 10, 100, [&] { launch(a, k, args, gx, 1); });
     double tbps = 2.0 * double(bytes) / (ms * 1e-3) / 1e12;
     // Spot check 8 rows.

@@ -18,6 +18,7 @@ struct CompileOutput {
   std::string log;     ///< NVRTC's messages (ptxas warnings, resource usage)
 };
 
-Result<CompileOutput> compile_lowered(std::string_view lowered_text, const TargetDescription& target, const std::string& arch);
+Result<CompileOutput> compile_lowered(std::string_view lowered_text, const TargetDescription& target, const std::string& arch,
+                                      const std::string& options = "");
 
 }  // namespace tegula::cuda

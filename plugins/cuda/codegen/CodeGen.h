@@ -82,9 +82,20 @@ struct Generated {
 /// that are not CUDA ones.
 Result<std::string> arch_for_target(const TargetDescription& target);
 
+/// Code generation choices that do not change results (plugin compile options).
+struct GenOptions {
+  /// __launch_bounds__'s minimum resident blocks per SM (caps registers per thread); 1 lets
+  /// each thread use up to 255 registers. Option "min_blocks_per_sm=N".
+  int min_blocks_per_sm = 1;
+};
+
+/// Parse the plugin's compile options ("key=value" lines); unknown keys are errors.
+Result<GenOptions> parse_gen_options(const std::string& text);
+
 /// Generate the CUDA C++ for a lowered kernel. `arch` is the exact architecture compiled for
 /// ("sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a", ...). Anything the generator cannot
 /// produce exactly is an Unsupported error naming the statement.
-Result<Generated> generate_cuda(const ir::Kernel& kernel, const TargetDescription& target, const std::string& arch);
+Result<Generated> generate_cuda(const ir::Kernel& kernel, const TargetDescription& target, const std::string& arch,
+                                const GenOptions& options = {});
 
 }  // namespace tegula::cuda

@@ -598,7 +598,7 @@ Result<Generated> Emitter::run() {
   for (const Buffer& b : buffers_)
     if (b.scope == ir::Scope::Shared) src += shared_offset_function(b);
   src += extra_functions;
-  src += "\nextern \"C\" __global__ void __launch_bounds__(" + itos(k_.threads) + ", 1) " + info.name + "(";
+  src += "\nextern \"C\" __global__ void __launch_bounds__(" + itos(k_.threads) + ", " + itos(options.min_blocks_per_sm) + ") " + info.name + "(";
   std::vector<std::string> params;
   std::vector<std::string> symbols = k_.symbols();
   for (size_t i = 0; i < k_.params.size(); ++i) {

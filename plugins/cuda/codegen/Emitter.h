@@ -236,6 +236,7 @@ public:
   std::map<const ir::Stmt*, int64_t> mbarrier_of;  ///< first mbarrier of a loop or gemm
 
   KernelInfo info;
+  GenOptions options;
 
   /// Extra device functions the body needs (emitted before the kernel).
   std::string extra_functions;

@@ -120,6 +120,8 @@ struct Side {
   const Buffer* b = nullptr;
   std::vector<std::string> off;     ///< tile offsets as C++ long long expressions ("0" for none)
   std::vector<int64_t> const_off;   ///< the same, when constant (empty otherwise)
+  std::vector<bool> known;          ///< per dimension: the offset is a constant
+  std::vector<int64_t> value;       ///< per dimension: that constant
   bool exec = false;                ///< the fragment the op runs over
   std::vector<int64_t> slots;       ///< for a non-exec fragment side: exec slot -> slot
 };
@@ -142,14 +144,20 @@ static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& 
     if (t.offsets.empty()) {
       side.off.push_back("0");
       side.const_off.push_back(0);
+      side.known.push_back(true);
+      side.value.push_back(0);
       continue;
     }
     auto c = ir::const_int(t.offsets[d]);
     if (c) {
       side.off.push_back(*c == 0 ? "0" : "(" + itos(*c) + "LL)");
       side.const_off.push_back(*c);
+      side.known.push_back(true);
+      side.value.push_back(*c);
       continue;
     }
+    side.known.push_back(false);
+    side.value.push_back(0);
     all_const = false;
     TG_ASSIGN_OR_RETURN(std::string e, E.index_expr(t.offsets[d]));
     std::string name = E.fresh("o");
@@ -218,140 +226,147 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     }
     elems = std::move(split);
   }
-  bool raw = src.b->dtype == dst.b->dtype && src.b->scope != ir::Scope::Fragment && dst.b->scope != ir::Scope::Fragment;
-  for (const Elem& e : elems) {
-    if (!e.guard.empty()) open("if (" + e.guard + ")");
-    else open("");
-    std::vector<std::string> sc = add(src.off, e.idx), dc = add(dst.off, e.idx);
-    int64_t es_src = int64_t(dtype_size(src.b->dtype));
-    if (raw && n > 1) {
-      // Whole vectors of raw bytes; a global vector that straddles the edge goes element by element.
-      std::string vt = vec_type(n * es_src), rt = raw_type(src.b->dtype);
-      line(vt + " rv;");
-      if (src.b->scope == ir::Scope::Global) {
-        std::vector<std::string> last = sc;
-        last.back() = "(" + sc.back() + " + " + itos(n - 1) + ")";
-        std::string all_in = inside(*src.b, sc) + " && " + inside(*src.b, last);
-        open("if (" + all_in + ")");
-        line("rv = *(const " + vt + "*)(" + src.b->cname + " + (" + global_linear(*src.b, sc) + ") * " + itos(es_src) + ");");
-        close(" else {");
-        ++indent_;
-        for (int64_t i = 0; i < n; ++i) {
-          std::vector<std::string> ci = sc;
-          ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
-          line("((" + rt + "*)&rv)[" + itos(i) + "] = (" + inside(*src.b, ci) + ") ? *(const " + rt + "*)(" + src.b->cname + " + (" +
-               global_linear(*src.b, ci) + ") * " + itos(es_src) + ") : " + raw_literal(pad, src.b->dtype) + ";");
-        }
-        close();
-      } else {
-        line("rv = *(const " + vt + "*)" + shared_ptr(*src.b, sc) + ";");
-      }
-      if (dst.b->scope == ir::Scope::Global) {
-        std::vector<std::string> last = dc;
-        last.back() = "(" + dc.back() + " + " + itos(n - 1) + ")";
-        open("if (" + inside(*dst.b, dc) + " && " + inside(*dst.b, last) + ")");
-        line("*(" + vt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(es_src) + ") = rv;");
-        close(" else {");
-        ++indent_;
-        for (int64_t i = 0; i < n; ++i) {
-          std::vector<std::string> ci = dc;
-          ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
-          line("if (" + inside(*dst.b, ci) + ") *(" + rt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, ci) + ") * " +
-               itos(es_src) + ") = ((const " + rt + "*)&rv)[" + itos(i) + "];");
-        }
-        close();
-      } else {
-        line("*(" + vt + "*)" + shared_ptr(*dst.b, dc) + " = rv;");
-      }
-      close();
-      continue;
+  // e5m2 stores saturate infinities, so even same-dtype e5m2 copies go through a conversion.
+  bool raw = src.b->dtype == dst.b->dtype && src.b->dtype != DType::E5M2 && src.b->scope != ir::Scope::Fragment &&
+             dst.b->scope != ir::Scope::Fragment;
+  // Dimensions of a global side that every element provably stays inside (constant tensor
+  // dimension, constant tile offset, known largest index): no run-time check there.
+  auto provable = [&](const Side& side) {
+    std::vector<bool> in(extent.size(), false);
+    if (side.b->scope != ir::Scope::Global) return in;
+    for (size_t d = 0; d < extent.size(); ++d) {
+      int64_t hi = side.value[d] + extent[d] - 1;
+      in[d] = side.known[d] && side.b->shape[d] >= 0 && side.value[d] >= 0 && hi < side.b->shape[d];
     }
-    // Element values: read all n, then write all n.
-    std::vector<Value> vals;
+    return in;
+  };
+  std::vector<bool> src_in = provable(src), dst_in = provable(dst);
+  auto inside_of = [&](const Side& side, const std::vector<bool>& known, const std::vector<std::string>& c) {
+    std::vector<std::string> parts;
+    for (size_t d = 0; d < c.size(); ++d) {
+      if (known[d]) continue;
+      parts.push_back("(unsigned long long)(" + c[d] + ") < (unsigned long long)gd_" + side.b->name + "_" + itos(int64_t(d)));
+    }
+    return parts.empty() ? std::string("true") : join(parts, " && ");
+  };
+  auto shifted = [](std::vector<std::string> c, int64_t i) {
+    if (i) c.back() = "(" + c.back() + " + " + itos(i) + ")";
+    return c;
+  };
+  int64_t es_src = int64_t(dtype_size(src.b->dtype)), es_dst = int64_t(dtype_size(dst.b->dtype));
+  std::string rt_src = raw_type(src.b->dtype), rt_dst = raw_type(dst.b->dtype);
+  std::string vt_src = vec_type(n * es_src), vt_dst = vec_type(n * es_dst);
+  auto gaddr = [&](const Side& side, const std::vector<std::string>& c, int64_t es) {
+    return "(" + side.b->cname + " + (" + global_linear(*side.b, c) + ") * " + itos(es) + ")";
+  };
+  // Phase 1: every read, so that all of a thread's loads are in flight before the first use.
+  std::vector<std::vector<Value>> vals(elems.size());
+  std::vector<std::string> rvs(elems.size());
+  for (size_t ei = 0; ei < elems.size(); ++ei) {
+    const Elem& e = elems[ei];
+    std::vector<std::string> sc = add(src.off, e.idx);
+    std::string guard = e.guard.empty() ? "" : "if (" + e.guard + ") ";
     if (src.b->scope == ir::Scope::Fragment) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t slot = src.exec ? e.slot + i : src.slots[size_t(e.slot + i)];
         if (slot < 0) return unsupported(s, "a source element missing from fragment '" + src.b->name + "'");
-        vals.push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
+        vals[ei].push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
       }
-    } else if (n > 1 && src.b->scope == ir::Scope::Global) {
-      // A vector load of raw elements, decoded one by one.
-      std::string vt = vec_type(n * es_src), rt = raw_type(src.b->dtype);
-      std::vector<std::string> last = sc;
-      last.back() = "(" + sc.back() + " + " + itos(n - 1) + ")";
-      line(vt + " rv;");
-      open("if (" + inside(*src.b, sc) + " && " + inside(*src.b, last) + ")");
-      line("rv = *(const " + vt + "*)(" + src.b->cname + " + (" + global_linear(*src.b, sc) + ") * " + itos(es_src) + ");");
-      close(" else {");
-      ++indent_;
-      for (int64_t i = 0; i < n; ++i) {
-        std::vector<std::string> ci = sc;
-        ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
-        line("((" + rt + "*)&rv)[" + itos(i) + "] = (" + inside(*src.b, ci) + ") ? *(const " + rt + "*)(" + src.b->cname + " + (" +
-             global_linear(*src.b, ci) + ") * " + itos(es_src) + ") : " + raw_literal(0, src.b->dtype) + ";");
+      continue;
+    }
+    if (n > 1 || raw) {
+      // A vector (or one raw element) of the source's bytes.
+      std::string rv = fresh("rv");
+      rvs[ei] = rv;
+      line(vt_src + " " + rv + ";");
+      if (!e.guard.empty()) open("if (" + e.guard + ")");
+      else open("");
+      if (src.b->scope == ir::Scope::Global) {
+        std::string all_in = inside_of(src, src_in, sc);
+        if (n > 1) all_in = all_in + " && " + inside_of(src, src_in, shifted(sc, n - 1));
+        if (all_in == "true && true" || all_in == "true") {
+          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+        } else {
+          open("if (" + all_in + ")");
+          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+          close(" else {");
+          ++indent_;
+          for (int64_t i = 0; i < n; ++i) {
+            std::vector<std::string> ci = shifted(sc, i);
+            line("((" + rt_src + "*)&" + rv + ")[" + itos(i) + "] = (" + inside_of(src, src_in, ci) + ") ? *(const " + rt_src + "*)" +
+                 gaddr(src, ci, es_src) + " : " + raw_literal(raw ? pad : 0, src.b->dtype) + ";");
+          }
+          close();
+        }
+      } else {
+        line(rv + " = *(const " + vt_src + "*)" + shared_ptr(*src.b, sc) + ";");
       }
       close();
-      bool pad_needed = pad != 0;
-      for (int64_t i = 0; i < n; ++i) {
-        Value v = decode("((const " + rt + "*)&rv)[" + itos(i) + "]", src.b->dtype);
-        if (pad_needed) {
-          std::vector<std::string> ci = sc;
-          ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
-          Rep r = v.rep == Rep::I32 ? Rep::F64 : v.rep;
-          if (v.rep == Rep::Bool) {
-            v = {"((" + inside(*src.b, ci) + ") ? " + v.code + " : true)", Rep::Bool};
-          } else {
-            v = {"((" + inside(*src.b, ci) + ") ? " + convert(v, r) + " : " + float_literal(pad, r) + ")", r};
+      if (!raw) {
+        for (int64_t i = 0; i < n; ++i) {
+          Value v = decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
+          if (pad != 0 && src.b->scope == ir::Scope::Global) {
+            std::vector<std::string> ci = shifted(sc, i);
+            if (v.rep == Rep::Bool) v = {"((" + inside_of(src, src_in, ci) + ") ? " + v.code + " : true)", Rep::Bool};
+            else {
+              Rep r = v.rep == Rep::I32 ? Rep::F64 : v.rep;
+              v = {"((" + inside_of(src, src_in, ci) + ") ? " + convert(v, r) + " : " + float_literal(pad, r) + ")", r};
+            }
           }
+          vals[ei].push_back(v);
         }
-        std::string name = fresh("ev");
-        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
-        vals.push_back({name, v.rep});
       }
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        std::vector<std::string> ci = sc;
-        if (i) ci.back() = "(" + sc.back() + " + " + itos(i) + ")";
-        Value v = read_element(*src.b, ci, pad);
-        std::string name = fresh("ev");
-        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
-        vals.push_back({name, v.rep});
-      }
+      continue;
     }
+    // One element, converted on the way.
+    Value v = read_element(*src.b, sc, pad);
+    std::string name = fresh("ev");
+    line(std::string(rep_type(v.rep)) + " " + name + ";");
+    line(guard + name + " = " + v.code + ";");
+    vals[ei].push_back({name, v.rep});
+  }
+  // Phase 2: every write.
+  for (size_t ei = 0; ei < elems.size(); ++ei) {
+    const Elem& e = elems[ei];
+    std::vector<std::string> dc = add(dst.off, e.idx);
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
     if (dst.b->scope == ir::Scope::Fragment) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t slot = dst.exec ? e.slot + i : dst.slots[size_t(e.slot + i)];
         if (slot < 0) continue;
-        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(vals[size_t(i)], dst.b->dtype).code + ";");
+        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(vals[ei][size_t(i)], dst.b->dtype).code + ";");
       }
-    } else if (n > 1 && (dst.b->scope == ir::Scope::Global || dst.b->scope == ir::Scope::Shared)) {
-      int64_t es = int64_t(dtype_size(dst.b->dtype));
-      std::string vt = vec_type(n * es), rt = raw_type(dst.b->dtype);
-      line(vt + " wv;");
-      for (int64_t i = 0; i < n; ++i) line("((" + rt + "*)&wv)[" + itos(i) + "] = " + encode(vals[size_t(i)], dst.b->dtype) + ";");
-      if (dst.b->scope == ir::Scope::Shared) {
-        line("*(" + vt + "*)" + shared_ptr(*dst.b, dc) + " = wv;");
+      close();
+      continue;
+    }
+    std::string wv = rvs[ei];
+    if (!raw) {
+      wv = fresh("wv");
+      line(vt_dst + " " + wv + ";");
+      for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[ei][size_t(i)], dst.b->dtype) + ";");
+    }
+    if (dst.b->scope == ir::Scope::Global) {
+      std::string all_in = inside_of(dst, dst_in, dc);
+      if (n > 1) all_in = all_in + " && " + inside_of(dst, dst_in, shifted(dc, n - 1));
+      if (all_in == "true && true" || all_in == "true") {
+        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
+      } else if (n == 1) {
+        line("if (" + all_in + ") *(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
       } else {
-        std::vector<std::string> last = dc;
-        last.back() = "(" + dc.back() + " + " + itos(n - 1) + ")";
-        open("if (" + inside(*dst.b, dc) + " && " + inside(*dst.b, last) + ")");
-        line("*(" + vt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(es) + ") = wv;");
+        open("if (" + all_in + ")");
+        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
         close(" else {");
         ++indent_;
         for (int64_t i = 0; i < n; ++i) {
-          std::vector<std::string> ci = dc;
-          ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
-          line("if (" + inside(*dst.b, ci) + ") *(" + rt + "*)(" + dst.b->cname + " + (" + global_linear(*dst.b, ci) + ") * " +
-               itos(es) + ") = ((const " + rt + "*)&wv)[" + itos(i) + "];");
+          std::vector<std::string> ci = shifted(dc, i);
+          line("if (" + inside_of(dst, dst_in, ci) + ") *(" + rt_dst + "*)" + gaddr(dst, ci, es_dst) + " = ((const " + rt_dst + "*)&" + wv + ")[" +
+               itos(i) + "];");
         }
         close();
       }
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        std::vector<std::string> ci = dc;
-        if (i) ci.back() = "(" + dc.back() + " + " + itos(i) + ")";
-        write_element(*dst.b, ci, vals[size_t(i)]);
-      }
+    } else if (dst.b->scope == ir::Scope::Shared) {
+      line("*(" + vt_dst + "*)" + shared_ptr(*dst.b, dc) + " = " + wv + ";");
     }
     close();
   }

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   ss << f.rdbuf();
   ir::LowerOptions o;
   std::string show = "all";
+  std::string options;
   for (int i = 3; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--raster" && i + 1 < argc) o.raster_group = std::atoi(argv[++i]);
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos) return 2;
       o.divisibility[d.substr(0, eq)] = std::atoi(d.c_str() + eq + 1);
     } else if (a == "--show" && i + 1 < argc) show = argv[++i];
+    else if (a == "--option" && i + 1 < argc) options += std::string(argv[++i]) + "\n";
   }
   auto k = ir::parse_and_verify(ss.str(), argv[1]);
   if (!k.is_ok()) return std::fprintf(stderr, "%s\n", k.status().str().c_str()), 1;
@@ -52,10 +54,12 @@ int main(int argc, char** argv) {
   if (show == "lowered" || show == "all") std::printf("%s\n", text.c_str());
   auto arch = cuda::arch_for_target(*t);
   if (!arch.is_ok()) return std::fprintf(stderr, "%s\n", arch.status().str().c_str()), 1;
-  auto g = cuda::generate_cuda(lowered->kernel, *t, *arch);
+  auto gen_options = cuda::parse_gen_options(options);
+  if (!gen_options.is_ok()) return std::fprintf(stderr, "%s\n", gen_options.status().str().c_str()), 1;
+  auto g = cuda::generate_cuda(lowered->kernel, *t, *arch, *gen_options);
   if (!g.is_ok()) return std::fprintf(stderr, "%s\n", g.status().str().c_str()), 1;
   if (show == "cuda" || show == "all") std::printf("%s\n", g->source.c_str());
-  auto c = cuda::compile_lowered(text, *t, *arch);
+  auto c = cuda::compile_lowered(text, *t, *arch, options);
   if (!c.is_ok()) return std::fprintf(stderr, "%s\n", c.status().str().c_str()), 1;
   if (show == "ptx" || show == "all") std::printf("%s\n", c->executable.ptx.c_str());
   if (!c->log.empty()) std::fprintf(stderr, "%s\n", c->log.c_str());
