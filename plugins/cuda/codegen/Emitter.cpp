@@ -594,7 +594,7 @@ Result<Generated> Emitter::run() {
   // Assemble: prelude, shared offset functions, signature, body.
   Generated g;
   std::string& src = g.source;
-  src = prelude(sm_);
+  src = prelude(sm_, uses_wgmma);
   for (const Buffer& b : buffers_)
     if (b.scope == ir::Scope::Shared) src += shared_offset_function(b);
   src += extra_functions;

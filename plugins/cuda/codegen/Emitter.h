@@ -229,6 +229,7 @@ public:
   /// that read shared memory through matrix descriptors).
   bool proxy_fence = false;
   bool uses_tmem = false;
+  bool uses_wgmma = false;  ///< the f16/bf16 encoders are then plain C (Conversions.inc)
   int64_t tmem_columns = 0;
   std::string tmem_slot;  ///< smem offset expression of the TMEM address slot
   int64_t mbarrier_base = 0;  ///< smem offset of the mbarrier area
@@ -289,7 +290,7 @@ public:
 };
 
 /// The CUDA C++ helpers every kernel starts with (Prelude.cpp).
-std::string prelude(int sm);
+std::string prelude(int sm, bool c_encoders);
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep);
 std::string itos(int64_t v);

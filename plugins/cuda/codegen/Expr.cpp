@@ -258,8 +258,8 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
       switch (e->unary) {
         case ir::UnaryOp::Neg: return Value{"(-" + x + ")", rep};
         case ir::UnaryOp::Abs: return Value{(rep == Rep::I64 ? "tg_absi(" : d ? "fabs(" : "fabsf(") + x + ")", rep};
-        case ir::UnaryOp::Exp: return Value{(d ? "exp(" : "expf(") + x + ")", rep};
-        case ir::UnaryOp::Exp2: return Value{(d ? "exp2(" : "exp2f(") + x + ")", rep};
+        case ir::UnaryOp::Exp: return Value{(d ? "exp(" : "tg_exp(") + x + ")", rep};
+        case ir::UnaryOp::Exp2: return Value{(d ? "exp2(" : "tg_exp2(") + x + ")", rep};
         case ir::UnaryOp::Log: return Value{(d ? "log(" : "logf(") + x + ")", rep};
         case ir::UnaryOp::Sqrt: return Value{(d ? "sqrt(" : "sqrtf(") + x + ")", rep};
         case ir::UnaryOp::Rsqrt: return Value{(d ? "(1.0 / sqrt(" : "(1.0f / sqrtf(") + x + "))", rep};

@@ -47,6 +47,7 @@ Status Emitter::prepare_resources() {
       auto p = ir::get_gemm_plan(s);
       if (!p.is_ok()) return;
       if (p->kind == InstructionKind::Wgmma || p->kind == InstructionKind::Tcgen05) proxy_fence = true;
+      if (p->kind == InstructionKind::Wgmma) uses_wgmma = true;
       if (p->kind == InstructionKind::Tcgen05 && sm_ == 100) {
         mbarrier_of[&s] = int64_t(mbarrier_counts.size());
         mbarrier_counts.push_back(p->gm * p->gn);

@@ -170,7 +170,9 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
       for (size_t b = 0; b < cross.size(); ++b)
         if (c & (int64_t(1) << b)) member |= cross[b];
       std::string who = "(" + base + " | " + itos(member) + ")";
-      open("if (" + who + " < " + itos(threads()) + ")");
+      // With a power-of-two block, every member of a thread's group exists.
+      bool pow2 = (threads() & (threads() - 1)) == 0 && mask < threads();
+      open(pow2 ? "" : "if (" + who + " < " + itos(threads()) + ")");
       for (int64_t k = 0; k < K; ++k) {
         Value o = read_element(*scratch, scratch_at(who, k), 0.0);
         std::string pk = P + "[" + itos(k) + "]";

@@ -262,6 +262,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
   // Phase 1: every read, so that all of a thread's loads are in flight before the first use.
   std::vector<std::vector<Value>> vals(elems.size());
   std::vector<std::string> rvs(elems.size());
+  std::vector<std::string> pre(elems.size());  // statements phase 2 runs before using vals
   for (size_t ei = 0; ei < elems.size(); ++ei) {
     const Elem& e = elems[ei];
     std::vector<std::string> sc = add(src.off, e.idx);
@@ -303,8 +304,21 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
       }
       close();
       if (!raw) {
+        // 16-bit floats decode two at a time (in phase 2, so that no use waits on a load here).
+        bool pairs = n % 2 == 0 && (src.b->dtype == DType::F16 || src.b->dtype == DType::BF16);
+        std::vector<std::string> pair_names;
+        if (pairs) {
+          for (int64_t i = 0; i < n; i += 2) {
+            std::string a = fresh("dv"), b = fresh("dv");
+            pre[ei] += "float " + a + ", " + b + ";\n";
+            pre[ei] += std::string(src.b->dtype == DType::F16 ? "tg_dec2_f16(" : "tg_dec2_bf16(") + "((const unsigned*)&" + rv + ")[" + itos(i / 2) +
+                       "], " + a + ", " + b + ");\n";
+            pair_names.push_back(a);
+            pair_names.push_back(b);
+          }
+        }
         for (int64_t i = 0; i < n; ++i) {
-          Value v = decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
+          Value v = pairs ? Value{pair_names[size_t(i)], Rep::F32} : decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
           if (pad != 0 && src.b->scope == ir::Scope::Global) {
             std::vector<std::string> ci = shifted(sc, i);
             if (v.rep == Rep::Bool) v = {"((" + inside_of(src, src_in, ci) + ") ? " + v.code + " : true)", Rep::Bool};
@@ -331,6 +345,11 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     std::vector<std::string> dc = add(dst.off, e.idx);
     if (!e.guard.empty()) open("if (" + e.guard + ")");
     else open("");
+    for (size_t at = 0; at < pre[ei].size();) {
+      size_t end = pre[ei].find('\n', at);
+      line(pre[ei].substr(at, end - at));
+      at = end + 1;
+    }
     if (dst.b->scope == ir::Scope::Fragment) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t slot = dst.exec ? e.slot + i : dst.slots[size_t(e.slot + i)];
@@ -344,7 +363,15 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     if (!raw) {
       wv = fresh("wv");
       line(vt_dst + " " + wv + ";");
-      for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[ei][size_t(i)], dst.b->dtype) + ";");
+      bool pairs = n % 2 == 0 && (dst.b->dtype == DType::F16 || dst.b->dtype == DType::BF16);
+      for (int64_t i = 0; i < n && pairs; ++i) pairs = vals[ei][size_t(i)].rep == Rep::F32;
+      if (pairs) {
+        for (int64_t i = 0; i < n; i += 2)
+          line("((unsigned*)&" + wv + ")[" + itos(i / 2) + "] = " + (dst.b->dtype == DType::F16 ? "tg_enc2_f16(" : "tg_enc2_bf16(") +
+               vals[ei][size_t(i)].code + ", " + vals[ei][size_t(i + 1)].code + ");");
+      } else {
+        for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[ei][size_t(i)], dst.b->dtype) + ";");
+      }
     }
     if (dst.b->scope == ir::Scope::Global) {
       std::string all_in = inside_of(dst, dst_in, dc);

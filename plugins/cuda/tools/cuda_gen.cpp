@@ -1,7 +1,8 @@
 /// \file
 /// tegula_cuda_gen: a developer's view of the cuda plugin's code generation.
 ///
-///   tegula_cuda_gen FILE.tile TARGET [--raster G] [--div SYM=D ...] [--show lowered|cuda|ptx|all]
+///   tegula_cuda_gen FILE.tile TARGET [--raster G] [--div SYM=D ...] [--option KEY=VALUE ...]
+///                   [--show lowered|cuda|ptx|all|none] [--cubin OUT.cubin]
 ///
 /// lowers FILE for a built-in TARGET (sm_80, sm_89, sm_90a, sm_100a), generates the CUDA C++
 /// and compiles it with NVRTC; prints what --show asks (default: all).
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   ir::LowerOptions o;
   std::string show = "all";
   std::string options;
+  std::string cubin_path;
   for (int i = 3; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--raster" && i + 1 < argc) o.raster_group = std::atoi(argv[++i]);
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
       o.divisibility[d.substr(0, eq)] = std::atoi(d.c_str() + eq + 1);
     } else if (a == "--show" && i + 1 < argc) show = argv[++i];
     else if (a == "--option" && i + 1 < argc) options += std::string(argv[++i]) + "\n";
+    else if (a == "--cubin" && i + 1 < argc) cubin_path = argv[++i];
   }
   auto k = ir::parse_and_verify(ss.str(), argv[1]);
   if (!k.is_ok()) return std::fprintf(stderr, "%s\n", k.status().str().c_str()), 1;
@@ -63,6 +66,10 @@ int main(int argc, char** argv) {
   if (!c.is_ok()) return std::fprintf(stderr, "%s\n", c.status().str().c_str()), 1;
   if (show == "ptx" || show == "all") std::printf("%s\n", c->executable.ptx.c_str());
   if (!c->log.empty()) std::fprintf(stderr, "%s\n", c->log.c_str());
+  if (!cubin_path.empty()) {
+    std::ofstream out(cubin_path, std::ios::binary);
+    out.write(c->executable.cubin.data(), std::streamsize(c->executable.cubin.size()));
+  }
   std::fprintf(stderr, "ok: %s, %zu bytes of cubin, %lld bytes of shared memory, %zu tensor maps\n", c->executable.info.name.c_str(),
                c->executable.cubin.size(), (long long)c->executable.info.shared_bytes, c->executable.info.tensor_maps.size());
   return 0;
