@@ -24,6 +24,7 @@ const std::vector<ApiEntry>& api_entries() {
       TG_ENTRY(launch, 1, false),            TG_ENTRY(event_create, 1, false),
       TG_ENTRY(event_destroy, 1, false),     TG_ENTRY(event_record, 1, false),
       TG_ENTRY(event_synchronize, 1, false), TG_ENTRY(event_elapsed_ms, 1, true),
+      TG_ENTRY(compile_offline, 1, true),    TG_ENTRY(executable_describe, 1, true),
   };
   return entries;
 }
@@ -31,8 +32,20 @@ const std::vector<ApiEntry>& api_entries() {
 #undef TG_ENTRY
 
 size_t required_table_size(uint32_t abi_version) {
-  if (abi_version == TG_ABI_VERSION_1) return offsetof(tg_plugin_api, event_elapsed_ms) + sizeof(void*);
-  return 0;
+  if (abi_version != TG_ABI_VERSION_1) return 0;
+  // Up to the last required entry: optional entries at the end of the table may lie beyond
+  // a plugin's struct_size (a table built before they were appended) and then count as NULL.
+  size_t size = 0;
+  for (const ApiEntry& e : api_entries())
+    if (!e.optional && e.since <= abi_version) size = e.offset + sizeof(void*);
+  return size;
+}
+
+bool has_entry(const tg_plugin_api* api, size_t offset) {
+  if (offset + sizeof(void*) > api->struct_size) return false;
+  void* fn = nullptr;
+  std::memcpy(&fn, reinterpret_cast<const char*>(api) + offset, sizeof(fn));
+  return fn != nullptr;
 }
 
 Status check_api_table(const tg_plugin_api* api, uint32_t host_min, uint32_t host_max) {
@@ -48,9 +61,7 @@ Status check_api_table(const tg_plugin_api* api, uint32_t host_min, uint32_t hos
                                         std::to_string(v) + " needs at least " + std::to_string(need));
   for (const ApiEntry& e : api_entries()) {
     if (e.optional || e.since > v) continue;
-    void* fn = nullptr;
-    std::memcpy(&fn, reinterpret_cast<const char*>(api) + e.offset, sizeof(fn));
-    if (!fn) return error(ErrorCode::Plugin, std::string("required entry '") + e.name + "' is NULL");
+    if (!has_entry(api, e.offset)) return error(ErrorCode::Plugin, std::string("required entry '") + e.name + "' is NULL");
   }
   return Status::ok();
 }

@@ -24,9 +24,14 @@ struct ApiEntry {
 /// Every entry of the table, in header order.
 const std::vector<ApiEntry>& api_entries();
 
-/// The smallest struct_size a version-`abi_version` table may have (the end of its last
-/// field); 0 for a version this host does not know.
+/// The smallest struct_size a version-`abi_version` table may have: the end of its last
+/// required entry (optional entries past the end count as NULL); 0 for a version this host
+/// does not know.
 size_t required_table_size(uint32_t abi_version);
+
+/// Whether the entry at `offset` lies within the table's struct_size and is not NULL. Read
+/// optional entries only through this.
+bool has_entry(const tg_plugin_api* api, size_t offset);
 
 /// Ok, or a Plugin error saying why the table is refused.
 Status check_api_table(const tg_plugin_api* api, uint32_t host_min, uint32_t host_max);

@@ -179,6 +179,7 @@ tegula_error* tegula_device_get_info(const tegula_device* d, tegula_device_info*
   info.toolkit_version = i.toolkit_version.c_str();
   info.memory_bytes = i.memory_bytes;
   info.compute_units = i.compute_units;
+  info.device_type = i.device_type;
   write_output_struct(out, info);
   return nullptr;
 }

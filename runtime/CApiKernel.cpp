@@ -60,6 +60,7 @@ void tegula_kernel_free(tegula_kernel* k) {
     std::lock_guard<std::mutex> lock(rt->objects_mu);
     rt->kernels.erase(k);
   }
+  for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
   k->device->plugin->executable_free(k->executable);
   delete k;
 }
@@ -69,6 +70,19 @@ const char* tegula_kernel_name(const tegula_kernel* k) { return k ? k->kernel.na
 tegula_device* tegula_kernel_device(const tegula_kernel* k) { return k ? k->device : nullptr; }
 
 tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* k) { return k ? k->cache : TEGULA_CACHE_DISABLED; }
+
+tegula_error* tegula_kernel_describe(tegula_kernel* k, const char** out_text) {
+  if (!k || !out_text) return invalid("tegula_kernel_describe: bad argument");
+  return c_guard([&]() -> tegula_error* {
+    if (!k->description) {
+      Result<std::string> text = k->device->plugin->describe_executable(k->executable_bytes);
+      if (!text.is_ok()) return to_c_error(text.status());
+      k->description = std::move(text).value();
+    }
+    *out_text = k->description->c_str();
+    return nullptr;
+  });
+}
 
 size_t tegula_kernel_arg_count(const tegula_kernel* k) { return k ? k->arg_kinds.size() : 0; }
 

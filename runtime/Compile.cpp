@@ -53,14 +53,26 @@ Result<const TargetDescription*> device_target(tegula_device* d) {
   return &*d->target;
 }
 
-Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
+namespace {
+
+struct Built {
+  ir::Kernel lowered;
+  tg_executable* executable = nullptr;
+  std::string bytes;
+  tegula_cache_result cache = TEGULA_CACHE_DISABLED;
+};
+
+/// Lower `kernel` for the device with `divisibility`, then cache lookup, plugin compile,
+/// cache store and load.
+Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<std::string, int64_t>& divisibility,
+                    const std::string& plugin_options, bool want_cache) {
   tegula_runtime* rt = d->runtime;
   PluginInstance& plugin = *d->plugin;
   uint32_t index = d->info->index;
-
-  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::parse_and_verify(ir_text, request.source_name));
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target));
+  ir::LowerOptions options;
+  options.divisibility = divisibility;
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, options));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
   std::string lowered_text = ir::print_kernel(lowered.kernel);
 
@@ -70,17 +82,14 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   parts.plugin_name = plugin.name();
   parts.plugin_version = plugin.version();
   parts.abi_version = plugin.abi_version();
-  parts.options = request.plugin_options;
+  parts.options = plugin_options;
   std::string key = cache_key(parts);
   const CompileCache& cache = rt->cache;
-  bool use_cache = request.use_cache && cache.enabled();
+  bool use_cache = want_cache && cache.enabled();
 
-  auto k = std::make_unique<tegula_kernel>();
-  k->device = d;
-  k->kernel = std::move(lowered.kernel);
-  k->cache = use_cache ? TEGULA_CACHE_MISS : TEGULA_CACHE_DISABLED;
-  fill_signature(k.get());
-
+  Built b;
+  b.lowered = std::move(lowered.kernel);
+  b.cache = use_cache ? TEGULA_CACHE_MISS : TEGULA_CACHE_DISABLED;
   if (use_cache) {
     std::string payload;
     CompileCache::Lookup found = cache.lookup(key, &payload);
@@ -88,9 +97,10 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
       Result<tg_executable*> exe = plugin.executable_load(index, payload);
       if (exe.is_ok()) {
         ++rt->cache_hits;
-        k->executable = *exe;
-        k->cache = TEGULA_CACHE_HIT;
-        return k.release();
+        b.executable = *exe;
+        b.bytes = std::move(payload);
+        b.cache = TEGULA_CACHE_HIT;
+        return b;
       }
       if (exe.status().code() != ErrorCode::Corrupt) return exe.status();
       cache.remove(key, "the plugin refused it: " + exe.status().message());
@@ -98,17 +108,55 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
     }
     if (found == CompileCache::Lookup::Rejected) {
       ++rt->cache_rejected;
-      k->cache = TEGULA_CACHE_REBUILT;
+      b.cache = TEGULA_CACHE_REBUILT;
     } else {
       ++rt->cache_misses;
     }
   }
 
   ++rt->plugin_compiles;
-  TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(index, lowered_text, request.plugin_options));
+  TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(index, lowered_text, plugin_options));
   if (use_cache) cache.store(key, bytes);
-  TG_ASSIGN_OR_RETURN(k->executable, plugin.executable_load(index, bytes));
+  TG_ASSIGN_OR_RETURN(b.executable, plugin.executable_load(index, bytes));
+  b.bytes = std::move(bytes);
+  return b;
+}
+
+}  // namespace
+
+Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
+  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::parse_and_verify(ir_text, request.source_name));
+  // The generic variant is compiled now, so that a kernel the device cannot run fails here.
+  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, request.plugin_options, request.use_cache));
+  auto k = std::make_unique<tegula_kernel>();
+  k->device = d;
+  k->source = std::move(kernel);
+  k->kernel = std::move(generic.lowered);
+  k->plugin_options = request.plugin_options;
+  k->use_cache = request.use_cache;
+  k->executable = generic.executable;
+  k->executable_bytes = std::move(generic.bytes);
+  k->cache = generic.cache;
+  fill_signature(k.get());
   return k.release();
+}
+
+Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                      const std::vector<int64_t>& key) {
+  bool generic = true;
+  for (int64_t d : key) generic = generic && d <= 1;
+  if (generic) return k->executable;
+  std::lock_guard<std::mutex> lock(k->variants_mu);
+  auto it = k->variants.find(key);
+  if (it != k->variants.end()) return it->second.executable;
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, k->plugin_options, k->use_cache));
+  std::string what;
+  for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
+  k->device->runtime->log.debug("kernel " + k->source.name + ": variant for " + what);
+  auto& v = k->variants[key];
+  v.executable = b.executable;
+  v.bytes = std::move(b.bytes);
+  return v.executable;
 }
 
 }  // namespace tegula::runtime

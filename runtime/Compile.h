@@ -10,7 +10,9 @@
 /// refuses with TG_ERR_CORRUPT, is deleted and compiled again.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "core/Status.h"
@@ -28,5 +30,10 @@ struct CompileRequest {
 Result<const TargetDescription*> device_target(tegula_device* device);
 
 Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir_text, const CompileRequest& request);
+
+/// The executable of `k` specialised for `divisibility` (symbol -> power of two dividing
+/// it), compiled (through the cache) on first use; the generic one when nothing is known.
+Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                      const std::vector<int64_t>& key);
 
 }  // namespace tegula::runtime

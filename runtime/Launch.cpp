@@ -1,6 +1,9 @@
 #include "runtime/Launch.h"
 
+#include <map>
+
 #include "ir/Interpreter.h"
+#include "runtime/Compile.h"
 
 namespace tegula::runtime {
 namespace {
@@ -91,7 +94,21 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
     if (grid[d] > int64_t(UINT32_MAX)) return error(ErrorCode::OutOfRange, "grid dimension too large");
     g[d] = uint32_t(grid[d]);
   }
-  return k->device->plugin->launch(k->device->info->index, k->executable, g, targs);
+  // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
+  // (vector widths depend on it), provided every tensor starts 16-byte aligned.
+  std::vector<int64_t> key;
+  std::map<std::string, int64_t> divisibility;
+  bool aligned = true;
+  for (size_t i = 0; i < kernel.params.size(); ++i)
+    if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
+  for (size_t i = kernel.params.size(); i < count; ++i) {
+    int64_t v = args[i].i, div = 1;
+    while (aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
+    key.push_back(div);
+    if (div > 1) divisibility[k->arg_names[i]] = div;
+  }
+  TG_ASSIGN_OR_RETURN(tg_executable* exe, kernel_variant(k, divisibility, key));
+  return k->device->plugin->launch(k->device->info->index, exe, g, targs);
 }
 
 }  // namespace tegula::runtime

@@ -59,7 +59,7 @@ Status check_keys(const Json& object, const std::string& path, std::initializer_
 Result<std::string> get_string(const Json& object, const std::string& path, const char* key, bool required,
                                const Where& where) {
   const Json* v = object.find(key);
-  std::string full = path + "." + key;
+  std::string full = path.empty() ? std::string(key) : path + "." + key;
   if (!v) {
     if (required) return where.fail(full, "missing (required)");
     return std::string();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -44,11 +45,30 @@ struct tegula_buffer {
 
 struct tegula_kernel {
   tegula_device* device = nullptr;
-  tg_executable* executable = nullptr;
+  tg_executable* executable = nullptr;  ///< the generic variant (no divisibility assumed)
   tegula::ir::Kernel kernel;  ///< as lowered: what launches are checked against
+  tegula::ir::Kernel source;  ///< verified, before lowering: what variants are lowered from
+  std::string plugin_options;
+  bool use_cache = true;
+  /// Variants specialised on what the launch guarantees: key = for each shape symbol the
+  /// power of two (at most 16) dividing its value. Filled lazily at launch, never freed
+  /// before the kernel.
+  struct Variant {
+    tg_executable* executable = nullptr;
+    std::string bytes;
+  };
+  std::mutex variants_mu;
+  std::map<std::vector<int64_t>, Variant> variants;
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
+  std::string executable_bytes;  ///< kept for tegula_kernel_describe
+  std::optional<std::string> description;
+};
+
+struct tegula_event {
+  tegula_device* device = nullptr;
+  tg_event* handle = nullptr;
 };
 
 struct tegula_runtime {
@@ -67,6 +87,7 @@ struct tegula_runtime {
   std::mutex objects_mu;
   std::set<tegula_buffer*> buffers;
   std::set<tegula_kernel*> kernels;
+  std::set<tegula_event*> events;
 };
 
 namespace tegula::runtime {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "runtime/AbiTable.h"
 #include "runtime/PluginStrings.h"
 
 namespace tegula::runtime {
@@ -82,6 +83,12 @@ Status PluginInstance::to_status(tg_error* e, const char* call) {
   const char* code_name = status_code_name(code);
   std::string suffix = code_name ? code_name : "unknown status code " + std::to_string(int(code));
   if (code == TG_OK) suffix = "an error object with status TG_OK";
+  // Plugins often start their messages with their name and the call, as the host does.
+  auto strip = [&](const std::string& prefix) {
+    if (message.compare(0, prefix.size(), prefix) == 0) message.erase(0, prefix.size());
+  };
+  strip(name_ + ": ");
+  strip(std::string(call) + ": ");
   return error(error_code_for(code), name_ + ": " + call + ": " + message + " (" + suffix + ")");
 }
 
@@ -145,6 +152,7 @@ Status PluginInstance::enumerate_devices() {
     d.name = device_name;
     d.memory_bytes = p.memory_bytes;
     d.compute_units = p.compute_units;
+    d.device_type = p.device_type <= uint32_t(TG_DEVICE_TYPE_REFERENCE) ? p.device_type : uint32_t(TG_DEVICE_TYPE_UNKNOWN);
     struct Field {
       const char* value;
       std::string* out;
@@ -168,7 +176,7 @@ Status PluginInstance::enumerate_devices() {
 
     // The optional self-description. Failing it does not hide the device (its memory still
     // works); compiling for it reports the reason.
-    if (api_->device_target) {
+    if (has_entry(api_, offsetof(tg_plugin_api, device_target))) {
       Guarded<tg_target_description> target;
       Status ts = to_status(api_->device_target(plugin_, i, &target.value), "device_target");
       if (ts.is_ok()) ts = target.check("device_target", "tg_target_description");
@@ -301,6 +309,25 @@ void PluginInstance::executable_free(tg_executable* executable) {
   api_->executable_free(executable);
 }
 
+Result<std::string> PluginInstance::describe_executable(const std::string& bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!has_entry(api_, offsetof(tg_plugin_api, executable_describe)))
+    return error(ErrorCode::Unimplemented, name_ + ": executable_describe is not provided");
+  Guarded<tg_blob> blob;
+  TG_RETURN_IF_ERROR(to_status(api_->executable_describe(plugin_, bytes.data(), bytes.size(), &blob.value),
+                               "executable_describe"));
+  Status st = blob.check("executable_describe", "tg_blob");
+  std::string text;
+  if (st.is_ok() && !blob.value.data && blob.value.size) st = null_output(name_, "executable_describe", "text");
+  if (st.is_ok() && blob.value.size > (uint64_t(1) << 30))
+    st = error(ErrorCode::Plugin, name_ + ": executable_describe returned over 1 GiB");
+  if (st.is_ok() && blob.value.size)
+    text = sanitized_text(std::string_view(static_cast<const char*>(blob.value.data), blob.value.size));
+  api_->blob_release(&blob.value);
+  if (!st.is_ok()) return st;
+  return text;
+}
+
 Status PluginInstance::launch(uint32_t device, tg_executable* executable, const uint32_t grid[3],
                               const std::vector<tg_launch_arg>& args) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -347,7 +374,7 @@ Status PluginInstance::event_synchronize(tg_event* event) {
 
 Result<double> PluginInstance::event_elapsed_ms(tg_event* start, tg_event* end) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!api_->event_elapsed_ms) return error(ErrorCode::Unimplemented, name_ + ": event timing is not provided");
+  if (!has_entry(api_, offsetof(tg_plugin_api, event_elapsed_ms))) return error(ErrorCode::Unimplemented, name_ + ": event timing is not provided");
   double ms = 0;
   TG_RETURN_IF_ERROR(to_status(api_->event_elapsed_ms(start, end, &ms), "event_elapsed_ms"));
   return ms;

@@ -39,6 +39,7 @@ struct DeviceInfo {
   std::string toolkit_version;
   uint64_t memory_bytes = 0;
   uint32_t compute_units = 0;
+  uint32_t device_type = 0;  ///< tg_device_type; unknown values read as 0
   /// The plugin's own target description (device_target), when it gives one.
   bool has_target_json = false;
   std::string target_json;
@@ -86,6 +87,8 @@ public:
   /// A Corrupt status means the plugin refused the bytes (TG_ERR_CORRUPT).
   Result<tg_executable*> executable_load(uint32_t device, const std::string& bytes);
   void executable_free(tg_executable* executable);
+  /// executable_describe: the executable's bytes in readable form.
+  Result<std::string> describe_executable(const std::string& bytes);
   Status launch(uint32_t device, tg_executable* executable, const uint32_t grid[3],
                 const std::vector<tg_launch_arg>& args);
   Status synchronize(uint32_t device);

@@ -1,5 +1,6 @@
 #include "runtime/PluginStrings.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace tegula::runtime {
@@ -54,7 +55,13 @@ Result<std::string> plugin_string(const char* s, size_t max_bytes, std::string_v
 std::string plugin_message(const char* s, size_t max_bytes) {
   if (!s) return "(no message)";
   size_t n = ::strnlen(s, max_bytes);
-  std::string_view text(s, n);
+  std::string out = sanitized_text(std::string_view(s, n));
+  if (n == max_bytes) out += "...";
+  return out;
+}
+
+std::string sanitized_text(std::string_view text) {
+  size_t n = text.size();
   std::string out;
   out.reserve(n);
   for (size_t i = 0; i < n;) {
@@ -69,7 +76,6 @@ std::string plugin_message(const char* s, size_t max_bytes) {
     else out.append(text.substr(i, len));
     i += len;
   }
-  if (n == max_bytes) out += "...";
   return out;
 }
 

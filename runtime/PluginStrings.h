@@ -25,6 +25,10 @@ Result<std::string> plugin_string(const char* s, size_t max_bytes, std::string_v
 /// at max_bytes; invalid UTF-8 and control characters other than tab and newline become '?'.
 std::string plugin_message(const char* s, size_t max_bytes = kMaxMessageBytes);
 
+/// Free text of known length (e.g. a disassembly): invalid UTF-8, NULs and control
+/// characters other than tab and newline become '?'.
+std::string sanitized_text(std::string_view text);
+
 /// Whether `text` is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
 bool valid_utf8(std::string_view text);
 

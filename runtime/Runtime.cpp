@@ -63,10 +63,15 @@ Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
 
 void close_runtime(tegula_runtime* rt) {
   if (!rt) return;
-  // Kernels and buffers first: the plugin instances they point into may shut down below.
+  // Kernels, events and buffers first: the plugin instances they point into may shut down below.
   for (tegula_kernel* k : rt->kernels) {
+    for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
     k->device->plugin->executable_free(k->executable);
     delete k;
+  }
+  for (tegula_event* e : rt->events) {
+    e->device->plugin->event_destroy(e->handle);
+    delete e;
   }
   for (tegula_buffer* b : rt->buffers) {
     b->device->plugin->buffer_free(b->handle);

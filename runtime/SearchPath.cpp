@@ -104,7 +104,10 @@ std::vector<std::string> manifest_files(const std::vector<SearchEntry>& entries,
     std::sort(names.begin(), names.end());
     std::string folder = key;  // canonical, so logs and plugin listings show plain paths
     if (!folder.empty() && folder.back() != '/') folder += '/';
-    for (const std::string& n : names) out.push_back(folder + n);
+    for (const std::string& n : names) {
+      // A file also named on its own elsewhere in the path is read once.
+      if (seen.insert(canonical(folder + n)).second) out.push_back(folder + n);
+    }
   }
   return out;
 }

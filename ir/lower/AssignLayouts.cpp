@@ -80,7 +80,7 @@ public:
       TG_RETURN_IF_ERROR(propagate());
       const Stmt* free_one = nullptr;
       for (const Stmt& s : ctx_.kernel.body.stmts)
-        if (s.op == OpKind::Alloc && s.type.scope == Scope::Fragment && !dist_.count(s.name)) {
+        if (s.op == OpKind::Alloc && s.type.scope == Scope::Fragment && !dist_.count(s.name) && !opaque_.count(s.name)) {
           free_one = &s;
           break;
         }
@@ -93,6 +93,18 @@ public:
     TG_RETURN_IF_ERROR(check_uses());
     for (Stmt& s : ctx_.kernel.body.stmts) {
       if (s.op != OpKind::Alloc) continue;
+      if (auto it = opaque_.find(s.name); it != opaque_.end()) {
+        // A cooperative matrix: its elements' placement is the device's secret; the backend
+        // needs the instruction and which group holds which atom tile.
+        const GemmPlan& p = it->second;
+        set_attr(s.attrs, "layout.opaque", AttrValue::of_string(p.inst));
+        set_attr(s.attrs, "layout.atom", AttrValue::of_ints({p.m, p.n, p.k}));
+        set_attr(s.attrs, "layout.groups", AttrValue::of_ints({p.gm, p.gn}));
+        set_attr(s.attrs, "layout.repeat", AttrValue::of_ints({p.rm, p.rn}));
+        ctx_.note("fragment '" + s.name + "': opaque " + p.inst + " matrices, groups " + std::to_string(p.gm) + "x" +
+                  std::to_string(p.gn) + ", " + std::to_string(p.rm) + "x" + std::to_string(p.rn) + " each");
+        continue;
+      }
       if (s.type.scope == Scope::Fragment) {
         const Assigned& a = dist_.at(s.name);
         TG_RETURN_IF_ERROR(check_coverage(a.dist, s.type.shape, false).with_context(where(s) + "fragment '" + s.name + "'"));
@@ -107,7 +119,12 @@ public:
 private:
   bool is_fragment(const std::string& name) const {
     auto it = buffers_.find(name);
-    return it != buffers_.end() && it->second.scope == Scope::Fragment;
+    return it != buffers_.end() && it->second.scope == Scope::Fragment && !opaque_.count(name);
+  }
+
+  static bool is_opaque_instruction(const MatrixInstruction& mi) {
+    const OperandPlacement* p = mi.acc.find(OperandLocation::Registers);
+    return p && p->form == OperandPlacement::Form::Opaque;
   }
   const std::vector<int64_t>& shape(const std::string& name) const { return buffers_.at(name).shape; }
 
@@ -137,6 +154,10 @@ private:
       }
       const MatrixInstruction* mi = plan->is_fma() ? nullptr : ctx_.target.find_instruction(plan->inst);
       std::string why = "the gemm at " + s.loc.str() + " (" + plan->inst + ")";
+      if (mi && is_opaque_instruction(*mi)) {
+        opaque_[s.gemm_c().buffer] = *plan;
+        return;
+      }
       auto acc = accumulator_distribution(*plan, mi, ctx_.kernel.threads);
       if (!acc.is_ok()) {
         st = acc.status().with_context(where(s) + "gemm");
@@ -334,6 +355,7 @@ private:
   LowerContext& ctx_;
   BufferMap buffers_;
   std::map<std::string, Assigned> dist_;
+  std::map<std::string, GemmPlan> opaque_;
   bool changed_ = false;
 };
 

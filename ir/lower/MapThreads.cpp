@@ -127,7 +127,9 @@ private:
   }
 
   void set_fragment_plan(Stmt& s, const std::string& fragment, int64_t vec) {
-    set_attr(s.attrs, "plan.kind", AttrValue::of_ident("fragment"));
+    Stmt* alloc = ctx_.find_alloc(fragment);
+    bool opaque = alloc && find_attr(alloc->attrs, "layout.opaque");
+    set_attr(s.attrs, "plan.kind", AttrValue::of_ident(opaque ? "opaque" : "fragment"));
     set_attr(s.attrs, "plan.layout", AttrValue::of_ident(fragment));
     set_attr(s.attrs, "plan.vec", AttrValue::of_int(vec));
   }

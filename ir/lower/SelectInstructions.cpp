@@ -11,6 +11,7 @@
 // (inst=ID) gets that one or a clear error.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Passes.h"
@@ -26,6 +27,7 @@ struct GemmFacts {
   Major a_major = Major::K, b_major = Major::K;
   bool can_pad_m = false, can_pad_n = false;
   std::vector<int64_t> a_shape, b_shape;
+  bool c_may_be_opaque = false;  ///< every use of C is one an opaque matrix supports
 };
 
 /// A shared-memory descriptor reads 8-row x 16-byte core matrices: the contiguous (last)
@@ -58,6 +60,52 @@ bool paddable(const Block& body, const std::string& name) {
       for_each_stmt(s.body(), [&](const Stmt& inner) {
         for (const TileRef& t : inner.tiles) ok = ok && t.buffer != name;
       });
+    }
+  });
+  return ok;
+}
+
+/// Whether a fragment can live as an opaque matrix: it is only filled, used as this
+/// gemm's accumulator, copied whole to or from memory, or written by maps of + - * / over
+/// itself, literals and scalars.
+bool opaque_compatible(const Block& body, const std::string& name, const BufferMap& buffers) {
+  bool ok = true;
+  std::function<bool(const Expr&)> arithmetic = [&](const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::IntImm:
+      case ExprKind::FloatImm:
+      case ExprKind::Var: return true;
+      case ExprKind::Tile: return e->name == name;
+      case ExprKind::Unary: return e->unary == UnaryOp::Neg && arithmetic(e->args[0]);
+      case ExprKind::Binary:
+        if (e->binary != BinaryOp::Add && e->binary != BinaryOp::Sub && e->binary != BinaryOp::Mul && e->binary != BinaryOp::Div)
+          return false;
+        return arithmetic(e->args[0]) && arithmetic(e->args[1]);
+      case ExprKind::Cast: return arithmetic(e->args[0]);
+      default: return false;
+    }
+  };
+  std::function<bool(const Expr&)> mentions = [&](const Expr& e) {
+    if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) return true;
+    for (const Expr& a : e->args)
+      if (mentions(a)) return true;
+    return false;
+  };
+  for_each_stmt(body, [&](const Stmt& s) {
+    bool touches = false;
+    for (const TileRef& t : s.tiles) touches = touches || t.buffer == name;
+    for (const Expr& e : s.exprs) touches = touches || mentions(e);
+    if (!touches) return;
+    switch (s.op) {
+      case OpKind::Fill: ok = ok && s.target().offsets.empty(); break;
+      case OpKind::Gemm: ok = ok && s.gemm_a().buffer != name && s.gemm_b().buffer != name; break;
+      case OpKind::Copy:
+        for (const TileRef& t : s.tiles)
+          if (t.buffer == name) ok = ok && t.offsets.empty();
+        ok = ok && !(buffers.at(s.copy_src().buffer).scope == Scope::Fragment && buffers.at(s.copy_dst().buffer).scope == Scope::Fragment);
+        break;
+      case OpKind::Map: ok = ok && s.target().buffer == name && arithmetic(s.value()); break;
+      default: ok = false; break;
     }
   });
   return ok;
@@ -134,14 +182,40 @@ std::optional<Candidate> consider(const MatrixInstruction& mi, const GemmFacts& 
     why = "its group of " + std::to_string(mi.group_threads) + " threads does not divide the block's " + std::to_string(threads);
     return std::nullopt;
   }
-  // The accumulator must come back to registers in a described layout.
+  // The accumulator must come back to registers in a described layout, or (a cooperative
+  // matrix) stay an opaque matrix that only fills, gemms, whole copies and arithmetic maps use.
   const OperandPlacement* acc_regs = mi.acc.find(OperandLocation::Registers);
   const OperandPlacement* acc_tmem = mi.acc.find(OperandLocation::TensorMemory);
+  bool acc_opaque = acc_regs && acc_regs->form == OperandPlacement::Form::Opaque;
   bool acc_described = (acc_regs && acc_regs->form == OperandPlacement::Form::ThreadValue) ||
                        (acc_tmem && acc_tmem->readback_layout);
-  if (!acc_described) {
+  if (acc_opaque) {
+    if (!g.c_may_be_opaque) {
+      why = "its accumulator is an opaque matrix, and the kernel uses C in a way only a per-thread layout allows "
+            "(a reduction, a broadcast, a sub-tile or a function other than + - * /)";
+      return std::nullopt;
+    }
+    if (g.a_scope != Scope::Shared || g.b_scope != Scope::Shared) {
+      why = "an opaque matrix instruction loads A and B from shared memory";
+      return std::nullopt;
+    }
+  } else if (!acc_described) {
     why = "its accumulator has no described register layout";
     return std::nullopt;
+  }
+  if (acc_opaque) {
+    std::optional<Candidate> best;
+    std::string last_why;
+    for (const MmaShape& atom : instruction_shapes(mi)) {
+      auto c = tile(mi, atom, g, threads, last_why);
+      if (c && (!best || c->score > best->score)) best = c;
+    }
+    if (!best) {
+      why = last_why;
+      return std::nullopt;
+    }
+    best->plan.a_from = best->plan.b_from = OperandLocation::Registers;
+    return best;
   }
   auto a_src = operand_source(mi.a, g.a_scope, g.a_major, mi.a_majors, why, "A");
   if (!a_src) return std::nullopt;
@@ -210,6 +284,7 @@ Status select_instructions(LowerContext& ctx) {
     g.a = A.dtype, g.b = B.dtype, g.c = C.dtype;
     g.a_scope = A.scope, g.b_scope = B.scope;
     g.a_shape = A.shape, g.b_shape = B.shape;
+    g.c_may_be_opaque = opaque_compatible(ctx.kernel.body, s.gemm_c().buffer, buffers);
     g.a_major = ta ? Major::MN : Major::K;
     g.b_major = tb ? Major::K : Major::MN;
     g.can_pad_m = paddable(ctx.kernel.body, s.gemm_a().buffer) && paddable(ctx.kernel.body, s.gemm_c().buffer);

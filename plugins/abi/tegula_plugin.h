@@ -127,6 +127,14 @@ typedef struct tg_plugin_info {
   const char* description; /* one line */
 } tg_plugin_info;
 
+/* What kind of device: hosts pick accelerators first, then CPUs, then software models. */
+typedef enum tg_device_type {
+  TG_DEVICE_TYPE_UNKNOWN = 0,
+  TG_DEVICE_TYPE_GPU = 1,      /* an accelerator: GPU, NPU, ... */
+  TG_DEVICE_TYPE_CPU = 2,      /* runs on the host's cores (a JIT, a CPU Vulkan driver) */
+  TG_DEVICE_TYPE_REFERENCE = 3 /* a model for checking, not for speed */
+} tg_device_type;
+
 /* One device. Filled by device_properties; strings valid for the plugin lifetime. */
 typedef struct tg_device_properties {
   size_t struct_size;
@@ -138,7 +146,7 @@ typedef struct tg_device_properties {
   const char* toolkit_version; /* "" when none */
   uint64_t memory_bytes;       /* device memory, 0 if unknown */
   uint32_t compute_units;      /* SMs, CUs, cores; 0 if unknown */
-  uint32_t reserved;
+  uint32_t device_type;        /* tg_device_type; hosts prefer accelerators by default */
 } tg_device_properties;
 
 /* A target description handed over by the plugin (how a new accelerator describes itself).
@@ -293,7 +301,8 @@ typedef struct tg_plugin_api {
 
 /* The host speaks ABI versions host_min_abi..host_max_abi. The plugin returns its function
  * table for one version v in that range that it also speaks (normally the highest), with
- * abi_version = v and struct_size covering at least version v's fields. To refuse, it returns
+ * abi_version = v and struct_size covering at least every required entry of version v;
+ * optional entries past struct_size count as NULL (absent). To refuse, it returns
  * NULL and may point *out_refusal at a static string saying why. The table is static: valid
  * for the library lifetime. This function must not allocate or start threads. */
 typedef const tg_plugin_api* (*tg_plugin_query_fn)(uint32_t host_min_abi, uint32_t host_max_abi,

@@ -43,6 +43,8 @@ static const tg_plugin_api null_api = {
     /* .event_record      = */ null_event_record,
     /* .event_synchronize = */ null_event_synchronize,
     /* .event_elapsed_ms  = */ null_event_elapsed_ms,
+    /* .compile_offline   = */ null_compile_offline,
+    /* .executable_describe = */ null_executable_describe,
 };
 
 /* This plugin speaks ABI 1 only. A plugin that speaks several versions returns the table

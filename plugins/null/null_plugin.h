@@ -63,6 +63,9 @@ tg_error* null_executable_load(tg_device* device, const void* data, size_t size,
                                tg_executable** out_executable);
 void null_executable_free(tg_executable* executable);
 tg_error* null_launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params);
+tg_error* null_compile_offline(tg_plugin* plugin, const tg_target_description* target,
+                               const tg_compile_request* request, tg_blob* out_blob);
+tg_error* null_executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
 
 /* event.c */
 tg_error* null_event_create(tg_device* device, tg_event** out_event);

@@ -39,6 +39,8 @@ static const tg_plugin_api reference_api = {
     /* .event_record      = */ ref::event_record,
     /* .event_synchronize = */ ref::event_synchronize,
     /* .event_elapsed_ms  = */ ref::event_elapsed_ms,
+    /* .compile_offline   = */ ref::compile_offline,
+    /* .executable_describe = */ ref::executable_describe,
 };
 
 extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi,

@@ -60,20 +60,19 @@ ir::Arg to_interpreter_arg(const tg_launch_arg& a) {
   }
 }
 
-}  // namespace
-
-tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
-  return guarded("compile", [&]() -> tg_error* {
-    if (!device || !request || !out_blob || request->struct_size < sizeof(tg_compile_request) ||
+/// compile and compile_offline: the executable does not depend on the device.
+tg_error* compile_to_blob(const char* entry, const tg_compile_request* request, tg_blob* out_blob) {
+  return guarded(entry, [&]() -> tg_error* {
+    if (!request || !out_blob || request->struct_size < sizeof(tg_compile_request) ||
         out_blob->struct_size < sizeof(tg_blob))
-      return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile: bad argument");
+      return make_error(TG_ERR_INVALID_ARGUMENT, std::string("reference: ") + entry + ": bad argument");
     if (!request->ir_format || std::strcmp(request->ir_format, TG_IR_FORMAT_LOWERED_V1) != 0)
       return make_error(TG_ERR_UNSUPPORTED, "reference: compile: IR format must be " TG_IR_FORMAT_LOWERED_V1);
     if (!request->ir_data && request->ir_size) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile: no IR");
     if (tg_error* e = check_options(request->options)) return e;
     std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
-    if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
+    if (!kernel.is_ok()) return from_status(kernel.status(), entry);
 
     auto* bytes = new std::string;
     bytes->append(kMagic, sizeof(kMagic));
@@ -90,6 +89,24 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
   });
 }
 
+/// The IR text of an executable, after checking its header; TG_ERR_CORRUPT otherwise.
+tg_error* executable_text(const char* entry, const void* data, size_t size, std::string_view* text) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  std::string where = std::string("reference: ") + entry + ": ";
+  if (size < kHeaderSize || !p || std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
+    return make_error(TG_ERR_CORRUPT, where + "not a reference executable (bad magic)");
+  uint32_t version = uint32_t(get_le(p + 8, 4));
+  if (version != kFormatVersion)
+    return make_error(TG_ERR_CORRUPT, where + "format version " + std::to_string(version) + ", this plugin reads " +
+                                          std::to_string(kFormatVersion));
+  if (get_le(p + 16, 8) != size - kHeaderSize)
+    return make_error(TG_ERR_CORRUPT, where + "length does not match the header (truncated?)");
+  *text = std::string_view(reinterpret_cast<const char*>(p + kHeaderSize), size - kHeaderSize);
+  return nullptr;
+}
+
+}  // namespace
+
 void blob_release(tg_blob* blob) {
   guarded_void([&] {
     if (!blob) return;
@@ -100,19 +117,40 @@ void blob_release(tg_blob* blob) {
   });
 }
 
+tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
+  if (!device) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile: NULL device");
+  return compile_to_blob("compile", request, out_blob);
+}
+
+// The reference target needs no device to compile for; any target description is accepted,
+// since the executable (the IR text) is the same for all.
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
+                          tg_blob* out_blob) {
+  if (!plugin || !target) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: compile_offline: NULL argument");
+  return compile_to_blob("compile_offline", request, out_blob);
+}
+
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text) {
+  return guarded("executable_describe", [&]() -> tg_error* {
+    if (!plugin || !out_text || out_text->struct_size < sizeof(tg_blob))
+      return make_error(TG_ERR_INVALID_ARGUMENT, "reference: executable_describe: bad argument");
+    std::string_view text;
+    if (tg_error* e = executable_text("executable_describe", data, size, &text)) return e;
+    auto* copy = new std::string(text);
+    out_text->struct_size = sizeof(tg_blob);
+    out_text->next = nullptr;
+    out_text->data = copy->data();
+    out_text->size = copy->size();
+    out_text->opaque = copy;
+    return nullptr;
+  });
+}
+
 tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out) {
   return guarded("executable_load", [&]() -> tg_error* {
     if (!device || !out || (!data && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: executable_load: bad argument");
-    const auto* p = static_cast<const uint8_t*>(data);
-    if (size < kHeaderSize || std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
-      return make_error(TG_ERR_CORRUPT, "reference: executable_load: not a reference executable (bad magic)");
-    uint32_t version = uint32_t(get_le(p + 8, 4));
-    if (version != kFormatVersion)
-      return make_error(TG_ERR_CORRUPT, "reference: executable_load: format version " + std::to_string(version) +
-                                            ", this plugin reads " + std::to_string(kFormatVersion));
-    if (get_le(p + 16, 8) != size - kHeaderSize)
-      return make_error(TG_ERR_CORRUPT, "reference: executable_load: length does not match the header (truncated?)");
-    std::string_view text(reinterpret_cast<const char*>(p + kHeaderSize), size - kHeaderSize);
+    std::string_view text;
+    if (tg_error* e = executable_text("executable_load", data, size, &text)) return e;
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<executable>");
     if (!kernel.is_ok())
       return make_error(TG_ERR_CORRUPT, "reference: executable_load: the IR does not read back: " + kernel.status().str());

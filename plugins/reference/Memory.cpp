@@ -51,7 +51,11 @@ tg_error* buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer)
     if (!device || !out_buffer) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: buffer_alloc: NULL argument");
     uint8_t* data = nullptr;
     if (size > 0) {
-      if (size > SIZE_MAX) return make_error(TG_ERR_OUT_OF_MEMORY, "reference: buffer_alloc: size too large");
+      // More than the machine has cannot succeed; say so rather than lean on overcommit.
+      uint64_t limit = host_memory_bytes();
+      if (size > SIZE_MAX || (limit && size > limit))
+        return make_error(TG_ERR_OUT_OF_MEMORY, "reference: cannot allocate " + std::to_string(size) +
+                                                    " bytes (more than the host's memory)");
       data = static_cast<uint8_t*>(std::malloc(size_t(size)));
       if (!data)
         return make_error(TG_ERR_OUT_OF_MEMORY, "reference: cannot allocate " + std::to_string(size) + " bytes");

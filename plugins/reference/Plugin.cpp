@@ -9,7 +9,6 @@
 #endif
 
 namespace tegula::reference {
-namespace {
 
 uint64_t host_memory_bytes() {
   long pages = sysconf(_SC_PHYS_PAGES);
@@ -17,6 +16,8 @@ uint64_t host_memory_bytes() {
   if (pages <= 0 || page_size <= 0) return 0;
   return uint64_t(pages) * uint64_t(page_size);
 }
+
+namespace {
 
 void free_device(tg_device* device) {
   for (tg_executable* e : device->executables) delete e;
@@ -88,7 +89,7 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->toolkit_version = "";
   out->memory_bytes = host_memory_bytes();
   out->compute_units = 1;
-  out->reserved = 0;
+  out->device_type = TG_DEVICE_TYPE_REFERENCE;
   return nullptr;
 }
 

@@ -93,6 +93,9 @@ inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
   return offset <= buffer_size && size <= buffer_size - offset;
 }
 
+/// Physical memory: the reference device's memory size, and its largest buffer.
+uint64_t host_memory_bytes();
+
 /// The "reference" target description (JSON, tegula.target.v1).
 const char* target_json();
 
@@ -126,5 +129,8 @@ void event_destroy(tg_event* event);
 tg_error* event_record(tg_queue* queue, tg_event* event);
 tg_error* event_synchronize(tg_event* event);
 tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
+                          tg_blob* out_blob);
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
 
 }  // namespace tegula::reference

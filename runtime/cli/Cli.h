@@ -15,6 +15,7 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_devices(const std::vector<std::string>& args);
 int cmd_plugins(const std::vector<std::string>& args);
 int cmd_targets(const std::vector<std::string>& args);
+int cmd_lower(const std::vector<std::string>& args);
 
 /// Open the runtime the way every command does (environment honoured); prints the error.
 Result<Runtime> open_runtime(const char* command);

@@ -33,11 +33,9 @@ Result<Runtime> open_runtime(const char* command) {
 
 Result<Device> pick_device(const Runtime& rt, const std::string& name, const char* command) {
   if (name.empty()) {
-    std::vector<Device> devices = rt.devices();
-    if (!devices.empty()) return devices[0];
-    Status st = error(ErrorCode::NotFound, "no devices (no plugin loaded one; TEGULA_LOADER_DEBUG=1 shows why)");
-    std::fprintf(stderr, "tegula %s: %s\n", command, st.message().c_str());
-    return st;
+    Result<Device> d = rt.default_device();
+    if (!d.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, d.status().message().c_str());
+    return d;
   }
   Result<Device> d = rt.find_device(name);
   if (!d.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, d.status().message().c_str());
@@ -54,12 +52,12 @@ int cmd_devices(const std::vector<std::string>& args) {
     note_skipped(*rt);
     return 0;
   }
-  std::printf("%-14s %-12s %-16s %-34s %s\n", "DEVICE", "PLUGIN", "TARGET", "NAME", "MEMORY");
+  std::printf("%-14s %-20s %-16s %-34s %s\n", "DEVICE", "PLUGIN", "TARGET", "NAME", "MEMORY");
   for (const Device& d : devices) {
     auto info = d.info();
     if (!info.is_ok()) continue;
     std::string plugin = info->plugin + " " + info->plugin_version;
-    std::printf("%-14s %-12s %-16s %-34s %s\n", info->name.c_str(), plugin.c_str(), info->target.c_str(),
+    std::printf("%-14s %-20s %-16s %-34s %s\n", info->name.c_str(), plugin.c_str(), info->target.c_str(),
                 info->device_name.c_str(), format_bytes(info->memory_bytes).c_str());
   }
   note_skipped(*rt);

@@ -9,6 +9,8 @@
 //   tegula devices                       the devices the plugins offer
 //   tegula plugins                       the plugins loaded, and those skipped with why
 //   tegula targets [NAME] [--device D]   built-in target descriptions, or a device's own
+//   tegula lower FILE --target T [--after PASS] [--explain]
+//                                        what a kernel becomes for a target, and why
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -32,6 +34,8 @@ int usage() {
                "  devices                             list devices\n"
                "  plugins                             list plugins, and the ones skipped with why\n"
                "  targets [NAME] [--device D]         list or describe target descriptions\n"
+               "  lower FILE --target T [--after PASS] [--explain]\n"
+               "                                      print the kernel lowered for a target\n"
                "environment: TEGULA_PLUGINS, TEGULA_ADD_PLUGINS, TEGULA_SELECT_PLUGINS,\n"
                "  TEGULA_DISABLE_PLUGINS, TEGULA_LOADER_DEBUG=1, TEGULA_CACHE_DIR (or off)\n");
   return 2;
@@ -84,6 +88,7 @@ int main(int argc, char** argv) {
   if (cmd == "devices") return cli::cmd_devices(args);
   if (cmd == "plugins") return cli::cmd_plugins(args);
   if (cmd == "targets") return cli::cmd_targets(args);
+  if (cmd == "lower") return cli::cmd_lower(args);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     cli::usage();
     return 0;

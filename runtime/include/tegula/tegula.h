@@ -178,6 +178,15 @@ tegula_device* tegula_device_get(tegula_runtime* runtime, size_t index);
  * devices there are. */
 tegula_error* tegula_device_find(tegula_runtime* runtime, const char* name, tegula_device** out_device);
 
+/* What kind of device (the plugin says): tools pick accelerators first, then CPUs, then
+ * software models, unless told otherwise. */
+typedef enum tegula_device_type {
+  TEGULA_DEVICE_TYPE_UNKNOWN = 0,
+  TEGULA_DEVICE_TYPE_GPU = 1,
+  TEGULA_DEVICE_TYPE_CPU = 2,
+  TEGULA_DEVICE_TYPE_REFERENCE = 3
+} tegula_device_type;
+
 typedef struct tegula_device_info {
   size_t struct_size;
   const char* name; /* "cuda:0"; strings valid until tegula_runtime_close */
@@ -190,7 +199,7 @@ typedef struct tegula_device_info {
   const char* toolkit_version; /* "" when none */
   uint64_t memory_bytes;       /* 0 when unknown */
   uint32_t compute_units;      /* 0 when unknown */
-  uint32_t reserved;
+  uint32_t device_type;        /* tegula_device_type */
 } tegula_device_info;
 
 tegula_error* tegula_device_get_info(const tegula_device* device, tegula_device_info* out_info);
@@ -256,6 +265,12 @@ typedef enum tegula_cache_result {
 /* How the kernel was obtained. */
 tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* kernel);
 
+/* The executable in readable form, as its plugin renders it (PTX, SPIR-V assembly, LLVM IR,
+ * the lowered IR for the reference device), to check what code was generated.
+ * TEGULA_ERROR_UNIMPLEMENTED when the plugin cannot. *out_text is NUL-terminated and valid
+ * until tegula_kernel_free. */
+tegula_error* tegula_kernel_describe(tegula_kernel* kernel, const char** out_text);
+
 /* The launch signature: the kernel's parameters in order (tensors and scalars), then its
  * shape symbols in order of first appearance. */
 size_t tegula_kernel_arg_count(const tegula_kernel* kernel);
@@ -298,6 +313,21 @@ static inline tegula_arg tegula_arg_float(double value) {
  * device and holds the bytes its tensor needs at its offset. A float scalar parameter also
  * accepts TEGULA_ARG_INT. Returns once queued; tegula_device_synchronize waits. */
 tegula_error* tegula_launch(tegula_kernel* kernel, const tegula_arg* args, size_t arg_count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Events: points in a device's queue, for waiting and timing                               */
+
+typedef struct tegula_event tegula_event;
+
+tegula_error* tegula_event_create(tegula_device* device, tegula_event** out_event);
+void tegula_event_free(tegula_event* event); /* NULL is fine */
+/* Mark the current end of the device's queue. */
+tegula_error* tegula_event_record(tegula_event* event);
+/* Wait until the work queued before the event's record has finished. */
+tegula_error* tegula_event_synchronize(tegula_event* event);
+/* Milliseconds between two recorded, completed events of one device. TEGULA_ERROR_UNIMPLEMENTED
+ * when the device cannot time. */
+tegula_error* tegula_event_elapsed_ms(const tegula_event* start, const tegula_event* end, double* out_ms);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -64,6 +64,7 @@ struct DeviceInfo {
   std::string toolkit_version;
   uint64_t memory_bytes = 0;
   uint32_t compute_units = 0;
+  uint32_t device_type = TEGULA_DEVICE_TYPE_UNKNOWN;
 };
 
 struct CompileOptions {
@@ -146,6 +147,12 @@ public:
   std::string name() const { return tegula_kernel_name(handle_); }
   tegula_cache_result cache_result() const { return tegula_kernel_cache_result(handle_); }
   size_t arg_count() const { return tegula_kernel_arg_count(handle_); }
+  /// The executable as its plugin renders it (PTX, LLVM IR, ...).
+  Result<std::string> describe() const {
+    const char* text = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_kernel_describe(handle_, &text)));
+    return std::string(text);
+  }
 
   /// Queue a launch; Device::synchronize waits for it.
   Status launch(const std::vector<Arg>& args) {
@@ -158,6 +165,37 @@ public:
 
 private:
   tegula_kernel* handle_ = nullptr;
+};
+
+/// A point in a device's queue, for waiting and timing.
+class Event {
+public:
+  Event() = default;
+  explicit Event(tegula_event* handle) : handle_(handle) {}
+  Event(Event&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+  Event& operator=(Event&& o) noexcept {
+    if (this != &o) {
+      tegula_event_free(handle_);
+      handle_ = std::exchange(o.handle_, nullptr);
+    }
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { tegula_event_free(handle_); }
+
+  tegula_event* handle() const { return handle_; }
+  Status record() { return status_from(tegula_event_record(handle_)); }
+  Status synchronize() { return status_from(tegula_event_synchronize(handle_)); }
+  /// Milliseconds from `start` to `end`, both recorded and complete.
+  static Result<double> elapsed_ms(const Event& start, const Event& end) {
+    double ms = 0;
+    TG_RETURN_IF_ERROR(status_from(tegula_event_elapsed_ms(start.handle_, end.handle_, &ms)));
+    return ms;
+  }
+
+private:
+  tegula_event* handle_ = nullptr;
 };
 
 /// A device, borrowed from its Runtime (valid while the Runtime is open).
@@ -173,7 +211,8 @@ public:
     i.struct_size = sizeof(i);
     TG_RETURN_IF_ERROR(status_from(tegula_device_get_info(handle_, &i)));
     return DeviceInfo{i.name,        i.plugin, i.plugin_version,  i.target,       i.device_name,
-                      i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units};
+                      i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units,
+                      i.device_type};
   }
   /// The device's target description as canonical JSON.
   Result<std::string> target_json() const {
@@ -204,6 +243,11 @@ public:
     return compile(ir::print_kernel(kernel), o);
   }
   Status synchronize() const { return status_from(tegula_device_synchronize(handle_)); }
+  Result<Event> create_event() const {
+    tegula_event* e = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_event_create(handle_, &e)));
+    return Event(e);
+  }
 
 private:
   tegula_device* handle_ = nullptr;
@@ -270,6 +314,23 @@ public:
     std::vector<Device> out;
     for (size_t i = 0; i < tegula_device_count(handle_); ++i) out.emplace_back(tegula_device_get(handle_, i));
     return out;
+  }
+  /// The device tools use when none is named: the first accelerator, else the first device
+  /// of unknown kind, else the first CPU device, else the reference model.
+  Result<Device> default_device() const {
+    const int rank[] = {/*unknown*/ 1, /*gpu*/ 0, /*cpu*/ 2, /*reference*/ 3};
+    std::vector<Device> all = devices();
+    int best = -1, best_rank = 99;
+    for (size_t i = 0; i < all.size(); ++i) {
+      auto info = all[i].info();
+      int r = info.is_ok() && info->device_type <= 3 ? rank[info->device_type] : 1;
+      if (r < best_rank) {
+        best = int(i);
+        best_rank = r;
+      }
+    }
+    if (best < 0) return error(ErrorCode::NotFound, "no devices (no plugin loaded one; TEGULA_LOADER_DEBUG=1 shows why)");
+    return all[size_t(best)];
   }
   /// "cuda:1", or "cuda" for its first device.
   Result<Device> find_device(const std::string& name) const {

@@ -1,0 +1,123 @@
+// Helpers shared by the runtime tests: where the test plugins are, scratch folders, a
+// runtime opened on exactly the manifests a test names, a log that remembers its lines, and
+// running the tegula CLI.
+#pragma once
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/Files.h"
+#include "plugins/abi/tegula_plugin.h"
+#include <cstring>
+#include "tegula/tegula.hpp"
+
+namespace tegula::testing {
+
+inline std::string test_manifest(const std::string& plugin) {
+  return std::string(TEGULA_TEST_PLUGINS_DIR) + "/" + plugin + ".json";
+}
+inline std::string reference_manifest() {
+  return std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/reference.json";
+}
+inline std::string null_manifest() { return std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/null.json"; }
+inline std::string plugin_library(const std::string& plugin) {
+  return std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_" + plugin + ".so";
+}
+inline std::string tegula_exe() { return std::string(TEGULA_BINARY_DIR) + "/bin/tegula"; }
+inline std::string example(const std::string& path) { return std::string(TEGULA_SOURCE_DIR) + "/examples/" + path; }
+
+/// A fresh, empty folder for one test.
+inline std::string scratch_dir(const std::string& name) {
+  std::string dir = std::string(TEGULA_BINARY_DIR) + "/test_scratch/runtime/" + name + "." + std::to_string(::getpid());
+  std::string cmd = "rm -rf '" + dir + "'";
+  if (std::system(cmd.c_str()) != 0) return dir;
+  (void)make_dirs(dir);
+  return dir;
+}
+
+/// Write a manifest for `library` named `name` into `dir`; returns its path.
+inline std::string write_manifest(const std::string& dir, const std::string& name, const std::string& library,
+                                  const std::string& extra = "", int abi_min = 1, int abi_max = 1) {
+  std::string path = dir + "/" + name + ".json";
+  std::string text = "{\"file_format_version\": \"1.0.0\", \"plugin\": {\"name\": \"" + name +
+                     "\", \"library_path\": \"" + library + "\", \"abi_min\": " + std::to_string(abi_min) +
+                     ", \"abi_max\": " + std::to_string(abi_max) + extra + "}}\n";
+  (void)write_file_atomic(path, text);
+  return path;
+}
+
+/// Remembers every log line a runtime sends.
+struct CapturedLog {
+  std::vector<std::string> lines;
+
+  static void callback(void* user, int level, const char* message) {
+    static_cast<CapturedLog*>(user)->lines.push_back(std::to_string(level) + " " + message);
+  }
+  bool contains(const std::string& text) const {
+    for (const std::string& l : lines)
+      if (l.find(text) != std::string::npos) return true;
+    return false;
+  }
+  std::string all() const {
+    std::string out;
+    for (const std::string& l : lines) out += l + "\n";
+    return out;
+  }
+};
+
+/// A runtime on exactly these manifests, blind to the environment, no compile cache unless
+/// one is given.
+inline Result<Runtime> open_runtime(const std::vector<std::string>& manifests, CapturedLog* log = nullptr,
+                                    const std::string& cache_dir = "off") {
+  RuntimeOptions o;
+  o.manifest_paths = manifests;
+  o.ignore_environment = true;
+  o.cache_dir = cache_dir;
+  if (log) {
+    o.log = CapturedLog::callback;
+    o.log_user = log;
+  }
+  return Runtime::open(o);
+}
+
+/// The reason `plugin` (or a device "plugin:i") was skipped, or "" when it was not.
+inline std::string skip_reason(const Runtime& rt, const std::string& plugin_or_device) {
+  for (const Skipped& s : rt.skipped())
+    if (s.plugin == plugin_or_device || s.source == plugin_or_device) return s.reason;
+  return "";
+}
+
+inline std::vector<std::string> device_names(const Runtime& rt) {
+  std::vector<std::string> out;
+  for (const Device& d : rt.devices()) out.push_back(d.info()->name);
+  return out;
+}
+
+/// Run a shell command; returns its exit status and fills *output with stdout and stderr.
+inline int run_command(const std::string& command, std::string* output) {
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  char buf[4096];
+  size_t n;
+  output->clear();
+  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) output->append(buf, n);
+  int status = ::pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// A small verified kernel: Y = X * a + b over N f32 elements, in blocks of 64.
+inline const char* axpb_ir() {
+  return "kernel axpb(X: f32[N], Y: f32[N], a: f32, b: f32) grid(ceildiv(N, 64)) threads(64) {\n"
+         "  alloc x: fragment f32[64]\n"
+         "  copy X[bx * 64], x\n"
+         "  map x = x * a + b\n"
+         "  copy x, Y[bx * 64]\n"
+         "}\n";
+}
+
+}  // namespace tegula::testing

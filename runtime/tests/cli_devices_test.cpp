@@ -1,0 +1,50 @@
+// tegula devices / plugins: what the CLI lists, found through the build tree's
+// <exe_dir>/../share/tegula/plugins.d like an installed tegula would.
+#include <doctest/doctest.h>
+
+#include "runtime/tests/TestSupport.h"
+
+using namespace tegula::testing;
+
+namespace {
+
+/// The CLI with a clean plugin environment, so the user's variables do not leak in.
+std::string tegula_cli(const std::string& args, int* rc = nullptr, const std::string& env = "") {
+  std::string out;
+  int status = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS -u TEGULA_SELECT_PLUGINS "
+                           "-u TEGULA_DISABLE_PLUGINS -u TEGULA_LOADER_DEBUG TEGULA_CACHE_DIR=off " +
+                               env + " " + tegula_exe() + " " + args,
+                           &out);
+  if (rc) *rc = status;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("tegula devices lists the reference device") {
+  int rc = -1;
+  std::string out = tegula_cli("devices", &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("DEVICE") != std::string::npos);
+  CHECK(out.find("reference:0") != std::string::npos);
+  CHECK(out.find("tegula reference interpreter") != std::string::npos);
+  CHECK(out.find("reference 0.1.0") != std::string::npos);
+}
+
+TEST_CASE("tegula devices notes skipped plugins; tegula plugins says why") {
+  std::string env = "TEGULA_ADD_PLUGINS=" + test_manifest("refuses");
+  std::string out = tegula_cli("devices", nullptr, env);
+  CHECK(out.find("note: 1 plugin(s) or device(s) skipped") != std::string::npos);
+  out = tegula_cli("plugins", nullptr, env);
+  CHECK(out.find("reference 0.1.0 (tegula), ABI 1, 1 device(s)") != std::string::npos);
+  CHECK(out.find("null 0.1.0 (tegula), ABI 1, 0 device(s)") != std::string::npos);
+  CHECK(out.find(test_manifest("refuses") + ": the plugin refused the host's ABI versions 1..1: no test hardware present") !=
+        std::string::npos);
+}
+
+TEST_CASE("no devices at all") {
+  int rc = -1;
+  std::string out = tegula_cli("devices", &rc, "TEGULA_PLUGINS=/nonexistent");
+  CHECK(rc == 0);
+  CHECK(out.find("no devices") != std::string::npos);
+}

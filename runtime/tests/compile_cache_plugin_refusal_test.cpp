@@ -1,0 +1,36 @@
+// An entry whose integrity checks pass but whose bytes the plugin refuses (TG_ERR_CORRUPT
+// from executable_load: a stale format, a foreign plugin's bytes) is deleted and rebuilt too.
+#include <doctest/doctest.h>
+
+#include "runtime/CompileCache.h"
+#include "runtime/tests/TestSupport.h"
+
+using namespace tegula;
+using namespace tegula::testing;
+
+TEST_CASE("executable_load answering TG_ERR_CORRUPT triggers a rebuild") {
+  std::string cache = scratch_dir("cache_plugin_refusal");
+  std::string entry;
+  {
+    auto rt = open_runtime({reference_manifest()}, nullptr, cache);
+    REQUIRE(rt->find_device("reference")->compile(axpb_ir()).is_ok());
+  }
+  std::string out;
+  REQUIRE(run_command("ls " + cache + "/kernels-v1/*.bin", &out) == 0);
+  entry = out.substr(0, out.find('\n'));
+  std::string key = entry.substr(entry.rfind('/') + 1, 64);
+  // A well-formed entry (right digest, right key) holding bytes the reference plugin cannot
+  // read: the wrong executable magic.
+  REQUIRE(write_file_atomic(entry, runtime::encode_cache_entry(key, "not a reference executable")).is_ok());
+
+  CapturedLog log;
+  auto rt = open_runtime({reference_manifest()}, &log, cache);
+  auto k = rt->find_device("reference")->compile(axpb_ir());
+  REQUIRE(k.is_ok());
+  CHECK(k->cache_result() == TEGULA_CACHE_REBUILT);
+  CHECK(rt->stats().plugin_compiles == 1);
+  INFO(log.all());
+  CHECK(log.contains("compile cache: dropping " + entry + ": the plugin refused it: reference: executable_load: not a reference executable (bad magic) (TG_ERR_CORRUPT)"));
+  auto again = open_runtime({reference_manifest()}, nullptr, cache);
+  CHECK(again->find_device("reference")->compile(axpb_ir())->cache_result() == TEGULA_CACHE_HIT);
+}

@@ -1,0 +1,45 @@
+# The install test: install the build into a temporary prefix, configure and build
+# examples/embed against it with find_package(tegula), and run it (C++ and C), once with
+# TEGULA_PLUGINS naming the installed manifests and once through the installed CLI, which
+# must find them by itself (<prefix>/bin/../share/tegula/plugins.d).
+#
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DGENERATOR=... -DWORK_DIR=... -P install_and_embed.cmake
+
+function(run)
+  cmake_parse_arguments(ARG "" "EXPECT" "COMMAND" ${ARGN})
+  execute_process(COMMAND ${ARG_COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARG_COMMAND}\n${out}\n${err}")
+  endif()
+  if(ARG_EXPECT AND NOT out MATCHES "${ARG_EXPECT}")
+    message(FATAL_ERROR "output of ${ARG_COMMAND} lacks '${ARG_EXPECT}':\n${out}\n${err}")
+  endif()
+  message(STATUS "ok: ${ARG_COMMAND}\n${out}")
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+set(embed ${WORK_DIR}/embed-build)
+
+run(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+foreach(f lib/cmake/tegula/tegulaConfig.cmake lib/cmake/tegula/tegulaConfigVersion.cmake
+          include/tegula/tegula.h include/tegula/tegula.hpp include/tegula/ir/Builder.h
+          include/tegula/plugins/abi/tegula_plugin.h share/tegula/plugins.d/reference.json
+          lib/tegula/libtegula_reference.so bin/tegula)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+
+run(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/embed -B ${embed} -G ${GENERATOR}
+            -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+run(COMMAND ${CMAKE_COMMAND} --build ${embed})
+
+set(env ${CMAKE_COMMAND} -E env --unset=TEGULA_ADD_PLUGINS --unset=TEGULA_SELECT_PLUGINS
+        --unset=TEGULA_DISABLE_PLUGINS TEGULA_CACHE_DIR=${WORK_DIR}/cache)
+run(COMMAND ${env} TEGULA_PLUGINS=${prefix}/share/tegula/plugins.d ${embed}/embed EXPECT "embed: ok")
+run(COMMAND ${env} TEGULA_PLUGINS=${prefix}/share/tegula/plugins.d ${embed}/embed_c EXPECT "embed_c: ok")
+# The installed CLI finds the installed plugins next to itself, with no variable set.
+run(COMMAND ${env} --unset=TEGULA_PLUGINS ${prefix}/bin/tegula devices EXPECT "reference:0")
+run(COMMAND ${env} --unset=TEGULA_PLUGINS ${prefix}/bin/tegula run ${SOURCE_DIR}/examples/elementwise/silu_mul.tile
+            --bind N=500 EXPECT "PASS")
