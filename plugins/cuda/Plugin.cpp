@@ -169,7 +169,7 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
     out->toolkit_version = plugin->toolkit_version.c_str();
     out->memory_bytes = info.memory;
     out->compute_units = info.sms;
-    out->reserved = 0;
+    out->device_type = TG_DEVICE_TYPE_GPU;
     return nullptr;
   });
 }

@@ -209,10 +209,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
       n = 1;
     }
   }
-  if (n > 1) {
-    for (Side* side : {&src, &dst})
-      if (side->b->scope == ir::Scope::Global) require_align(*side->b, n * int64_t(dtype_size(side->b->dtype)));
-  } else {
+  if (n == 1) {
     // Split vector groups into single elements.
     std::vector<Elem> split;
     for (const Elem& e : elems) {
@@ -254,6 +251,12 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     return c;
   };
   int64_t es_src = int64_t(dtype_size(src.b->dtype)), es_dst = int64_t(dtype_size(dst.b->dtype));
+  // A tensor whose address is not a multiple of the vector (an odd launch offset) takes the
+  // element-by-element path: one uniform test of the base pointer.
+  auto aligned = [&](const Side& side) {
+    int64_t bytes = n * int64_t(dtype_size(side.b->dtype));
+    return "(((unsigned long long)" + side.b->cname + " & " + itos(bytes - 1) + "ull) == 0)";
+  };
   std::string rt_src = raw_type(src.b->dtype), rt_dst = raw_type(dst.b->dtype);
   std::string vt_src = vec_type(n * es_src), vt_dst = vec_type(n * es_dst);
   auto gaddr = [&](const Side& side, const std::vector<std::string>& c, int64_t es) {
@@ -284,7 +287,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
       else open("");
       if (src.b->scope == ir::Scope::Global) {
         std::string all_in = inside_of(src, src_in, sc);
-        if (n > 1) all_in = all_in + " && " + inside_of(src, src_in, shifted(sc, n - 1));
+        if (n > 1) all_in = all_in + " && " + inside_of(src, src_in, shifted(sc, n - 1)) + " && " + aligned(src);
         if (all_in == "true && true" || all_in == "true") {
           line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
         } else {
@@ -375,7 +378,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     }
     if (dst.b->scope == ir::Scope::Global) {
       std::string all_in = inside_of(dst, dst_in, dc);
-      if (n > 1) all_in = all_in + " && " + inside_of(dst, dst_in, shifted(dc, n - 1));
+      if (n > 1) all_in = all_in + " && " + inside_of(dst, dst_in, shifted(dc, n - 1)) + " && " + aligned(dst);
       if (all_in == "true && true" || all_in == "true") {
         line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
       } else if (n == 1) {
