@@ -1,5 +1,6 @@
 #include "runtime/PluginStrings.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 

@@ -10,7 +10,7 @@ namespace {
 std::string tegula_cli(const std::string& args, int* rc, const std::string& env = "") {
   std::string out;
   *rc = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS -u TEGULA_SELECT_PLUGINS -u TEGULA_DISABLE_PLUGINS "
-                    "TEGULA_CACHE_DIR=off TEGULA_SELECT_PLUGINS=reference " + env + " " + tegula_exe() + " " + args,
+                    "TEGULA_CACHE_DIR=off TEGULA_DISABLE_PLUGINS=cpu,cuda,vulkan " + env + " " + tegula_exe() + " " + args,
                     &out);
   return out;
 }
