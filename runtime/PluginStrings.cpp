@@ -1,5 +1,7 @@
 #include "runtime/PluginStrings.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace tegula::runtime {

@@ -1,6 +1,7 @@
 #include "ir/lower/Distribution.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace tegula::ir {
@@ -161,7 +162,9 @@ Distribution free_distribution(const std::vector<int64_t>& shape, int64_t thread
   }
   int64_t t_left = threads;
   for (int dim = last; dim >= 0 && t_left > 1; --dim) {
-    int64_t t = std::min(t_left, largest_pow2_dividing(left[size_t(dim)], t_left));
+    // A power of two that divides both what is left of this dimension and the threads left,
+    // so that every thread stays accounted for (96 threads: 32 spread, 3 replicate).
+    int64_t t = largest_pow2_dividing(std::gcd(left[size_t(dim)], t_left), t_left);
     if (t <= 1) continue;
     d.threads.push_back({t, dim, stride[size_t(dim)]});
     left[size_t(dim)] /= t;

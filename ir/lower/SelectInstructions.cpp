@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Passes.h"
@@ -142,7 +143,12 @@ std::optional<Candidate> tile(const MatrixInstruction& mi, MmaShape atom, const 
   }
   int64_t groups = threads / mi.group_threads;
   std::optional<Candidate> best;
-  for (int64_t used = groups; used >= 1; used /= 2) {
+  // Group counts that divide the block's groups, largest first, so leftover threads can
+  // replicate a whole number of times.
+  std::vector<int64_t> counts;
+  for (int64_t used = groups; used >= 1; --used)
+    if (groups % used == 0) counts.push_back(used);
+  for (int64_t used : counts) {
     for (int64_t gm = 1; gm <= used; gm *= 2) {
       if (used % gm) continue;
       int64_t gn = used / gm;
@@ -256,9 +262,10 @@ GemmPlan fma_plan(const GemmFacts& g, int64_t threads) {
   GemmPlan p;
   p.inst = "fma";
   p.kind = InstructionKind::Fma;
-  // Threads along N first (contiguous stores), then along M; what is left idles.
-  p.gn = pow2_dividing(g.N, std::min<int64_t>(threads, std::max<int64_t>(1, g.N / std::min<int64_t>(g.N, 4))));
-  p.gm = pow2_dividing(g.M, threads / p.gn);
+  // Threads along N first (contiguous stores), then along M; what is left repeats the work.
+  // Both counts divide the thread count so the repetition is whole.
+  p.gn = pow2_dividing(std::gcd(g.N, threads), std::min<int64_t>(threads, std::max<int64_t>(1, g.N / std::min<int64_t>(g.N, 4))));
+  p.gm = pow2_dividing(std::gcd(g.M, threads / p.gn), threads / p.gn);
   p.rm = g.M / p.gm;
   p.rn = g.N / p.gn;
   p.Mp = g.M, p.Np = g.N, p.Kp = g.K;

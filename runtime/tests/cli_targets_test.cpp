@@ -9,7 +9,7 @@ namespace {
 
 std::string tegula_cli(const std::string& args, int* rc) {
   std::string out;
-  *rc = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS TEGULA_CACHE_DIR=off " + tegula_exe() + " " + args, &out);
+  *rc = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS TEGULA_CACHE_DIR=off TEGULA_DISABLE_PLUGINS=cpu,cuda,vulkan " + tegula_exe() + " " + args, &out);
   return out;
 }
 

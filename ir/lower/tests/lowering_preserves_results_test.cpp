@@ -55,3 +55,30 @@ TEST_CASE("lowering after every pass gives the original bytes, on every built-in
     }
   }
 }
+
+TEST_CASE("blocks whose thread count is not a power of two lower and compute the same") {
+  for (const char* file : {"softmax/softmax_rows.tile", "reduce/row_sum.tile", "gemm/gemm_f16.tile"}) {
+    for (const char* threads : {"threads(96)", "threads(100)"}) {
+      CAPTURE(file);
+      CAPTURE(threads);
+      std::string text = testing::example_text(file);
+      for (const char* from : {"threads(128)", "threads(256)"}) {
+        auto pos = text.find(from);
+        if (pos != std::string::npos) text.replace(pos, std::string(from).size(), threads);
+      }
+      auto k = parse_and_verify(text, file);
+      REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+      const char* shape = std::string(file).find("gemm") != std::string::npos ? "M=70,N=33,K=40" : "M=9,N=700";
+      auto want = testing::run_bytes(*k, shape, 6);
+      REQUIRE(want.is_ok());
+      for (const char* t : {"sm_90a", "gfx942", "host_cpu"}) {
+        CAPTURE(t);
+        auto lowered = lower(*k, testing::target(t));
+        REQUIRE_MESSAGE(lowered.is_ok(), lowered.status().str());
+        auto got = testing::run_bytes(lowered->kernel, shape, 6);
+        REQUIRE_MESSAGE(got.is_ok(), got.status().str());
+        CHECK(*got == *want);
+      }
+    }
+  }
+}

@@ -1,0 +1,394 @@
+/// \file
+/// tegula_bench_cuda: the cuda plugin's figures on the first CUDA device, printed as one JSON
+/// object per line (and a table on stderr). Run beside bench/cuda/peer_torch.py (cuBLAS and
+/// PyTorch on the same device, same shapes, random data) by bench/cuda/run.sh.
+///
+///   gemm       bf16 and f16 (f32 accumulation) at 4096^3 and 8192^3 with bench/cuda/gemm_*_h200.tile,
+///              lowered with the divisibility the shapes give and rasterisation; median of many
+///              launches timed by events after warm-up; results spot-checked in float64
+///   softmax    f16 8192 x 16384 rows with bench/cuda/softmax_row_h200.tile (and the example
+///              softmax_rows.tile), against a device-to-device copy of the same bytes
+///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
+///              kernel through the public runtime API
+///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
+///              of the same kernel
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/DType.h"
+#include "core/Files.h"
+#include "ir/Lower.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+#include "plugins/abi/tegula_plugin.h"
+#include "plugins/cuda/Compile.h"
+#include "plugins/cuda/DriverApi.h"
+#include "runtime/include/tegula/tegula.hpp"
+#include "targets/Target.h"
+
+using namespace tegula;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Api {
+  const tg_plugin_api* api = nullptr;
+  tg_plugin* plugin = nullptr;
+  tg_device* device = nullptr;
+  tg_queue* queue = nullptr;
+  std::string target;
+};
+
+[[noreturn]] void die(const std::string& m) {
+  std::fprintf(stderr, "tegula_bench_cuda: %s\n", m.c_str());
+  std::exit(1);
+}
+
+void ok(const Api& a, tg_error* e, const char* what) {
+  if (!e) return;
+  std::string m = a.api->error_message(e);
+  a.api->error_destroy(e);
+  die(std::string(what) + ": " + m);
+}
+
+Api open_plugin(const std::string& path) {
+  Api a;
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) die(dlerror());
+  auto q = reinterpret_cast<tg_plugin_query_fn>(dlsym(lib, TG_PLUGIN_QUERY_SYMBOL));
+  a.api = q ? q(1, 1, nullptr) : nullptr;
+  if (!a.api) die("not a plugin: " + path);
+  tg_host_info host{};
+  host.struct_size = sizeof host;
+  host.abi_version = 1;
+  host.host_version = "bench";
+  ok(a, a.api->init(&host, &a.plugin), "init");
+  uint32_t n = 0;
+  ok(a, a.api->device_count(a.plugin, &n), "device_count");
+  if (!n) die("no CUDA device");
+  tg_device_properties p{};
+  p.struct_size = sizeof p;
+  ok(a, a.api->device_properties(a.plugin, 0, &p), "device_properties");
+  a.target = p.target;
+  std::fprintf(stderr, "device: %s (%s), %u SMs, driver %s, NVRTC %s\n", p.name, p.target, p.compute_units, p.driver_version, p.toolkit_version);
+  ok(a, a.api->device_open(a.plugin, 0, &a.device), "device_open");
+  ok(a, a.api->queue_create(a.device, &a.queue), "queue_create");
+  return a;
+}
+
+struct Kernel {
+  tg_executable* exe = nullptr;
+  ir::Kernel ir;
+  double compile_ms = 0;
+};
+
+Kernel compile(Api& a, const std::string& text, const ir::LowerOptions& o, const std::string& options = "") {
+  Kernel k;
+  auto parsed = ir::parse_and_verify(text, "bench.tile");
+  if (!parsed.is_ok()) die(parsed.status().str());
+  k.ir = *parsed;
+  auto t = builtin_target(a.target);
+  auto start = Clock::now();
+  auto lowered = ir::lower(k.ir, *t, o);
+  if (!lowered.is_ok()) die(lowered.status().str());
+  std::string lt = ir::print_kernel(lowered->kernel);
+  tg_compile_request r{};
+  r.struct_size = sizeof r;
+  r.ir_format = TG_IR_FORMAT_LOWERED_V1;
+  r.ir_data = lt.data();
+  r.ir_size = lt.size();
+  r.options = options.c_str();
+  tg_blob b{};
+  b.struct_size = sizeof b;
+  ok(a, a.api->compile(a.device, &r, &b), "compile");
+  ok(a, a.api->executable_load(a.device, b.data, b.size, &k.exe), "executable_load");
+  k.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  a.api->blob_release(&b);
+  return k;
+}
+
+tg_buffer* alloc_random(Api& a, DType d, size_t n, uint64_t seed, std::vector<uint8_t>* keep = nullptr) {
+  std::vector<uint8_t> bytes(n * dtype_size(d));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (size_t i = 0; i < n; ++i) store_element(d, u(rng), bytes.data() + i * dtype_size(d));
+  tg_buffer* b = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, bytes.size(), &b), "buffer_alloc");
+  ok(a, a.api->copy_h2d(a.queue, b, 0, bytes.data(), bytes.size()), "copy_h2d");
+  if (keep) *keep = std::move(bytes);
+  return b;
+}
+
+tg_launch_arg tensor(tg_buffer* b) {
+  tg_launch_arg x{};
+  x.struct_size = sizeof x;
+  x.kind = TG_ARG_BUFFER;
+  x.buffer = b;
+  return x;
+}
+
+tg_launch_arg integer(int64_t v) {
+  tg_launch_arg x{};
+  x.struct_size = sizeof x;
+  x.kind = TG_ARG_I64;
+  x.i64 = v;
+  return x;
+}
+
+/// Median device time (ms) of `reps` launches after `warm` untimed ones, each timed by events.
+double time_ms(Api& a, int warm, int reps, const std::function<void()>& work) {
+  for (int i = 0; i < warm; ++i) work();
+  ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+  tg_event *e0 = nullptr, *e1 = nullptr;
+  ok(a, a.api->event_create(a.device, &e0), "event_create");
+  ok(a, a.api->event_create(a.device, &e1), "event_create");
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    ok(a, a.api->event_record(a.queue, e0), "event_record");
+    work();
+    ok(a, a.api->event_record(a.queue, e1), "event_record");
+    ok(a, a.api->event_synchronize(e1), "event_synchronize");
+    double t = 0;
+    ok(a, a.api->event_elapsed_ms(e0, e1, &t), "event_elapsed_ms");
+    ms.push_back(t);
+  }
+  a.api->event_destroy(e0);
+  a.api->event_destroy(e1);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+void launch(Api& a, Kernel& k, std::vector<tg_launch_arg> args, uint32_t gx, uint32_t gy) {
+  tg_launch_params p{};
+  p.struct_size = sizeof p;
+  p.grid[0] = gx;
+  p.grid[1] = gy;
+  p.grid[2] = 1;
+  p.args = args.data();
+  p.arg_count = args.size();
+  ok(a, a.api->launch(a.queue, k.exe, &p), "launch");
+}
+
+std::string read(const std::string& rel) {
+  auto t = read_file(std::string(TEGULA_SOURCE_DIR) + "/" + rel);
+  if (!t.is_ok()) die(t.status().str());
+  return *t;
+}
+
+void bench_gemm(Api& a, const char* dt_name, int64_t n) {
+  DType dt = *parse_dtype(dt_name);
+  std::string file = std::string("bench/cuda/gemm_") + dt_name + "_h200.tile";
+  ir::LowerOptions o;
+  o.divisibility = {{"M", 16}, {"N", 16}, {"K", 16}};
+  o.raster_group = 8;
+  Kernel k = compile(a, read(file), o);
+  std::vector<uint8_t> ha, hb;
+  tg_buffer* A = alloc_random(a, dt, size_t(n * n), 1, &ha);
+  tg_buffer* B = alloc_random(a, dt, size_t(n * n), 2, &hb);
+  tg_buffer* C = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, size_t(n * n) * dtype_size(dt), &C), "alloc");
+  std::vector<tg_launch_arg> args = {tensor(A), tensor(B), tensor(C), integer(n), integer(n), integer(n)};
+  uint32_t gx = uint32_t((n + 255) / 256), gy = uint32_t((n + 127) / 128);
+  int reps = n >= 8192 ? 30 : 100;
+  double ms = time_ms(a, 10, reps, [&] { launch(a, k, args, gx, gy); });
+  double tflops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
+  // Spot check: 64 elements against float64 dot products of the same inputs.
+  std::vector<uint8_t> hc(size_t(n * n) * dtype_size(dt));
+  ok(a, a.api->copy_d2h(a.queue, hc.data(), C, 0, hc.size()), "copy_d2h");
+  ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+  std::mt19937_64 rng(5);
+  double worst = 0;
+  for (int s = 0; s < 64; ++s) {
+    int64_t i = int64_t(rng() % uint64_t(n)), j = int64_t(rng() % uint64_t(n));
+    double want = 0;
+    for (int64_t kk = 0; kk < n; ++kk)
+      want += load_element(dt, ha.data() + size_t(i * n + kk) * dtype_size(dt)) * load_element(dt, hb.data() + size_t(kk * n + j) * dtype_size(dt));
+    double got = load_element(dt, hc.data() + size_t(i * n + j) * dtype_size(dt));
+    worst = std::max(worst, std::fabs(got - want) / (std::fabs(want) + std::sqrt(double(n)) * 0.05));
+  }
+  std::printf("{\"bench\":\"gemm\",\"dtype\":\"%s\",\"n\":%lld,\"ms\":%.4f,\"tflops\":%.1f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n", dt_name,
+              (long long)n, ms, tflops, k.compile_ms, worst);
+  std::fflush(stdout);
+  a.api->buffer_free(A);
+  a.api->buffer_free(B);
+  a.api->buffer_free(C);
+  a.api->executable_free(k.exe);
+}
+
+void bench_softmax(Api& a) {
+  const int64_t M = 8192, N = 16384;
+  size_t bytes = size_t(M * N) * 2;
+  std::vector<uint8_t> hx;
+  tg_buffer* X = alloc_random(a, DType::F16, size_t(M * N), 3, &hx);
+  tg_buffer* Y = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, bytes, &Y), "alloc");
+  double copy_ms = time_ms(a, 10, 100, [&] { ok(a, a.api->copy_d2d(a.queue, Y, 0, X, 0, bytes), "copy_d2d"); });
+  double copy_tbps = 2.0 * double(bytes) / (copy_ms * 1e-3) / 1e12;
+  std::printf("{\"bench\":\"d2d_copy\",\"bytes\":%zu,\"ms\":%.4f,\"tbps\":%.3f}\n", bytes, copy_ms, copy_tbps);
+  // The bench tile at 1024, 512 and 256 threads per row, with one or two resident blocks per
+  // SM (compile option min_blocks_per_sm caps registers), and the example (4 rows per block).
+  struct Variant {
+    int threads, min_blocks;
+  };
+  const Variant variants[] = {{1024, 1}, {1024, 2}, {512, 2}, {256, 2}, {0, 1}};
+  for (int variant = 0; variant < 5; ++variant) {
+    const Variant& v = variants[variant];
+    bool example = v.threads == 0;
+    std::string file = example ? "examples/softmax/softmax_rows.tile" : "bench/cuda/softmax_row_h200.tile";
+    std::string text = read(file);
+    if (!example) {
+      size_t p = text.find("threads(1024)");
+      text.replace(p, 13, "threads(" + std::to_string(v.threads) + ")");
+      file += " threads(" + std::to_string(v.threads) + ") min_blocks_per_sm=" + std::to_string(v.min_blocks);
+    }
+    std::string options = "min_blocks_per_sm=" + std::to_string(v.min_blocks) + "\n";
+    ir::LowerOptions o;
+    if (example) o.divisibility = {{"N", 16}};
+    Kernel k = compile(a, text, o, options);
+    std::vector<tg_launch_arg> args = {tensor(X), tensor(Y), integer(M)};
+    if (example) args.push_back(integer(N));
+    uint32_t gx = !example ? uint32_t(M) : uint32_t(M / 4);
+    double ms = time_ms(a, 10, 100, [&] { launch(a, k, args, gx, 1); });
+    double tbps = 2.0 * double(bytes) / (ms * 1e-3) / 1e12;
+    // Spot check 8 rows.
+    std::vector<uint8_t> hy(bytes);
+    ok(a, a.api->copy_d2h(a.queue, hy.data(), Y, 0, bytes), "copy_d2h");
+    ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+    double worst = 0;
+    for (int64_t r = 0; r < M; r += M / 8) {
+      double mx = -INFINITY, sum = 0;
+      for (int64_t c = 0; c < N; ++c) mx = std::max(mx, f16_to_double(uint16_t(hx[size_t(2 * (r * N + c))] | hx[size_t(2 * (r * N + c) + 1)] << 8)));
+      for (int64_t c = 0; c < N; ++c) sum += std::exp(f16_to_double(uint16_t(hx[size_t(2 * (r * N + c))] | hx[size_t(2 * (r * N + c) + 1)] << 8)) - mx);
+      for (int64_t c = 0; c < N; c += 97) {
+        double want = std::exp(f16_to_double(uint16_t(hx[size_t(2 * (r * N + c))] | hx[size_t(2 * (r * N + c) + 1)] << 8)) - mx) / sum;
+        double got = f16_to_double(uint16_t(hy[size_t(2 * (r * N + c))] | hy[size_t(2 * (r * N + c) + 1)] << 8));
+        worst = std::max(worst, std::fabs(got - want) / want);
+      }
+    }
+    std::printf("{\"bench\":\"softmax\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"ms\":%.4f,\"tbps\":%.3f,\"vs_copy\":%.3f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n",
+                file.c_str(), (long long)M, (long long)N, ms, tbps, tbps / copy_tbps, k.compile_ms, worst);
+    std::fflush(stdout);
+    a.api->executable_free(k.exe);
+  }
+  a.api->buffer_free(X);
+  a.api->buffer_free(Y);
+}
+
+/// Cold compile and warm-cache load through the public runtime, and host launch overhead.
+void bench_runtime() {
+  std::string cache = (std::filesystem::temp_directory_path() / ("tegula-bench-cache-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(cache);
+  RuntimeOptions o;
+  o.manifest_paths = std::vector<std::string>{std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/cuda.json"};
+  o.ignore_environment = true;
+  o.cache_dir = cache;
+  const char* files[] = {"examples/elementwise/silu_mul.tile", "examples/reduce/row_sum.tile", "examples/softmax/softmax_rows.tile",
+                         "examples/gemm/gemm_bf16.tile", "bench/cuda/gemm_bf16_h200.tile", "bench/cuda/softmax_row_h200.tile"};
+  for (int pass = 0; pass < 2; ++pass) {
+    auto rt = Runtime::open(o);
+    if (!rt.is_ok()) die(rt.status().str());
+    auto dev = rt->find_device("cuda");
+    if (!dev.is_ok()) die(dev.status().str());
+    for (const char* f : files) {
+      std::string text = read(f);
+      auto start = Clock::now();
+      auto k = dev->compile(text);
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+      if (!k.is_ok()) die(k.status().str());
+      std::printf("{\"bench\":\"%s\",\"kernel\":\"%s\",\"ms\":%.2f,\"cache\":\"%s\"}\n", pass == 0 ? "compile_cold" : "load_warm", f, ms,
+                  k->cache_result() == TEGULA_CACHE_HIT ? "hit" : "miss");
+    }
+  }
+  // Launch overhead: a one-block kernel, many launches, host time per call.
+  auto rt = Runtime::open(o);
+  auto dev = rt->find_device("cuda");
+  std::string tiny = "kernel tiny(X: f32[N]) grid(1) threads(32) {\n  alloc x: fragment f32[32]\n  fill x, 1.0\n  copy x, X[0]\n}\n";
+  auto k = dev->compile(tiny);
+  if (!k.is_ok()) die(k.status().str());
+  auto buf = dev->alloc(32 * 4);
+  const int n = 20000;
+  for (int i = 0; i < 100; ++i) (void)k->launch({Arg::tensor(*buf), Arg::integer(32)});
+  (void)dev->synchronize();
+  auto start = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    Status st = k->launch({Arg::tensor(*buf), Arg::integer(32)});
+    if (!st.is_ok()) die(st.str());
+  }
+  double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count() / n;
+  (void)dev->synchronize();
+  std::printf("{\"bench\":\"launch_overhead\",\"path\":\"tegula_launch\",\"us_per_launch\":%.3f}\n", us);
+
+  // The same kernel, compiled by the same code generator, through a bare cuLaunchKernel.
+  const cuda::Driver* d = cuda::load_driver(nullptr);
+  if (!d) die("no driver");
+  auto info = dev->info();
+  auto target = builtin_target(info->target);
+  auto parsed = ir::parse_and_verify(tiny, "tiny.tile");
+  auto lowered = ir::lower(*parsed, *target);
+  std::string arch = "sm_90a";
+  {
+    int major = 0, minor = 0;
+    cuda::CUdevice cd0 = 0;
+    d->cuDeviceGet(&cd0, 0);
+    d->cuDeviceGetAttribute(&major, cuda::kAttrComputeCapabilityMajor, cd0);
+    d->cuDeviceGetAttribute(&minor, cuda::kAttrComputeCapabilityMinor, cd0);
+    arch = "sm_" + std::to_string(major) + std::to_string(minor) + (major >= 9 && major <= 10 ? "a" : "");
+  }
+  auto exe = cuda::compile_lowered(ir::print_kernel(lowered->kernel), *target, arch);
+  if (!exe.is_ok()) die(exe.status().str());
+  const cuda::Executable& ex = exe->executable;
+  cuda::CUcontext ctx = nullptr;
+  cuda::CUdevice cd = 0;
+  d->cuDeviceGet(&cd, 0);
+  d->cuDevicePrimaryCtxRetain(&ctx, cd);
+  d->cuCtxSetCurrent(ctx);
+  cuda::CUmodule mod = nullptr;
+  cuda::CUfunction fn = nullptr;
+  if (d->cuModuleLoadData(&mod, ex.cubin.data()) || d->cuModuleGetFunction(&fn, mod, ex.info.name.c_str())) die("bare load failed");
+  cuda::CUstream stream = nullptr;
+  d->cuStreamCreate(&stream, cuda::kStreamNonBlocking);
+  cuda::CUdeviceptr p = 0;
+  d->cuMemAlloc(&p, 128);
+  long long nn = 32;
+  void* params[] = {&p, &nn};
+  for (int i = 0; i < 100; ++i) d->cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, nullptr);
+  d->cuStreamSynchronize(stream);
+  start = Clock::now();
+  for (int i = 0; i < n; ++i) d->cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, nullptr);
+  double bare = std::chrono::duration<double, std::micro>(Clock::now() - start).count() / n;
+  d->cuStreamSynchronize(stream);
+  std::printf("{\"bench\":\"launch_overhead\",\"path\":\"cuLaunchKernel\",\"us_per_launch\":%.3f}\n", bare);
+  d->cuMemFree(p);
+  d->cuStreamDestroy(stream);
+  d->cuModuleUnload(mod);
+  std::filesystem::remove_all(cache);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string only = argc > 1 ? argv[1] : "all";
+  Api a = open_plugin(std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cuda.so");
+  if (only == "all" || only == "gemm") {
+    for (int64_t n : {4096, 8192})
+      for (const char* dt : {"bf16", "f16"}) bench_gemm(a, dt, n);
+  }
+  if (only == "all" || only == "softmax") bench_softmax(a);
+  a.api->queue_destroy(a.queue);
+  a.api->device_close(a.device);
+  a.api->shutdown(a.plugin);
+  if (only == "all" || only == "runtime") bench_runtime();
+  return 0;
+}

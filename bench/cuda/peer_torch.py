@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""The peers of tegula_bench_cuda on the same device, same shapes, random data: cuBLAS through
+torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), torch.softmax on f16
+rows, and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
+after warm-up. One JSON object per line, like tegula_bench_cuda."""
+import json
+import sys
+
+import torch
+
+
+def median_ms(fn, warm, reps):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    dev = torch.device("cuda")
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    print(json.dumps({"peer": "device", "name": torch.cuda.get_device_name(0), "torch": torch.__version__}))
+    for n in (4096, 8192):
+        for dt, name in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
+            a = (torch.rand(n, n, device=dev) * 2 - 1).to(dt)
+            b = (torch.rand(n, n, device=dev) * 2 - 1).to(dt)
+            c = torch.empty(n, n, device=dev, dtype=dt)
+            ms = median_ms(lambda: torch.matmul(a, b, out=c), 10, 30 if n >= 8192 else 100)
+            print(json.dumps({"peer": "cublas_gemm", "dtype": name, "n": n, "ms": round(ms, 4), "tflops": round(2 * n**3 / (ms * 1e-3) / 1e12, 1)}))
+            sys.stdout.flush()
+            del a, b, c
+    m, n = 8192, 16384
+    x = (torch.rand(m, n, device=dev) * 2 - 1).to(torch.float16)
+    y = torch.empty_like(x)
+    nbytes = x.numel() * 2
+    ms = median_ms(lambda: y.copy_(x), 10, 100)
+    print(json.dumps({"peer": "d2d_copy", "bytes": nbytes, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
+    ms = median_ms(lambda: torch.softmax(x, dim=1), 10, 100)
+    print(json.dumps({"peer": "torch_softmax", "m": m, "n": n, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+/// \file
+/// The CPU plugin's error objects. Messages are copied into the error; when that
+/// allocation fails, a static out-of-memory error stands in (error_destroy leaves it alone),
+/// because a NULL error would mean success.
+#include <cstdlib>
+#include <cstring>
+
+#include "plugins/cpu/Cpu.h"
+
+struct tg_error {
+  tg_status_code code;
+  const char* message;
+  char storage[1];  // the message, allocated to its length
+};
+
+namespace tegula::cpu {
+namespace {
+tg_error oom_error = {TG_ERR_OUT_OF_MEMORY, "cpu: out of memory", {0}};
+}  // namespace
+
+tg_error* make_error(tg_status_code code, const std::string& message) {
+  void* memory = std::malloc(sizeof(tg_error) + message.size());
+  if (!memory) return &oom_error;
+  tg_error* error = static_cast<tg_error*>(memory);
+  error->code = code;
+  std::memcpy(error->storage, message.c_str(), message.size() + 1);
+  error->message = error->storage;
+  return error;
+}
+
+tg_status_code status_code_for(const Status& status) {
+  switch (status.code()) {
+    case ErrorCode::Ok: return TG_OK;
+    case ErrorCode::InvalidArgument:
+    case ErrorCode::OutOfRange: return TG_ERR_INVALID_ARGUMENT;
+    case ErrorCode::Parse:
+    case ErrorCode::Verify: return TG_ERR_COMPILE;
+    case ErrorCode::NotFound: return TG_ERR_NOT_FOUND;
+    case ErrorCode::Unimplemented: return TG_ERR_UNIMPLEMENTED;
+    case ErrorCode::Unsupported: return TG_ERR_UNSUPPORTED;
+    case ErrorCode::Corrupt: return TG_ERR_CORRUPT;
+    case ErrorCode::Timeout: return TG_ERR_TIMEOUT;
+    case ErrorCode::Io:
+    case ErrorCode::Device:
+    case ErrorCode::Plugin: return TG_ERR_DEVICE;
+    case ErrorCode::Internal: return TG_ERR_INTERNAL;
+  }
+  return TG_ERR_INTERNAL;
+}
+
+tg_error* from_status(const Status& status, const char* context) {
+  return make_error(status_code_for(status), std::string("cpu: ") + context + ": " + status.str());
+}
+
+tg_status_code error_code(const tg_error* error) { return error ? error->code : TG_OK; }
+
+const char* error_message(const tg_error* error) { return error ? error->message : ""; }
+
+void error_destroy(tg_error* error) {
+  if (!error || error == &oom_error) return;
+  std::free(error);
+}
+
+}  // namespace tegula::cpu

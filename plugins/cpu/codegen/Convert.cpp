@@ -1,0 +1,283 @@
+/// \file
+/// Element encodings and conversions in LLVM IR, with exactly the rounding rules of
+/// core/DType.h: RNE everywhere; f16 and bf16 overflow to Inf; e4m3 and e5m2 saturate (Inf
+/// too); NaN becomes the destination's canonical NaN with the input's sign; integers round
+/// to nearest even, then saturate, NaN -> 0; bool is "non-zero, NaN included".
+///
+/// The narrow float encoders work on the bits of the f32 or f64 value, so converting an f64
+/// rounds once (never through f32). Every routine works on scalars and on vectors alike
+/// (constants are splatted to the operand's type), so loops over them vectorise.
+#include <cmath>
+#include <cstring>
+
+#include "plugins/cpu/codegen/Emitter.h"
+
+namespace tegula::cpu {
+namespace {
+
+/// A narrow float format, as core/DType.cpp's MiniFormat.
+struct Mini {
+  int exp_bits;
+  int man_bits;
+  int bias;
+  bool all_ones_nan;  ///< e4m3: no Inf, S.1111.111 is the one NaN
+  bool saturate;      ///< fp8 stores: overflow and Inf clamp to +-max
+};
+
+constexpr Mini kF16{5, 10, 15, false, false};
+constexpr Mini kBF16{8, 7, 127, false, false};
+constexpr Mini kTF32{8, 10, 127, false, false};
+constexpr Mini kE4M3{4, 3, 7, true, true};
+constexpr Mini kE5M2{5, 2, 15, false, true};
+
+uint64_t inf_mag(const Mini& f) { return ((uint64_t(1) << f.exp_bits) - 1) << f.man_bits; }
+uint64_t nan_mag(const Mini& f) {
+  if (f.all_ones_nan) return (uint64_t(1) << (f.exp_bits + f.man_bits)) - 1;
+  return inf_mag(f) | (uint64_t(1) << (f.man_bits - 1));
+}
+uint64_t max_mag(const Mini& f) { return f.all_ones_nan ? nan_mag(f) - 1 : inf_mag(f) - 1; }
+
+/// `t` with the lane count of `like` (scalar when `like` is scalar).
+llvm::Type* shaped(llvm::Type* t, llvm::Value* like) {
+  if (auto* v = llvm::dyn_cast<llvm::VectorType>(like->getType())) return llvm::VectorType::get(t, v->getElementCount());
+  return t;
+}
+
+llvm::Constant* k(llvm::Type* t, uint64_t v) { return llvm::ConstantInt::get(t, v); }
+llvm::Constant* kf(llvm::Type* t, double v) { return llvm::ConstantFP::get(t, v); }
+
+}  // namespace
+
+llvm::Type* Emitter::storage_type(DType d) {
+  switch (d) {
+    case DType::F64: return f64;
+    case DType::F32:
+    case DType::TF32: return f32;
+    case DType::F16:
+    case DType::BF16: return i16;
+    case DType::E4M3:
+    case DType::E5M2:
+    case DType::I8:
+    case DType::U8:
+    case DType::Bool: return i8;
+    case DType::I32: return i32;
+  }
+  return i8;
+}
+
+llvm::Type* Emitter::kind_type(VK kind) {
+  switch (kind) {
+    case VK::Index: return i64;
+    case VK::F32: return f32;
+    case VK::F64: return f64;
+    case VK::Bool: return i1;
+  }
+  return i64;
+}
+
+// --- decoding --------------------------------------------------------------------------
+
+Val Emitter::decode(DType d, llvm::Value* raw) {
+  auto as = [&](llvm::Type* t) { return shaped(t, raw); };
+  switch (d) {
+    case DType::F64: return {raw, VK::F64};
+    case DType::F32:
+    case DType::TF32: return {raw, VK::F32};
+    case DType::F16: return {b.CreateFPExt(b.CreateBitCast(raw, as(b.getHalfTy())), as(f32)), VK::F32};
+    case DType::BF16: {
+      llvm::Value* wide = b.CreateShl(b.CreateZExt(raw, as(i32)), k(as(i32), 16));
+      return {b.CreateBitCast(wide, as(f32)), VK::F32};
+    }
+    case DType::E5M2: {
+      // e5m2 is the top byte of an f16.
+      llvm::Value* half = b.CreateShl(b.CreateZExt(raw, as(i16)), k(as(i16), 8));
+      return {b.CreateFPExt(b.CreateBitCast(half, as(b.getHalfTy())), as(f32)), VK::F32};
+    }
+    case DType::E4M3: {
+      llvm::Type* t = as(i32);
+      llvm::Value* x = b.CreateZExt(raw, t);
+      llvm::Value* sign = b.CreateShl(b.CreateAnd(x, k(t, 0x80)), k(t, 24));
+      llvm::Value* e = b.CreateAnd(b.CreateLShr(x, k(t, 3)), k(t, 0xf));
+      llvm::Value* m = b.CreateAnd(x, k(t, 7));
+      llvm::Value* normal = b.CreateOr(b.CreateShl(b.CreateAdd(e, k(t, 120)), k(t, 23)), b.CreateShl(m, k(t, 20)));
+      // Subnormal: m * 2^-9, exact in f32.
+      llvm::Value* sub = b.CreateBitCast(b.CreateFMul(b.CreateUIToFP(m, as(f32)), kf(as(f32), 1.0 / 512)), t);
+      llvm::Value* mag = b.CreateSelect(b.CreateICmpEQ(e, k(t, 0)), sub, normal);
+      mag = b.CreateSelect(b.CreateICmpEQ(b.CreateAnd(x, k(t, 0x7f)), k(t, 0x7f)), k(t, 0x7fc00000), mag);
+      return {b.CreateBitCast(b.CreateOr(mag, sign), as(f32)), VK::F32};
+    }
+    case DType::I8:
+    case DType::I32: return {b.CreateSExt(raw, as(i64)), VK::Index};
+    case DType::U8: return {b.CreateZExt(raw, as(i64)), VK::Index};
+    case DType::Bool: return {b.CreateICmpNE(raw, k(raw->getType(), 0)), VK::Bool};
+  }
+  return {raw, VK::F32};
+}
+
+// --- encoding --------------------------------------------------------------------------
+
+/// Round an f32 or f64 value to a narrow float format; returns the format's bits (sign
+/// included) in an integer of the source's width.
+static llvm::Value* encode_mini(Emitter& e, llvm::Value* x, const Mini& f) {
+  llvm::IRBuilder<>& b = e.b;
+  bool wide = x->getType()->getScalarType()->isDoubleTy();
+  int width = wide ? 64 : 32;
+  int src_man = wide ? 52 : 23;
+  int src_bias = wide ? 1023 : 127;
+  llvm::Type* t = shaped(wide ? e.i64 : e.i32, x);
+  llvm::Type* ft = x->getType();
+  uint64_t abs_mask = (uint64_t(1) << (width - 1)) - 1;
+  uint64_t src_inf = ((uint64_t(1) << (width - 1 - src_man)) - 1) << src_man;
+
+  llvm::Value* bits = b.CreateBitCast(x, t);
+  llvm::Value* sign = b.CreateLShr(bits, k(t, uint64_t(width - 1)));
+  llvm::Value* a = b.CreateAnd(bits, k(t, abs_mask));
+
+  // Normal results: RNE on the bits, then rebias the exponent (a mantissa carry moves into
+  // the exponent by itself).
+  int shift = src_man - f.man_bits;
+  llvm::Value* lsb = b.CreateAnd(b.CreateLShr(a, k(t, uint64_t(shift))), k(t, 1));
+  llvm::Value* rounded = b.CreateAdd(b.CreateAdd(a, k(t, (uint64_t(1) << (shift - 1)) - 1)), lsb);
+  llvm::Value* q = b.CreateLShr(rounded, k(t, uint64_t(shift)));
+  uint64_t rebias = uint64_t(src_bias - f.bias) << f.man_bits;
+  llvm::Value* mag = b.CreateSub(q, k(t, rebias));
+
+  // Results below the format's smallest normal: q = RNE(|x| / 2^(emin - m)). Formats with
+  // the source's exponent range (bf16, tf32 from f32) need no special case.
+  int emin = 1 - f.bias;
+  if (wide || f.bias != src_bias) {
+    uint64_t min_normal_bits = uint64_t(emin + src_bias) << src_man;
+    llvm::Value* small = b.CreateICmpULT(a, k(t, min_normal_bits));
+    // Only small values are converted (others become 0 first), so the conversion is always
+    // in range: a plain one vectorises, a saturating one does not on x86.
+    llvm::Value* absx = b.CreateSelect(small, b.CreateBitCast(a, ft), kf(ft, 0.0));
+    llvm::Value* scaled = b.CreateFMul(absx, kf(ft, std::ldexp(1.0, f.man_bits - emin)));
+    llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
+    mag = b.CreateSelect(small, b.CreateFPToSI(r, t), mag);
+  }
+
+  uint64_t over_mag = f.saturate ? max_mag(f) : (f.all_ones_nan ? nan_mag(f) : inf_mag(f));
+  llvm::Value* overflow = b.CreateOr(b.CreateICmpUGT(mag, k(t, max_mag(f))), b.CreateICmpEQ(a, k(t, src_inf)));
+  mag = b.CreateSelect(overflow, k(t, over_mag), mag);
+  mag = b.CreateSelect(b.CreateICmpUGT(a, k(t, src_inf)), k(t, nan_mag(f)), mag);
+  return b.CreateOr(mag, b.CreateShl(sign, k(t, uint64_t(f.exp_bits + f.man_bits))));
+}
+
+llvm::Value* Emitter::encode(DType d, Val v) {
+  llvm::Value* x = v.v;
+  auto as = [&](llvm::Type* t) { return shaped(t, x); };
+  if (d == DType::Bool) return b.CreateZExt(convert(v, VK::Bool).v, as(i8));
+  if (dtype_is_int(d)) {
+    llvm::Type* st = as(storage_type(d));
+    if (v.k == VK::Bool) return b.CreateZExt(x, st);
+    if (v.k == VK::Index) {
+      int64_t lo = d == DType::I8 ? -128 : (d == DType::U8 ? 0 : INT32_MIN);
+      int64_t hi = d == DType::I8 ? 127 : (d == DType::U8 ? 255 : INT32_MAX);
+      llvm::Value* c = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::get(as(i64), lo, true));
+      c = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, c, llvm::ConstantInt::get(as(i64), hi, true));
+      return b.CreateTrunc(c, st);
+    }
+    // RNE, then saturate, NaN to 0. The bounds are compared as floats (lo and hi + 1 are
+    // powers of two, exact in f32), so the conversion itself is always in range and
+    // vectorises (LLVM's saturating conversions do not on x86).
+    double lo = d == DType::I8 ? -128.0 : (d == DType::U8 ? 0.0 : -2147483648.0);
+    double hi = d == DType::I8 ? 127.0 : (d == DType::U8 ? 255.0 : 2147483647.0);
+    llvm::Type* ft = x->getType();
+    llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
+    llvm::Value* above = b.CreateFCmpOGE(r, kf(ft, hi + 1));
+    llvm::Value* below = b.CreateFCmpOLT(r, kf(ft, lo));
+    llvm::Value* nan = b.CreateFCmpUNO(r, r);
+    llvm::Value* safe = b.CreateSelect(b.CreateOr(b.CreateOr(above, below), nan), kf(ft, 0.0), r);
+    llvm::Type* wide = as(i32);
+    llvm::Value* n = b.CreateFPToSI(safe, wide);
+    n = b.CreateSelect(above, llvm::ConstantInt::get(wide, uint64_t(int64_t(hi)), true), n);
+    n = b.CreateSelect(below, llvm::ConstantInt::get(wide, uint64_t(int64_t(lo)), true), n);
+    return b.CreateTrunc(n, st);
+  }
+  if (d == DType::F64) return convert(v, VK::F64).v;
+  if (d == DType::F32) return convert(v, VK::F32).v;
+  // Narrow floats round from f32 or f64 bits; integers go through f64 (exact below 2^53).
+  Val src = v;
+  if (v.k == VK::Index) src = convert(v, VK::F64);
+  if (v.k == VK::Bool) src = convert(v, VK::F32);
+  const Mini* f = nullptr;
+  switch (d) {
+    case DType::TF32: f = &kTF32; break;
+    case DType::F16: f = &kF16; break;
+    case DType::BF16: f = &kBF16; break;
+    case DType::E4M3: f = &kE4M3; break;
+    case DType::E5M2: f = &kE5M2; break;
+    default: break;
+  }
+  llvm::Value* bits = encode_mini(*this, src.v, *f);
+  if (d == DType::TF32) {
+    // tf32 is an f32 whose low 13 mantissa bits are zero.
+    llvm::Value* b32 = b.CreateZExtOrTrunc(bits, shaped(i32, bits));
+    return b.CreateBitCast(b.CreateShl(b32, k(shaped(i32, bits), 13)), shaped(f32, bits));
+  }
+  return b.CreateTrunc(bits, shaped(storage_type(d), bits));
+}
+
+Val Emitter::convert(Val v, VK to) {
+  if (v.k == to) return v;
+  llvm::Value* x = v.v;
+  auto as = [&](llvm::Type* t) { return shaped(t, x); };
+  switch (to) {
+    case VK::Bool:
+      if (v.k == VK::Index) return {b.CreateICmpNE(x, k(x->getType(), 0)), to};
+      return {b.CreateFCmpUNE(x, kf(x->getType(), 0.0)), to};
+    case VK::Index:
+      if (v.k == VK::Bool) return {b.CreateZExt(x, as(i64)), to};
+      return {b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {as(i64), x->getType()},
+                                {b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x)}),
+              to};
+    case VK::F32:
+    case VK::F64: {
+      llvm::Type* ft = as(to == VK::F32 ? f32 : f64);
+      if (v.k == VK::Index) return {b.CreateSIToFP(x, ft), to};
+      if (v.k == VK::Bool) return {b.CreateUIToFP(x, ft), to};
+      if (to == VK::F64) return {b.CreateFPExt(x, ft), to};
+      return {b.CreateFPTrunc(x, ft), to};
+    }
+  }
+  return v;
+}
+
+Val Emitter::round_to(DType d, Val v) {
+  if (d == DType::Bool) return convert(v, VK::Bool);
+  if (d == DType::F32) return convert(v, VK::F32);
+  if (d == DType::F64) return convert(v, VK::F64);
+  return decode(d, encode(d, v));
+}
+
+llvm::Constant* Emitter::encoded_constant(DType d, double x) {
+  alignas(8) unsigned char bytes[8] = {0};
+  store_element(d, x, bytes);
+  switch (d) {
+    case DType::F64: {
+      double v;
+      std::memcpy(&v, bytes, 8);
+      return llvm::ConstantFP::get(f64, v);
+    }
+    case DType::F32:
+    case DType::TF32: {
+      uint32_t bits;
+      std::memcpy(&bits, bytes, 4);
+      return llvm::ConstantFP::get(ctx, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, bits)));
+    }
+    case DType::F16:
+    case DType::BF16: {
+      uint16_t bits;
+      std::memcpy(&bits, bytes, 2);
+      return llvm::ConstantInt::get(i16, bits);
+    }
+    case DType::I32: {
+      uint32_t bits;
+      std::memcpy(&bits, bytes, 4);
+      return llvm::ConstantInt::get(i32, bits);
+    }
+    default: return llvm::ConstantInt::get(i8, bytes[0]);
+  }
+}
+
+}  // namespace tegula::cpu

@@ -1,0 +1,62 @@
+// compile() answers bad requests with errors, never an abort: malformed or unverifiable IR
+// text, a source kernel that was not lowered for this target, an unknown IR format,
+// unknown or out-of-range options, empty input.
+#include "plugins/cpu/tests/PluginUtil.h"
+
+using namespace tegula;
+using namespace tegula::cpu::testing;
+
+namespace {
+
+const char* kGood = R"(
+kernel copy1(X: f32[N], Y: f32[N]) grid(ceildiv(N, 16)) threads(16) {
+  alloc x: shared f32[16]
+  copy X[bx * 16], x
+  copy x, Y[bx * 16]
+}
+)";
+
+}  // namespace
+
+TEST_CASE("malformed and unverifiable IR") {
+  Plugin p;
+  for (const char* text : {"", "kernel", "kernel k() grid(1) threads(1) {", "garbage \x01\x02\xff",
+                           "kernel k(X: f32[N]) grid(1) threads(1) { copy X, Y }",
+                           "kernel k(X: f32[N]) grid(1) threads(0) { }",
+                           "kernel k(X: f32[N]) grid(1) threads(1) { map X = 1.0 }"}) {
+    CAPTURE(text);
+    CHECK(p.compile(text).empty());
+    CHECK(p.last_code == TG_ERR_COMPILE);
+    CHECK_FALSE(p.last_message.empty());
+  }
+}
+
+TEST_CASE("a request in another format, or with unknown options") {
+  Plugin p;
+  std::string lowered = p.lowered(kGood);
+  CHECK(p.compile(lowered, "", "tegula.source.v9").empty());
+  CHECK(p.last_code == TG_ERR_UNSUPPORTED);
+  for (const char* options : {"fast=1", "gemm_mr=0", "gemm_mr=17", "gemm_nv=9", "gemm_mr", "\ngemm_mr=x\n"}) {
+    CAPTURE(options);
+    CHECK(p.compile(lowered, options).empty());
+    CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  }
+  CHECK_FALSE(p.compile(lowered, "gemm_mr=4\ngemm_nv=2\n").empty());
+}
+
+TEST_CASE("bad arguments to compile and load") {
+  Plugin p;
+  tg_blob blob{};
+  blob.struct_size = sizeof blob;
+  CHECK_FALSE(p.ok(p.api->compile(p.device, nullptr, &blob)));
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  tg_compile_request r{};
+  r.struct_size = sizeof r;
+  r.ir_format = TG_IR_FORMAT_LOWERED_V1;
+  r.ir_size = 10;  // and no data
+  CHECK_FALSE(p.ok(p.api->compile(p.device, &r, &blob)));
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  tg_executable* exe = nullptr;
+  CHECK_FALSE(p.ok(p.api->executable_load(p.device, nullptr, 5, &exe)));
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+}

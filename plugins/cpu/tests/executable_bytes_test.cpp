@@ -1,0 +1,118 @@
+// An executable is host object code behind a checked header: executable_load links it
+// without compiling; truncated, damaged or foreign bytes, a stale format version, or an
+// executable compiled for another CPU are refused with TG_ERR_CORRUPT (so the runtime
+// compiles again instead of running them).
+#include <cstring>
+
+#include "core/Sha256.h"
+
+#include "plugins/cpu/tests/PluginUtil.h"
+
+using namespace tegula;
+using namespace tegula::cpu::testing;
+
+namespace {
+
+const char* kKernel = R"(
+kernel scale(X: f32[N], Y: f32[N]) grid(ceildiv(N, 64)) threads(64) {
+  alloc x: fragment f32[64]
+  copy X[bx * 64], x
+  map x = x * 2.0
+  copy x, Y[bx * 64]
+}
+)";
+
+/// Replace a length-prefixed field of the blob (field 0 is the host identity).
+std::string with_field(const std::string& blob, int index, const std::string& value) {
+  size_t pos = 24;
+  for (int i = 0; i < index; ++i) {
+    uint64_t n;
+    std::memcpy(&n, blob.data() + pos, 8);
+    pos += 8 + n;
+  }
+  uint64_t old;
+  std::memcpy(&old, blob.data() + pos, 8);
+  std::string out = blob.substr(0, pos);
+  uint64_t n = value.size();
+  out.append(reinterpret_cast<const char*>(&n), 8);
+  out += value;
+  out += blob.substr(pos + 8 + old);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a compiled executable loads; its header names the host CPU") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(kKernel));
+  REQUIRE_MESSAGE(!blob.empty(), p.last_message);
+  CHECK(blob.compare(0, 8, "tgcpuexe") == 0);
+  CHECK(blob.find("\x7f" "ELF") != std::string::npos);
+  CHECK(p.load(blob));
+}
+
+TEST_CASE("damaged, truncated and foreign bytes are refused as corrupt") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(kKernel));
+  REQUIRE(!blob.empty());
+  for (size_t at : {size_t(0), size_t(9), size_t(20), blob.size() / 2, blob.size() - 40, blob.size() - 1}) {
+    std::string bad = blob;
+    bad[at] = char(bad[at] ^ 0x5a);
+    CAPTURE(at);
+    CHECK_FALSE(p.load(bad));
+    CHECK(p.last_code == TG_ERR_CORRUPT);
+  }
+  for (size_t size : {size_t(0), size_t(7), size_t(30), blob.size() - 1}) {
+    CAPTURE(size);
+    CHECK_FALSE(p.load(blob.substr(0, size)));
+    CHECK(p.last_code == TG_ERR_CORRUPT);
+  }
+  CHECK_FALSE(p.load(blob + "x"));
+  CHECK(p.last_code == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.load(std::string("tgrefexe") + blob.substr(8)));
+  CHECK(p.last_code == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.load(std::string(1000, '\0')));
+  CHECK(p.last_code == TG_ERR_CORRUPT);
+}
+
+TEST_CASE("an executable for another CPU is refused, naming it") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(kKernel));
+  REQUIRE(!blob.empty());
+  // Rebuild the blob around another host identity and brand, with a valid checksum: the
+  // format is the plugin's own, so this is what another machine's cache would hold.
+  std::string foreign = with_field(with_field(blob.substr(0, blob.size() - 32), 0, "x86_64-unknown-linux-gnu|znver9|+avx2"),
+                                   1, "Some Other CPU");
+  uint64_t total = foreign.size() + 32;
+  std::memcpy(foreign.data() + 16, &total, 8);
+  std::array<uint8_t, 32> digest = Sha256().update(foreign).digest();
+  foreign.append(reinterpret_cast<const char*>(digest.data()), 32);
+  CHECK_FALSE(p.load(foreign));
+  CHECK(p.last_code == TG_ERR_CORRUPT);
+  CHECK_MESSAGE(p.last_message.find("Some Other CPU") != std::string::npos, p.last_message);
+}
+
+TEST_CASE("executable_describe shows the LLVM IR and the assembly") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(R"(
+kernel mm(A: f32[M, K], B: f32[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv(M, 32)) threads(1) {
+  alloc a: shared f32[32, 16]
+  alloc b: shared f32[16, 64]
+  alloc c: fragment f32[32, 64]
+  fill c, 0.0
+  for k in 0 .. ceildiv(K, 16) {
+    copy A[by * 32, k * 16], a
+    copy B[k * 16, bx * 64], b
+    gemm a, b, c, accumulate=true
+  }
+  copy c, C[by * 32, bx * 64]
+}
+)"));
+  REQUIRE(!blob.empty());
+  std::string text = p.describe(blob);
+  REQUIRE_MESSAGE(!text.empty(), p.last_message);
+  CHECK(text.find("define void @tegula_kernel_mm") != std::string::npos);
+  CHECK(text.find("vfmadd231ps") != std::string::npos);
+  CHECK_FALSE(!p.describe("garbage").empty());
+  CHECK(p.last_code == TG_ERR_CORRUPT);
+}

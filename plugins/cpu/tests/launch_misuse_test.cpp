@@ -1,0 +1,91 @@
+// Launches with the wrong arguments are refused with errors (by the runtime, or by the
+// plugin when called directly): missing or extra arguments, scalars for tensors, buffers
+// too small for the shapes, a negative shape symbol, a grid that is not the kernel's.
+#include "plugins/cpu/tests/CpuTestUtil.h"
+#include "plugins/cpu/tests/PluginUtil.h"
+
+using namespace tegula;
+using namespace tegula::cpu::testing;
+
+namespace {
+
+const char* kKernel = R"(
+kernel add1(X: f32[N], Y: f32[N], s: f32) grid(ceildiv(N, 16)) threads(16) {
+  alloc x: shared f32[16]
+  copy X[bx * 16], x
+  map x = x + s
+  copy x, Y[bx * 16]
+}
+)";
+
+}  // namespace
+
+TEST_CASE("wrong arguments through the runtime") {
+  Device dev = cpu_device();
+  Result<Kernel> k = dev.compile(kKernel);
+  REQUIRE(k.is_ok());
+  Result<Buffer> x = dev.alloc(64), y = dev.alloc(64), small = dev.alloc(8);
+  REQUIRE((x.is_ok() && y.is_ok() && small.is_ok()));
+  CHECK_FALSE(k->launch({Arg::tensor(*x), Arg::tensor(*y), Arg::number(1)}).is_ok());
+  CHECK_FALSE(k->launch({Arg::tensor(*x), Arg::tensor(*y), Arg::number(1), Arg::integer(16), Arg::integer(1)}).is_ok());
+  CHECK_FALSE(k->launch({Arg::tensor(*x), Arg::number(0), Arg::number(1), Arg::integer(16)}).is_ok());
+  CHECK_FALSE(k->launch({Arg::tensor(*x), Arg::tensor(*small), Arg::number(1), Arg::integer(16)}).is_ok());
+  CHECK_FALSE(k->launch({Arg::tensor(*x), Arg::tensor(*y), Arg::number(1), Arg::integer(-1)}).is_ok());
+  CHECK(k->launch({Arg::tensor(*x), Arg::tensor(*y), Arg::number(1), Arg::integer(16)}).is_ok());
+  CHECK(k->launch({Arg::tensor(*x), Arg::tensor(*y), Arg::number(1), Arg::integer(0)}).is_ok());
+}
+
+TEST_CASE("wrong arguments straight to the plugin") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(kKernel));
+  REQUIRE(!blob.empty());
+  tg_executable* exe = nullptr;
+  REQUIRE(p.ok(p.api->executable_load(p.device, blob.data(), blob.size(), &exe)));
+  tg_queue* q = nullptr;
+  REQUIRE(p.ok(p.api->queue_create(p.device, &q)));
+  tg_buffer* buf = nullptr;
+  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 64, &buf)));
+  auto arg = [](uint32_t kind) {
+    tg_launch_arg a{};
+    a.struct_size = sizeof a;
+    a.kind = kind;
+    return a;
+  };
+  tg_launch_arg args[4] = {arg(TG_ARG_BUFFER), arg(TG_ARG_BUFFER), arg(TG_ARG_F64), arg(TG_ARG_I64)};
+  args[0].buffer = buf;
+  args[1].buffer = buf;
+  args[2].f64 = 1.5;
+  args[3].i64 = 16;
+  tg_launch_params params{};
+  params.struct_size = sizeof params;
+  params.grid[0] = params.grid[1] = params.grid[2] = 1;
+  params.args = args;
+  params.arg_count = 4;
+  CHECK(p.ok(p.api->launch(q, exe, &params)));
+  params.grid[0] = 2;  // the kernel's grid is ceildiv(16, 16) = 1
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  params.grid[0] = 1;
+  args[3].i64 = 17;  // needs 68 bytes
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  args[3].i64 = 16;
+  args[1].offset = 65;
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  args[1].offset = 0;
+  args[0].kind = 7;
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  args[0].kind = TG_ARG_I64;
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  args[0].kind = TG_ARG_BUFFER;
+  args[0].buffer = reinterpret_cast<tg_buffer*>(&params);  // not a buffer of this device
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  args[0].buffer = buf;
+  params.arg_count = 3;
+  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  params.arg_count = 4;
+  CHECK(p.ok(p.api->launch(q, exe, &params)));
+  CHECK(p.ok(p.api->queue_synchronize(q)));
+  p.api->buffer_free(buf);
+  p.api->executable_free(exe);
+  p.api->queue_destroy(q);
+}

@@ -1,0 +1,165 @@
+/// \file
+/// The cuda plugin's private declarations: the plugin ABI (plugins/abi/tegula_plugin.h) over
+/// the CUDA driver API (DriverApi.h, loaded with dlopen) and NVRTC (Nvrtc.h), devices named
+/// "cuda:<n>". Handles own driver objects: a device holds the device's primary context, a
+/// queue a non-blocking stream, an executable a module and its one kernel.
+///
+/// Nothing here lets a C++ exception or an abort reach the host: every entry point runs its
+/// body through guarded(), and driver failures become tg_error objects with the driver's
+/// error name.
+#pragma once
+
+#include <cstdint>
+#include <new>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plugins/abi/tegula_plugin.h"
+#include "plugins/cuda/Blob.h"
+#include "plugins/cuda/DriverApi.h"
+#include "targets/Target.h"
+
+namespace tegula::cuda {
+
+/// What the plugin learns about one device at init.
+struct DeviceInfo {
+  CUdevice device = 0;
+  std::string name;
+  std::string target;  ///< the built-in description it uses ("sm_90a")
+  std::string arch;    ///< what NVRTC compiles for ("sm_90a", "sm_86", ...)
+  int cc_major = 0, cc_minor = 0;
+  uint64_t memory = 0;
+  uint32_t sms = 0;
+  int smem_optin = 0;
+  int l2 = 0;
+};
+
+/// The target description and NVRTC architecture for a compute capability.
+void target_for_capability(int major, int minor, std::string* target, std::string* arch);
+
+}  // namespace tegula::cuda
+
+struct tg_plugin {
+  uint32_t abi_version = 0;
+  void (*log)(void* log_user, tg_log_level level, const char* message) = nullptr;
+  void* log_user = nullptr;
+  const tegula::cuda::Driver* driver = nullptr;  ///< null: no usable driver, 0 devices
+  std::string no_driver;                        ///< why, when driver is null
+  std::vector<tegula::cuda::DeviceInfo> infos;
+  std::string driver_version;   ///< "13.0"
+  std::string toolkit_version;  ///< NVRTC's version
+  std::set<tg_device*> devices;
+};
+
+struct tg_device {
+  tg_plugin* plugin = nullptr;
+  uint32_t index = 0;
+  tegula::cuda::DeviceInfo info;
+  tegula::cuda::CUcontext context = nullptr;
+  tegula::TargetDescription target;
+  std::set<tg_queue*> queues;
+  std::set<tg_buffer*> buffers;
+  std::set<tg_executable*> executables;
+  std::set<tg_event*> events;
+};
+
+struct tg_queue {
+  tg_device* device = nullptr;
+  tegula::cuda::CUstream stream = nullptr;
+};
+
+struct tg_buffer {
+  tg_device* device = nullptr;
+  tegula::cuda::CUdeviceptr ptr = 0;  ///< 0 when size is 0
+  uint64_t size = 0;
+};
+
+struct tg_executable {
+  tg_device* device = nullptr;
+  tegula::cuda::CUmodule module = nullptr;
+  tegula::cuda::CUfunction function = nullptr;
+  tegula::cuda::KernelInfo info;
+  /// The tensor maps of the last launch and the addresses and dimensions they encode.
+  std::vector<tegula::cuda::CUtensorMap> maps;
+  std::vector<std::vector<uint64_t>> map_keys;
+};
+
+struct tg_event {
+  tg_device* device = nullptr;
+  tegula::cuda::CUevent event = nullptr;
+  bool recorded = false;
+};
+
+namespace tegula::cuda {
+
+/// An error object; never returns nullptr (a static out-of-memory error is the fallback).
+tg_error* make_error(tg_status_code code, const std::string& message);
+tg_error* from_status(const Status& status, const char* context);
+/// A driver failure: "cuda: <what>: CUDA_ERROR_X: text".
+tg_error* driver_error(const Driver& d, CUresult r, const std::string& what);
+tg_status_code error_code(const tg_error* error);
+const char* error_message(const tg_error* error);
+void error_destroy(tg_error* error);
+
+/// Run an entry point's body; an exception that escapes it becomes an error.
+template <typename F>
+tg_error* guarded(const char* entry, F&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return make_error(TG_ERR_OUT_OF_MEMORY, std::string("cuda: ") + entry + ": out of memory");
+  } catch (...) {
+    return make_error(TG_ERR_INTERNAL, std::string("cuda: ") + entry + ": unexpected exception");
+  }
+}
+
+template <typename F>
+void guarded_void(F&& body) {
+  try {
+    body();
+  } catch (...) {
+  }
+}
+
+/// Make the device's context current on this thread (driver calls need one).
+tg_error* activate(tg_device* device);
+
+inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
+  return offset <= buffer_size && size <= buffer_size - offset;
+}
+
+// Entry points (Api.cpp puts them in the table).
+tg_error* get_info(tg_plugin_info* out_info);
+tg_error* init(const tg_host_info* host, tg_plugin** out_plugin);
+void shutdown(tg_plugin* plugin);
+tg_error* device_count(tg_plugin* plugin, uint32_t* out_count);
+tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out);
+tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device);
+void device_close(tg_device* device);
+tg_error* queue_create(tg_device* device, tg_queue** out_queue);
+void queue_destroy(tg_queue* queue);
+tg_error* queue_synchronize(tg_queue* queue);
+tg_error* buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer);
+void buffer_free(tg_buffer* buffer);
+tg_error* copy_h2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, const void* src, uint64_t size);
+tg_error* copy_d2h(tg_queue* queue, void* dst, tg_buffer* src, uint64_t src_offset, uint64_t size);
+tg_error* copy_d2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, tg_buffer* src, uint64_t src_offset, uint64_t size);
+tg_error* buffer_fill(tg_queue* queue, tg_buffer* buffer, uint64_t offset, uint64_t size, const void* pattern, uint32_t pattern_size);
+tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob);
+void blob_release(tg_blob* blob);
+tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out);
+void executable_free(tg_executable* executable);
+tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params);
+tg_error* event_create(tg_device* device, tg_event** out_event);
+void event_destroy(tg_event* event);
+tg_error* event_record(tg_queue* queue, tg_event* event);
+tg_error* event_synchronize(tg_event* event);
+tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request, tg_blob* out_blob);
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
+
+/// Free everything a device made (shutdown and device_close).
+void free_device(tg_device* device);
+
+}  // namespace tegula::cuda

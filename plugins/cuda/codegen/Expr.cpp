@@ -1,0 +1,318 @@
+/// \file
+/// Values and expressions: C++ representations of dtypes, exact conversions, and the
+/// translation of IR expressions (ir/IR.h: Index is long long with floor division, Float is
+/// float, or double for f64, Bool is bool).
+#include <cmath>
+#include <cstring>
+
+#include "plugins/cuda/codegen/Emitter.h"
+
+namespace tegula::cuda::gen {
+
+std::string itos(int64_t v) { return std::to_string(v); }
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
+  return s;
+}
+
+const char* rep_type(Rep r) {
+  switch (r) {
+    case Rep::F32: return "float";
+    case Rep::F64: return "double";
+    case Rep::I32: return "int";
+    case Rep::I64: return "long long";
+    case Rep::Bool: return "bool";
+  }
+  return "float";
+}
+
+Rep frag_rep(DType d) {
+  if (d == DType::F64) return Rep::F64;
+  if (dtype_is_float(d)) return Rep::F32;
+  return Rep::I32;  // i8, u8, i32; bool as 0/1
+}
+
+Rep natural_rep(DType d) {
+  if (d == DType::F64) return Rep::F64;
+  if (dtype_is_float(d)) return Rep::F32;
+  if (d == DType::Bool) return Rep::Bool;
+  return Rep::I32;
+}
+
+const char* raw_type(DType d) {
+  switch (d) {
+    case DType::F64: return "double";
+    case DType::F32:
+    case DType::TF32: return "float";
+    case DType::F16:
+    case DType::BF16: return "unsigned short";
+    case DType::E4M3:
+    case DType::E5M2:
+    case DType::U8:
+    case DType::Bool: return "unsigned char";
+    case DType::I8: return "signed char";
+    case DType::I32: return "int";
+  }
+  return "float";
+}
+
+std::string convert(const Value& v, Rep to) {
+  if (v.rep == to) return v.code;
+  if (to == Rep::Bool) {
+    if (v.rep == Rep::F32) return "(" + v.code + " != 0.0f)";
+    if (v.rep == Rep::F64) return "(" + v.code + " != 0.0)";
+    return "(" + v.code + " != 0)";
+  }
+  if (v.rep == Rep::Bool) return std::string("((") + rep_type(to) + ")(" + v.code + " ? 1 : 0))";
+  // float -> integer conversions go through round_to; a plain conversion here truncates,
+  // which only index arithmetic on integral values ever needs.
+  return std::string("((") + rep_type(to) + ")(" + v.code + "))";
+}
+
+static std::string int_bounds(DType d) {
+  switch (d) {
+    case DType::I8: return "-128, 127";
+    case DType::U8: return "0, 255";
+    default: return "(int)0x80000000, 0x7fffffff";
+  }
+}
+
+Value round_to(const Value& v, DType d) {
+  const std::string& c = v.code;
+  bool dbl = v.rep == Rep::F64;
+  auto via_float = [&]() -> std::string {
+    if (v.rep == Rep::F32) return c;
+    if (v.rep == Rep::F64) return "tg_d2f_odd(" + c + ")";
+    return convert(v, Rep::F32);
+  };
+  switch (d) {
+    case DType::F64: return {convert(v, Rep::F64), Rep::F64};
+    case DType::F32: return {convert(v, Rep::F32), Rep::F32};
+    case DType::TF32: return {"tg_rnd_tf32(" + via_float() + ")", Rep::F32};
+    case DType::F16: return {"tg_dec_f16(tg_enc_f16(" + via_float() + "))", Rep::F32};
+    case DType::BF16: return {"tg_dec_bf16(tg_enc_bf16(" + via_float() + "))", Rep::F32};
+    case DType::E4M3: return {"tg_dec_e4m3(tg_enc_e4m3(" + via_float() + "))", Rep::F32};
+    case DType::E5M2: return {"tg_dec_e5m2(tg_enc_e5m2(" + via_float() + "))", Rep::F32};
+    case DType::I8:
+    case DType::U8:
+    case DType::I32:
+      if (v.rep == Rep::F32) return {"tg_f2i(" + c + ", " + int_bounds(d) + ")", Rep::I32};
+      if (dbl) return {"tg_d2i(" + c + ", " + int_bounds(d) + ")", Rep::I32};
+      if (v.rep == Rep::Bool) return {"(" + c + " ? 1 : 0)", Rep::I32};
+      if (v.rep == Rep::I32 && d == DType::I32) return v;
+      return {"tg_ll2i((long long)(" + c + "), " + int_bounds(d) + ")", Rep::I32};
+    case DType::Bool: return {"(" + convert(v, Rep::Bool) + " ? 1 : 0)", Rep::I32};
+  }
+  return v;
+}
+
+std::string encode(const Value& v, DType d) {
+  auto via_float = [&]() -> std::string {
+    if (v.rep == Rep::F32) return v.code;
+    if (v.rep == Rep::F64) return "tg_d2f_odd(" + v.code + ")";
+    return convert(v, Rep::F32);
+  };
+  switch (d) {
+    case DType::F64: return convert(v, Rep::F64);
+    case DType::F32: return convert(v, Rep::F32);
+    case DType::TF32: return "tg_rnd_tf32(" + via_float() + ")";
+    case DType::F16: return "tg_enc_f16(" + via_float() + ")";
+    case DType::BF16: return "tg_enc_bf16(" + via_float() + ")";
+    case DType::E4M3: return "tg_enc_e4m3(" + via_float() + ")";
+    case DType::E5M2: return "tg_enc_e5m2(" + via_float() + ")";
+    case DType::I8: return "(signed char)" + round_to(v, d).code;
+    case DType::U8: return "(unsigned char)" + round_to(v, d).code;
+    case DType::I32: return round_to(v, d).code;
+    case DType::Bool: return "(unsigned char)" + round_to(v, d).code;
+  }
+  return v.code;
+}
+
+Value decode(const std::string& raw, DType d) {
+  switch (d) {
+    case DType::F64: return {raw, Rep::F64};
+    case DType::F32:
+    case DType::TF32: return {raw, Rep::F32};
+    case DType::F16: return {"tg_dec_f16(" + raw + ")", Rep::F32};
+    case DType::BF16: return {"tg_dec_bf16(" + raw + ")", Rep::F32};
+    case DType::E4M3: return {"tg_dec_e4m3(" + raw + ")", Rep::F32};
+    case DType::E5M2: return {"tg_dec_e5m2(" + raw + ")", Rep::F32};
+    case DType::I8:
+    case DType::U8:
+    case DType::I32: return {"((int)" + raw + ")", Rep::I32};
+    case DType::Bool: return {"(" + raw + " != 0)", Rep::Bool};
+  }
+  return {raw, Rep::F32};
+}
+
+std::string float_literal(double x, Rep rep) {
+  char buf[64];
+  if (rep == Rep::F64) {
+    uint64_t bits;
+    std::memcpy(&bits, &x, 8);
+    std::snprintf(buf, sizeof buf, "__longlong_as_double(0x%016llxLL)", (unsigned long long)bits);
+    return buf;
+  }
+  float f = float(x);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  std::snprintf(buf, sizeof buf, "__uint_as_float(0x%08xu)", bits);
+  return buf;
+}
+
+std::string raw_literal(double x, DType d) {
+  uint8_t bytes[8] = {0};
+  store_element(d, x, bytes);
+  uint64_t v = 0;
+  size_t n = dtype_size(d);
+  for (size_t i = 0; i < n; ++i) v |= uint64_t(bytes[i]) << (8 * i);
+  char buf[64];
+  switch (d) {
+    case DType::F64: std::snprintf(buf, sizeof buf, "__longlong_as_double(0x%016llxLL)", (unsigned long long)v); break;
+    case DType::F32:
+    case DType::TF32: std::snprintf(buf, sizeof buf, "__uint_as_float(0x%08xu)", unsigned(v)); break;
+    case DType::I32: std::snprintf(buf, sizeof buf, "(int)0x%08xu", unsigned(v)); break;
+    case DType::I8: std::snprintf(buf, sizeof buf, "(signed char)0x%02x", unsigned(v)); break;
+    default: std::snprintf(buf, sizeof buf, "(%s)0x%llxu", raw_type(d), (unsigned long long)v); break;
+  }
+  return buf;
+}
+
+// --- expressions -----------------------------------------------------------------------
+
+static Rep rep_of_type(const ir::Type& t) {
+  if (t.is_index()) return Rep::I64;
+  if (t.is_bool()) return Rep::Bool;
+  return t.dtype == DType::F64 ? Rep::F64 : Rep::F32;
+}
+
+Result<std::string> Emitter::expr_as(const ir::Expr& e, Rep rep, const MapContext* map) {
+  // Float literals adapt to the precision they are used in.
+  if (e->kind == ir::ExprKind::FloatImm && (rep == Rep::F32 || rep == Rep::F64)) return float_literal(e->float_value, rep);
+  if (e->kind == ir::ExprKind::IntImm && (rep == Rep::F32 || rep == Rep::F64)) return float_literal(double(e->int_value), rep);
+  TG_ASSIGN_OR_RETURN(Value v, expr(e, map));
+  return convert(v, rep);
+}
+
+Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
+  using ir::ExprKind;
+  switch (e->kind) {
+    case ExprKind::IntImm: return Value{"(" + itos(e->int_value) + "LL)", Rep::I64};
+    case ExprKind::FloatImm: return Value{float_literal(e->float_value, Rep::F32), Rep::F32};
+    case ExprKind::Var: {
+      for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+        auto f = it->find(e->name);
+        if (f != it->end()) return Value{f->second, rep_of_type(e->type)};
+      }
+      return error(ErrorCode::Internal, "cuda codegen: unbound name '" + e->name + "'", e->loc);
+    }
+    case ExprKind::Tile: {
+      if (!map || !map->operands) return error(ErrorCode::Internal, "cuda codegen: a tile operand outside a map", e->loc);
+      auto f = map->operands->find(e->name);
+      if (f == map->operands->end()) return error(ErrorCode::Internal, "cuda codegen: map operand '" + e->name + "' not prepared", e->loc);
+      Value v = f->second;
+      return v;
+    }
+    case ExprKind::Load: {
+      const Buffer* b = buffer(e->name);
+      if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + e->name + "'", e->loc);
+      if (b->scope == ir::Scope::Fragment)
+        return error(ErrorCode::Unsupported,
+                     "cuda: element load '" + e->name + "[...]' from a fragment inside a parallel loop: a fragment element lives "
+                     "in the registers of the thread that holds it, not in the thread that runs the iteration",
+                     e->loc);
+      std::vector<std::string> coords;
+      for (const ir::Expr& i : e->args) {
+        TG_ASSIGN_OR_RETURN(std::string c, index_expr(i));
+        coords.push_back(c);
+      }
+      Value v = read_element(*b, coords, 0.0);
+      // Integer elements are Index values.
+      if (v.rep == Rep::I32) return Value{"((long long)" + v.code + ")", Rep::I64};
+      return v;
+    }
+    case ExprKind::Cast: {
+      TG_ASSIGN_OR_RETURN(Value x, expr(e->args[0], map));
+      Value r = round_to(x, e->cast_to);
+      if (e->cast_to == DType::Bool) return Value{"(" + r.code + " != 0)", Rep::Bool};
+      if (r.rep == Rep::I32) return Value{"((long long)" + r.code + ")", Rep::I64};
+      return r;
+    }
+    case ExprKind::Select: {
+      Rep rep = rep_of_type(e->type);
+      TG_ASSIGN_OR_RETURN(std::string c, expr_as(e->args[0], Rep::Bool, map));
+      TG_ASSIGN_OR_RETURN(std::string a, expr_as(e->args[1], rep, map));
+      TG_ASSIGN_OR_RETURN(std::string b, expr_as(e->args[2], rep, map));
+      return Value{"(" + c + " ? " + a + " : " + b + ")", rep};
+    }
+    case ExprKind::Unary: {
+      Rep rep = rep_of_type(e->type);
+      if (e->unary == ir::UnaryOp::Not) {
+        TG_ASSIGN_OR_RETURN(std::string x, expr_as(e->args[0], Rep::Bool, map));
+        return Value{"(!" + x + ")", Rep::Bool};
+      }
+      TG_ASSIGN_OR_RETURN(std::string x, expr_as(e->args[0], rep, map));
+      bool d = rep == Rep::F64;
+      switch (e->unary) {
+        case ir::UnaryOp::Neg: return Value{"(-" + x + ")", rep};
+        case ir::UnaryOp::Abs: return Value{(rep == Rep::I64 ? "tg_absi(" : d ? "fabs(" : "fabsf(") + x + ")", rep};
+        case ir::UnaryOp::Exp: return Value{(d ? "exp(" : "tg_exp(") + x + ")", rep};
+        case ir::UnaryOp::Exp2: return Value{(d ? "exp2(" : "tg_exp2(") + x + ")", rep};
+        case ir::UnaryOp::Log: return Value{(d ? "log(" : "logf(") + x + ")", rep};
+        case ir::UnaryOp::Sqrt: return Value{(d ? "sqrt(" : "sqrtf(") + x + ")", rep};
+        case ir::UnaryOp::Rsqrt: return Value{(d ? "(1.0 / sqrt(" : "(1.0f / sqrtf(") + x + "))", rep};
+        case ir::UnaryOp::Tanh: return Value{(d ? "tanh(" : "tanhf(") + x + ")", rep};
+        case ir::UnaryOp::Not: break;
+      }
+      return error(ErrorCode::Internal, "cuda codegen: unknown unary op", e->loc);
+    }
+    case ExprKind::Binary: {
+      using ir::BinaryOp;
+      BinaryOp op = e->binary;
+      if (op == BinaryOp::And || op == BinaryOp::Or) {
+        TG_ASSIGN_OR_RETURN(std::string a, expr_as(e->args[0], Rep::Bool, map));
+        TG_ASSIGN_OR_RETURN(std::string b, expr_as(e->args[1], Rep::Bool, map));
+        return Value{"(" + a + (op == BinaryOp::And ? " && " : " || ") + b + ")", Rep::Bool};
+      }
+      if (ir::is_comparison(op)) {
+        const ir::Type& ta = e->args[0]->type;
+        const ir::Type& tb = e->args[1]->type;
+        Rep cmp = Rep::I64;
+        if (!(ta.is_index() && tb.is_index())) {
+          bool f32_only = ta.is_float() && tb.is_float() && ta.dtype != DType::F64 && tb.dtype != DType::F64;
+          // A literal compared with a float value takes the value's precision; mixed
+          // index/float comparisons are exact in double.
+          bool lit = (ta.is_float() && tb.is_index() && e->args[1]->kind == ExprKind::IntImm) ||
+                     (tb.is_float() && ta.is_index() && e->args[0]->kind == ExprKind::IntImm);
+          bool f32 = f32_only || (lit && (ta.is_float() ? ta.dtype : tb.dtype) != DType::F64);
+          cmp = f32 ? Rep::F32 : Rep::F64;
+        }
+        TG_ASSIGN_OR_RETURN(std::string a, expr_as(e->args[0], cmp, map));
+        TG_ASSIGN_OR_RETURN(std::string b, expr_as(e->args[1], cmp, map));
+        const char* sym = op == BinaryOp::Lt ? " < " : op == BinaryOp::Le ? " <= " : op == BinaryOp::Gt ? " > " : op == BinaryOp::Ge ? " >= " : op == BinaryOp::Eq ? " == " : " != ";
+        return Value{"(" + a + sym + b + ")", Rep::Bool};
+      }
+      Rep rep = rep_of_type(e->type);
+      TG_ASSIGN_OR_RETURN(std::string a, expr_as(e->args[0], rep, map));
+      TG_ASSIGN_OR_RETURN(std::string b, expr_as(e->args[1], rep, map));
+      bool i = rep == Rep::I64, d = rep == Rep::F64;
+      switch (op) {
+        case BinaryOp::Add: return Value{"(" + a + " + " + b + ")", rep};
+        case BinaryOp::Sub: return Value{"(" + a + " - " + b + ")", rep};
+        case BinaryOp::Mul: return Value{"(" + a + " * " + b + ")", rep};
+        case BinaryOp::Div: return Value{i ? "tg_floordiv(" + a + ", " + b + ")" : "(" + a + " / " + b + ")", rep};
+        case BinaryOp::Mod: return Value{"tg_floormod(" + a + ", " + b + ")", rep};
+        case BinaryOp::CeilDiv: return Value{"tg_ceildiv(" + a + ", " + b + ")", rep};
+        case BinaryOp::Max: return Value{(i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + a + ", " + b + ")", rep};
+        case BinaryOp::Min: return Value{(i ? "tg_mini(" : d ? "fmin(" : "fminf(") + a + ", " + b + ")", rep};
+        default: break;
+      }
+      return error(ErrorCode::Internal, "cuda codegen: unknown binary op", e->loc);
+    }
+  }
+  return error(ErrorCode::Internal, "cuda codegen: unknown expression", e->loc);
+}
+
+}  // namespace tegula::cuda::gen

@@ -1,0 +1,158 @@
+/// \file
+/// The device helpers every generated kernel starts with. They use no CUDA header (NVRTC's
+/// built-in declarations only), so the generated source is self-contained. Conversions follow
+/// core/DType.h exactly: f16/bf16 round to nearest even; fp8 saturates (OCP "satfinite"),
+/// with a software path on sm_80, which has no fp8 conversion instruction; integers round to
+/// nearest even and saturate, NaN -> 0; conversions from double first round to float "to
+/// odd" so that the second rounding is exact.
+#include "plugins/cuda/codegen/Emitter.h"
+#include "plugins/cuda/codegen/ConversionsText.h"  // kConversions: Conversions.inc as text (generated)
+
+namespace tegula::cuda::gen {
+
+static const char* kCommon = R"cuda(
+typedef unsigned long long tg_u64;
+struct __align__(64) tg_tmap { unsigned long long q[16]; };
+struct __align__(16) tg_v16 { unsigned x, y, z, w; };
+struct __align__(8) tg_v8 { unsigned x, y; };
+
+static __device__ __forceinline__ unsigned tg_smem_u32(const void* p) {
+  unsigned r;
+  asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
+  return r;
+}
+static __device__ __forceinline__ long long tg_floordiv(long long a, long long b) {
+  if (b == 0) return 0;
+  long long q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+static __device__ __forceinline__ long long tg_floormod(long long a, long long b) { return b == 0 ? 0 : a - b * tg_floordiv(a, b); }
+static __device__ __forceinline__ long long tg_ceildiv(long long a, long long b) { return b == 0 ? 0 : -tg_floordiv(-a, b); }
+static __device__ __forceinline__ long long tg_maxi(long long a, long long b) { return a > b ? a : b; }
+static __device__ __forceinline__ long long tg_mini(long long a, long long b) { return a < b ? a : b; }
+static __device__ __forceinline__ long long tg_absi(long long a) { return a < 0 ? -a : a; }
+
+static __device__ __forceinline__ void tg_dec2_f16(unsigned w, float& a, float& b) {
+  asm("{ .reg .f16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }" : "=f"(a), "=f"(b) : "r"(w));
+}
+static __device__ __forceinline__ void tg_dec2_bf16(unsigned w, float& a, float& b) {
+  a = __uint_as_float(w << 16);
+  b = __uint_as_float(w & 0xffff0000u);
+}
+// exp and exp2 in float: the ex2 unit (relative error about 2^-22 (1 + 1.2 |x|)), as
+// --use_fast_math and Triton compute them; subnormal results are kept.
+static __device__ __forceinline__ float tg_exp2(float x) { float r; asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+static __device__ __forceinline__ float tg_exp(float x) { return tg_exp2(x * 1.4426950408889634f); }
+static __device__ __forceinline__ unsigned tg_pack_f16x2(float lo, float hi) { unsigned r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }
+static __device__ __forceinline__ unsigned tg_pack_bf16x2(float lo, float hi) { unsigned r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r; }
+
+// Atomic adds the hardware lacks (or rounds differently): compare-and-swap loops that round
+// the sum to the tensor's dtype.
+static __device__ __forceinline__ void tg_atomic_add_f16(unsigned char* p, float v, bool bf) {
+  unsigned* w = (unsigned*)((unsigned long long)p & ~3ull);
+  unsigned sh = (unsigned)((unsigned long long)p & 2ull) * 8u;
+  unsigned old = *w, assumed;
+  do {
+    assumed = old;
+    unsigned short h = (unsigned short)((assumed >> sh) & 0xffffu);
+    float sum = (bf ? tg_dec_bf16(h) : tg_dec_f16(h)) + v;
+    unsigned short r = bf ? tg_enc_bf16(sum) : tg_enc_f16(sum);
+    old = atomicCAS(w, assumed, (assumed & ~(0xffffu << sh)) | ((unsigned)r << sh));
+  } while (old != assumed);
+}
+static __device__ __forceinline__ void tg_atomic_add_i32(unsigned char* p, double v) {
+  int* a = (int*)p;
+  int old = *a, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(a, assumed, tg_d2i((double)assumed + v, (int)0x80000000, 0x7fffffff));
+  } while (old != assumed);
+}
+)cuda";
+
+static const char* kFp8Hw = R"cuda(
+static __device__ __forceinline__ unsigned char tg_enc_e4m3(float x) {
+  unsigned short r; asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(x)); return (unsigned char)(r & 0xffu);
+}
+static __device__ __forceinline__ unsigned char tg_enc_e5m2(float x) {
+  unsigned short r; asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(x)); return (unsigned char)(r & 0xffu);
+}
+)cuda";
+
+static const char* kFp8Sw = R"cuda(
+static __device__ __forceinline__ unsigned char tg_enc_e4m3(float x) { return tg_enc_e4m3_sw(x); }
+static __device__ __forceinline__ unsigned char tg_enc_e5m2(float x) { return tg_enc_e5m2_sw(x); }
+)cuda";
+
+// Asynchronous copies (sm_80+): cp.async with zero fill past the tensor's edge.
+static const char* kCpAsync = R"cuda(
+static __device__ __forceinline__ void tg_cp_async(unsigned dst, const void* src, int bytes, int src_bytes) {
+  if (bytes == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
+  else if (bytes == 8) asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
+  else asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+static __device__ __forceinline__ void tg_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void tg_cp_async_wait() { asm volatile("cp.async.wait_group %0;" :: "n"(N) : "memory"); }
+)cuda";
+
+// mbarriers and the bulk tensor copy engine (sm_90+).
+static const char* kBulk = R"cuda(
+static __device__ __forceinline__ void tg_mbar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void tg_mbar_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+static __device__ __forceinline__ void tg_mbar_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+static __device__ __forceinline__ void tg_mbar_wait(unsigned bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+  } while (!done);
+}
+static __device__ __forceinline__ void tg_tma_load_2d(unsigned dst, const tg_tmap* map, int c0, int c1, unsigned bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :: "r"(dst), "l"((unsigned long long)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+static __device__ __forceinline__ void tg_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+)cuda";
+
+static const char* kWgmma = R"cuda(
+static __device__ __forceinline__ void tg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+static __device__ __forceinline__ void tg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void tg_wgmma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory"); }
+)cuda";
+
+static const char* kCvtHw = R"cuda(
+static __device__ __forceinline__ float tg_dec_f16(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+static __device__ __forceinline__ unsigned short tg_enc_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+static __device__ __forceinline__ unsigned short tg_enc_bf16(float f) { unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+// Two elements per 32-bit word (the low half is the first element).
+static __device__ __forceinline__ unsigned tg_enc2_f16(float a, float b) { unsigned r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(b), "f"(a)); return r; }
+static __device__ __forceinline__ unsigned tg_enc2_bf16(float a, float b) { unsigned r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(b), "f"(a)); return r; }
+)cuda";
+
+static const char* kCvtC = R"cuda(
+static __device__ __forceinline__ float tg_dec_f16(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+static __device__ __forceinline__ unsigned short tg_enc_f16(float f) { return tg_enc_f16_c(f); }
+static __device__ __forceinline__ unsigned short tg_enc_bf16(float f) { return tg_enc_bf16_c(f); }
+static __device__ __forceinline__ unsigned tg_enc2_f16(float a, float b) { return (unsigned)tg_enc_f16_c(a) | ((unsigned)tg_enc_f16_c(b) << 16); }
+static __device__ __forceinline__ unsigned tg_enc2_bf16(float a, float b) { return (unsigned)tg_enc_bf16_c(a) | ((unsigned)tg_enc_bf16_c(b) << 16); }
+)cuda";
+
+std::string prelude(int sm, bool c_encoders) {
+  std::string s = "// Generated by the tegula cuda plugin.\n";
+  s += "#define TG_FN static __device__ __forceinline__\n";
+  s += kConversions;
+  s += c_encoders ? kCvtC : kCvtHw;
+  s += kCommon;
+  s += sm >= 89 ? kFp8Hw : kFp8Sw;
+  s += kCpAsync;
+  if (sm >= 90) s += kBulk;
+  if (sm == 90) s += kWgmma;
+  return s;
+}
+
+}  // namespace tegula::cuda::gen

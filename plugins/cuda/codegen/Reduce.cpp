@@ -1,0 +1,319 @@
+/// \file
+/// Reductions, run as their plan says (ir/lower/README.md, "Reduce"): each thread combines
+/// the values it holds per output element into partials; butterfly exchanges follow, by warp
+/// shuffles for the xor offsets inside a warp (plan.shuffle) and through the plan's shared
+/// scratch buffer across warps (plan.cross); plan.kind=shared combines every thread's partial
+/// through the scratch. max/min/absmax start from NaN and combine with fmax/fmin, which is
+/// exactly maxNum/minNum: a NaN loses to a number and an all-NaN row stays NaN.
+#include <set>
+
+#include "plugins/cuda/codegen/Emitter.h"
+
+namespace tegula::cuda::gen {
+namespace {
+
+struct Combiner {
+  ir::ReduceKind kind;
+  Rep rep;
+
+  std::string identity() const {
+    if (rep == Rep::I64) {
+      switch (kind) {
+        case ir::ReduceKind::Max: return "(-0x7fffffffffffffffLL - 1)";
+        case ir::ReduceKind::Min: return "0x7fffffffffffffffLL";
+        default: return "0LL";
+      }
+    }
+    if (kind == ir::ReduceKind::Sum) return rep == Rep::F64 ? "0.0" : "0.0f";
+    return rep == Rep::F64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__uint_as_float(0x7fc00000u)";
+  }
+  /// Fold one source element into a partial.
+  std::string add(const std::string& p, const std::string& x) const {
+    bool i = rep == Rep::I64, d = rep == Rep::F64;
+    switch (kind) {
+      case ir::ReduceKind::Sum: return p + " + " + x;
+      case ir::ReduceKind::Max: return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + p + ", " + x + ")";
+      case ir::ReduceKind::Min: return (i ? "tg_mini(" : d ? "fmin(" : "fminf(") + p + ", " + x + ")";
+      case ir::ReduceKind::AbsMax:
+        return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + p + ", " + (i ? "tg_absi(" : d ? "fabs(" : "fabsf(") + x + "))";
+    }
+    return p;
+  }
+  /// Combine two partials.
+  std::string merge(const std::string& a, const std::string& b) const {
+    if (kind == ir::ReduceKind::AbsMax) {
+      bool i = rep == Rep::I64, d = rep == Rep::F64;
+      return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + a + ", " + b + ")";
+    }
+    return add(a, b);
+  }
+  /// The final value with the destination's old value (clear=false).
+  std::string finish(const std::string& old, const std::string& p) const {
+    if (kind == ir::ReduceKind::AbsMax) {
+      bool i = rep == Rep::I64, d = rep == Rep::F64;
+      return (i ? "tg_maxi(tg_absi(" : d ? "fmax(fabs(" : "fmaxf(fabsf(") + old + "), " + p + ")";
+    }
+    return merge(old, p);
+  }
+};
+
+}  // namespace
+
+Status Emitter::emit_reduce(const ir::Stmt& s) {
+  const Buffer* src = buffer(s.reduce_src().buffer);
+  const Buffer* dst = buffer(s.reduce_dst().buffer);
+  if (!src || !dst) return error(ErrorCode::Internal, "cuda codegen: unknown reduce operand", s.loc);
+  ir::ReduceKind kind = *ir::parse_reduce(ir::stmt_attr_ident(s, "op"));
+  int axis = int(ir::stmt_attr_int(s, "axis"));
+  bool clear = ir::stmt_attr_bool(s, "clear");
+  if (!find_attr(s.attrs, "plan.kind")) return unsupported(s, "a reduce without a plan (was the kernel lowered?)");
+  std::string plan_kind = ir::stmt_attr_ident(s, "plan.kind");
+  TG_ASSIGN_OR_RETURN(ir::Distribution X, ir::get_distribution(s.attrs, "plan"));
+  std::vector<int64_t> shuffle = ir::stmt_attr_ints(s, "plan.shuffle");
+  std::vector<int64_t> cross = ir::stmt_attr_ints(s, "plan.cross");
+  const Buffer* scratch = find_attr(s.attrs, "plan.scratch") ? buffer(ir::stmt_attr_ident(s, "plan.scratch")) : nullptr;
+  if ((plan_kind == "shared" || !cross.empty()) && !scratch) return unsupported(s, "a reduce across warps without its scratch buffer");
+  if (X.thread_count() != threads()) return unsupported(s, "a reduce planned over the wrong thread count");
+  int rank = int(src->shape.size());
+  bool keep = dst->shape.size() == src->shape.size();
+  Combiner C{kind, src->dtype == DType::F64 ? Rep::F64 : dtype_is_float(src->dtype) ? Rep::F32 : Rep::I64};
+  const char* acc_t = rep_type(C.rep);
+
+  // Partials: one per distinct value-part coordinate off the axis (a "key").
+  int64_t V = X.value_count();
+  std::vector<std::vector<int64_t>> keys;
+  std::vector<int64_t> key_of(static_cast<size_t>(V));
+  for (int64_t v = 0; v < V; ++v) {
+    std::vector<int64_t> c = X.coords(0, v, rank);
+    c.erase(c.begin() + axis);
+    auto it = std::find(keys.begin(), keys.end(), c);
+    key_of[size_t(v)] = it - keys.begin();
+    if (it == keys.end()) keys.push_back(c);
+  }
+  int64_t K = int64_t(keys.size());
+  if (scratch && scratch->shape.size() == 2 && (scratch->shape[0] != threads() || scratch->shape[1] < K))
+    return unsupported(s, "the reduce's scratch buffer is too small for its partials");
+
+  // Source slots, when the source is a fragment.
+  std::vector<int64_t> src_slot;
+  if (src->scope == ir::Scope::Fragment) {
+    TG_ASSIGN_OR_RETURN(src_slot, slot_map(s, X, src->shape, *src));
+  }
+
+  open("");
+  std::vector<int64_t> tmax;
+  std::vector<std::string> texpr = thread_part_exprs(X, rank, "t", &tmax);
+  std::string tp = fresh("rt");
+  for (int d = 0; d < rank; ++d) line("const int " + tp + "_" + itos(d) + " = " + texpr[size_t(d)] + ";");
+  std::string P = fresh("P");
+  line(std::string(acc_t) + " " + P + "[" + itos(K) + "];");
+  for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
+  for (int64_t v = 0; v < V; ++v) {
+    std::vector<int64_t> vc = X.coords(0, v, rank);
+    std::vector<std::string> coords, guard;
+    bool never = false;
+    for (int d = 0; d < rank; ++d) {
+      std::string c = "(" + tp + "_" + itos(d) + " + " + itos(vc[size_t(d)]) + ")";
+      coords.push_back(c);
+      if (vc[size_t(d)] >= src->shape[size_t(d)]) never = true;
+      if (tmax[size_t(d)] + vc[size_t(d)] >= src->shape[size_t(d)]) guard.push_back(c + " < " + itos(src->shape[size_t(d)]));
+    }
+    if (never) continue;
+    Value x;
+    if (src->scope == ir::Scope::Fragment) {
+      int64_t slot = src_slot[size_t(v)];
+      if (slot < 0) continue;
+      x = {src->cname + "[" + itos(slot) + "]", frag_rep(src->dtype)};
+    } else {
+      x = read_element(*src, coords, 0.0);
+    }
+    std::string pk = P + "[" + itos(key_of[size_t(v)]) + "]";
+    std::string st = pk + " = " + C.add(pk, convert(x, C.rep)) + ";";
+    line(guard.empty() ? st : "if (" + join(guard, " && ") + ") " + st);
+  }
+
+  // Exchanges inside a warp.
+  bool partial_warp = threads() % 32 != 0;
+  if (!shuffle.empty()) {
+    std::string mask = "0xffffffffu";
+    if (partial_warp) {
+      mask = fresh("wm");
+      line("const unsigned " + mask + " = (t / 32 == " + itos((threads() - 1) / 32) + ") ? " + itos((int64_t(1) << (threads() % 32)) - 1) +
+           "u : 0xffffffffu;");
+    }
+    for (int64_t off : shuffle) {
+      for (int64_t k = 0; k < K; ++k) {
+        std::string pk = P + "[" + itos(k) + "]";
+        std::string o = fresh("sh");
+        line("const " + std::string(acc_t) + " " + o + " = __shfl_xor_sync(" + mask + ", " + pk + ", " + itos(off) + ");");
+        std::string st = pk + " = " + C.merge(pk, o) + ";";
+        line(partial_warp ? "if ((t ^ " + itos(off) + ") < " + itos(threads()) + ") " + st : st);
+      }
+    }
+  }
+  // Exchanges across warps, through the scratch buffer.
+  auto scratch_at = [&](const std::string& thread, int64_t k) -> std::vector<std::string> { return {thread, itos(k)}; };
+  if (!cross.empty() && cross.size() <= 6) {
+    // All the cross-warp exchanges in one round through the scratch buffer: every thread
+    // combines the partials of the 2^n threads its butterfly would reach, in one fixed order
+    // (so every copy of the result is the same number), with two barriers instead of 2n.
+    int64_t mask = 0;
+    for (int64_t off : cross) mask |= off;
+    emit_barrier();
+    for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
+    emit_barrier();
+    std::string base = fresh("grp");
+    line("const int " + base + " = t & ~" + itos(mask) + ";");
+    for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
+    for (int64_t c = 0; c < (int64_t(1) << cross.size()); ++c) {
+      int64_t member = 0;
+      for (size_t b = 0; b < cross.size(); ++b)
+        if (c & (int64_t(1) << b)) member |= cross[b];
+      std::string who = "(" + base + " | " + itos(member) + ")";
+      // With a power-of-two block, every member of a thread's group exists.
+      bool pow2 = (threads() & (threads() - 1)) == 0 && mask < threads();
+      open(pow2 ? "" : "if (" + who + " < " + itos(threads()) + ")");
+      for (int64_t k = 0; k < K; ++k) {
+        Value o = read_element(*scratch, scratch_at(who, k), 0.0);
+        std::string pk = P + "[" + itos(k) + "]";
+        line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
+      }
+      close();
+    }
+  } else {
+    for (int64_t off : cross) {
+      emit_barrier();
+      for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
+      emit_barrier();
+      open("if ((t ^ " + itos(off) + ") < " + itos(threads()) + ")");
+      for (int64_t k = 0; k < K; ++k) {
+        Value o = read_element(*scratch, scratch_at("(t ^ " + itos(off) + ")", k), 0.0);
+        std::string pk = P + "[" + itos(k) + "]";
+        line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
+      }
+      close();
+    }
+  }
+  if (plan_kind == "shared") {
+    // Every thread combines, for each of its outputs, the partials of every thread (replicas
+    // once) that belong to the same output element.
+    emit_barrier();
+    for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
+    emit_barrier();
+    std::string R = fresh("R");
+    line(std::string(acc_t) + " " + R + "[" + itos(K) + "];");
+    for (int64_t k = 0; k < K; ++k) line(R + "[" + itos(k) + "] = " + C.identity() + ";");
+    std::string u = fresh("u");
+    open("for (int " + u + " = 0; " + u + " < " + itos(threads()) + "; ++" + u + ")");
+    std::vector<std::string> uexpr = thread_part_exprs(X, rank, u);
+    std::string ureplica;
+    {
+      std::vector<std::string> parts;
+      int64_t pos = 1;
+      for (const ir::Factor& f : X.threads) {
+        if ((f.dim < 0 || f.dim == axis) && f.size > 1 && f.dim < 0) parts.push_back("((" + u + " / " + itos(pos) + ") % " + itos(f.size) + ") == 0");
+        pos *= f.size;
+      }
+      ureplica = join(parts, " && ");
+    }
+    if (!ureplica.empty()) open("if (" + ureplica + ")");
+    for (int64_t k2 = 0; k2 < K; ++k2) {
+      Value o = read_element(*scratch, scratch_at(u, k2), 0.0);
+      std::string ov = fresh("so");
+      line("const " + std::string(acc_t) + " " + ov + " = " + convert(o, C.rep) + ";");
+      for (int64_t k = 0; k < K; ++k) {
+        std::vector<std::string> same;
+        for (int d = 0, e = 0; d < rank; ++d) {
+          if (d == axis) continue;
+          std::string mine = "(" + tp + "_" + itos(d) + " + " + itos(keys[size_t(k)][size_t(e)]) + ")";
+          std::string theirs = "(" + uexpr[size_t(d)] + " + " + itos(keys[size_t(k2)][size_t(e)]) + ")";
+          same.push_back(mine + " == " + theirs);
+          ++e;
+        }
+        std::string st = R + "[" + itos(k) + "] = " + C.merge(R + "[" + itos(k) + "]", ov) + ";";
+        line(same.empty() ? st : "if (" + join(same, " && ") + ") " + st);
+      }
+    }
+    if (!ureplica.empty()) close();
+    close();
+    for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + R + "[" + itos(k) + "];");
+  }
+
+  // Output coordinates (without the axis) of key k in this thread.
+  auto out_coords = [&](int64_t k) {
+    std::vector<std::string> c;
+    for (int d = 0, e = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      c.push_back("(" + tp + "_" + itos(d) + " + " + itos(keys[size_t(k)][size_t(e++)]) + ")");
+    }
+    return c;
+  };
+  if (dst->scope == ir::Scope::Fragment) {
+    // Each thread writes its own copies: dst slot -> the key holding that output, the same
+    // for every thread.
+    int drank = int(dst->shape.size());
+    std::vector<int64_t> w2k(static_cast<size_t>(dst->slots), -2);
+    for (int64_t t = 0; t < threads(); ++t) {
+      std::map<std::vector<int64_t>, int64_t> held;
+      std::vector<int64_t> tc = X.coords(t, 0, rank);
+      for (int64_t k = 0; k < K; ++k) {
+        std::vector<int64_t> o;
+        for (int d = 0, e = 0; d < rank; ++d) {
+          if (d == axis) continue;
+          o.push_back(tc[size_t(d)] + keys[size_t(k)][size_t(e++)]);
+        }
+        held.emplace(o, k);
+      }
+      for (int64_t w = 0; w < dst->slots; ++w) {
+        std::vector<int64_t> c = dst->dist.coords(t, w, drank);
+        bool in = true;
+        for (int d = 0; d < drank; ++d) in = in && c[size_t(d)] < dst->shape[size_t(d)];
+        if (!in) continue;
+        if (keep) c.erase(c.begin() + axis);
+        auto it = held.find(c);
+        if (it == held.end())
+          return unsupported(s, "reduce destination '" + dst->name + "' is held by a thread (" + itos(t) + ") that computes no partial for it");
+        if (w2k[size_t(w)] == -2) w2k[size_t(w)] = it->second;
+        else if (w2k[size_t(w)] != it->second)
+          return unsupported(s, "reduce destination '" + dst->name + "' keeps its elements in registers that differ between threads");
+      }
+    }
+    for (int64_t w = 0; w < dst->slots; ++w) {
+      if (w2k[size_t(w)] < 0) continue;
+      std::string p = P + "[" + itos(w2k[size_t(w)]) + "]";
+      Value v{clear ? p : C.finish(convert({dst->cname + "[" + itos(w) + "]", frag_rep(dst->dtype)}, C.rep), p), C.rep};
+      line(dst->cname + "[" + itos(w) + "] = " + round_to(v, dst->dtype).code + ";");
+    }
+  } else {
+    // One writer per output: the thread whose axis and replica digits are all zero.
+    std::vector<std::string> writer;
+    int64_t pos = 1;
+    for (const ir::Factor& f : X.threads) {
+      if ((f.dim < 0 || f.dim == axis) && f.size > 1) {
+        std::string digit = pos == 1 ? "t" : "(t / " + itos(pos) + ")";
+        if (pos * f.size < threads()) digit = "(" + digit + " % " + itos(f.size) + ")";
+        writer.push_back(digit + " == 0");
+      }
+      pos *= f.size;
+    }
+    if (!writer.empty()) open("if (" + join(writer, " && ") + ")");
+    for (int64_t k = 0; k < K; ++k) {
+      std::vector<std::string> c = out_coords(k);
+      if (keep) c.insert(c.begin() + axis, "0");
+      std::string p = P + "[" + itos(k) + "]";
+      open("if (" + inside(*dst, c) + ")");
+      Value v{p, C.rep};
+      if (!clear) {
+        Value old = read_element(*dst, c, 0.0);
+        v = {C.finish(convert(old, C.rep), p), C.rep};
+      }
+      write_element(*dst, c, v);
+      close();
+    }
+    if (!writer.empty()) close();
+  }
+  close();
+  return Status::ok();
+}
+
+}  // namespace tegula::cuda::gen

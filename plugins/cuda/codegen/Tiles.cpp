@@ -1,0 +1,558 @@
+/// \file
+/// Element-wise tile ops: copy, fill, map and atomic_add, per their thread plans
+/// (plan.kind=fragment: each thread handles its own slots of the fragment; plan.kind=free:
+/// the plan's distribution over the tile), with the plan's vector width where both sides
+/// allow it, global tiles masked at the tensor's edges (reads give `pad`).
+#include <cmath>
+#include <set>
+
+#include "ir/Analysis.h"
+#include "plugins/cuda/codegen/Emitter.h"
+
+namespace tegula::cuda::gen {
+
+Result<std::vector<int64_t>> Emitter::extent_of(const ir::Stmt& s) {
+  ir::BufferMap m = ir::kernel_buffers(k_);
+  return ir::tile_op_extent(s, m);
+}
+
+bool Emitter::shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& extent,
+                               const std::vector<int64_t>& off, int64_t n, int64_t threads_used) {
+  int64_t es = int64_t(dtype_size(b.dtype));
+  if (n * es > 16 || (n * es) & (n * es - 1)) return false;
+  if (b.offset % 16 || b.stage_bytes % 16) return false;
+  int rank = int(extent.size());
+  for (int64_t t = 0; t < threads_used; ++t) {
+    for (int64_t v = 0; v < d.value_count(); v += n) {
+      std::vector<int64_t> c = d.coords(t, v, rank);
+      bool in = true;
+      for (int i = 0; i < rank; ++i) {
+        c[size_t(i)] += off.empty() ? 0 : off[size_t(i)];
+        in = in && c[size_t(i)] < b.shape[size_t(i)];
+      }
+      if (!in) continue;
+      int64_t base = ir::shared_offset(b.layout, b.shape, b.dtype, c);
+      if (base % (n * es)) return false;
+      for (int64_t i = 1; i < n; ++i) {
+        std::vector<int64_t> ci = c;
+        ci.back() += i;
+        if (ci.back() >= b.shape.back()) return false;
+        if (ir::shared_offset(b.layout, b.shape, b.dtype, ci) != base + i * es) return false;
+      }
+    }
+  }
+  return true;
+}
+
+static std::string vec_type(int64_t bytes) {
+  switch (bytes) {
+    case 16: return "tg_v16";
+    case 8: return "tg_v8";
+    case 4: return "unsigned";
+    case 2: return "unsigned short";
+    default: return "unsigned char";
+  }
+}
+
+Value Emitter::read_element(const Buffer& b, const std::vector<std::string>& coords, double pad, bool checked) {
+  std::string es = itos(int64_t(dtype_size(b.dtype)));
+  std::string raw_t = raw_type(b.dtype);
+  switch (b.scope) {
+    case ir::Scope::Global: {
+      Value v = decode("(*(const " + raw_t + "*)(" + b.cname + " + (" + global_linear(b, coords) + ") * " + es + "))", b.dtype);
+      Rep r = v.rep;
+      if (r == Rep::Bool) return {"((" + inside(b, coords) + ") ? " + v.code + " : " + (pad != 0 ? "true" : "false") + ")", r};
+      if (r == Rep::I32 && pad != std::floor(pad)) r = Rep::F64;
+      std::string p = r == Rep::I32 ? "(int)" + itos(int64_t(pad)) : float_literal(pad, r);
+      return {"((" + inside(b, coords) + ") ? " + convert(v, r) + " : " + p + ")", r};
+    }
+    case ir::Scope::Shared: {
+      Value v = decode("(*(const " + raw_t + "*)" + shared_ptr(b, coords) + ")", b.dtype);
+      if (!checked) return v;
+      std::string zero = v.rep == Rep::Bool ? "false" : v.rep == Rep::I32 ? "0" : float_literal(0, v.rep);
+      return {"((" + inside(b, coords) + ") ? " + v.code + " : " + zero + ")", v.rep};
+    }
+    case ir::Scope::Local: {
+      std::string lin;
+      for (size_t d = 0; d < coords.size(); ++d)
+        lin = lin.empty() ? "(" + coords[d] + ")" : "(" + lin + ") * " + itos(b.shape[d]) + " + (" + coords[d] + ")";
+      Rep r = frag_rep(b.dtype);
+      std::string e = b.cname + "[" + lin + "]";
+      Value v = b.dtype == DType::Bool ? Value{"(" + e + " != 0)", Rep::Bool} : Value{e, r};
+      if (!checked) return v;
+      std::string zero = v.rep == Rep::Bool ? "false" : v.rep == Rep::I32 ? "0" : float_literal(0, v.rep);
+      return {"((" + inside(b, coords) + ") ? " + v.code + " : " + zero + ")", v.rep};
+    }
+    case ir::Scope::Fragment: break;
+  }
+  return {"0", Rep::I32};
+}
+
+void Emitter::write_element(const Buffer& b, const std::vector<std::string>& coords, const Value& v, bool checked) {
+  std::string es = itos(int64_t(dtype_size(b.dtype)));
+  std::string raw_t = raw_type(b.dtype);
+  switch (b.scope) {
+    case ir::Scope::Global:
+      line("if (" + inside(b, coords) + ") *(" + raw_t + "*)(" + b.cname + " + (" + global_linear(b, coords) + ") * " + es + ") = " +
+           encode(v, b.dtype) + ";");
+      return;
+    case ir::Scope::Shared: {
+      std::string st = "*(" + raw_t + "*)" + shared_ptr(b, coords) + " = " + encode(v, b.dtype) + ";";
+      line(checked ? "if (" + inside(b, coords) + ") " + st : st);
+      return;
+    }
+    case ir::Scope::Local: {
+      std::string lin;
+      for (size_t d = 0; d < coords.size(); ++d)
+        lin = lin.empty() ? "(" + coords[d] + ")" : "(" + lin + ") * " + itos(b.shape[d]) + " + (" + coords[d] + ")";
+      std::string st = b.cname + "[" + lin + "] = " + round_to(v, b.dtype).code + ";";
+      line(checked ? "if (" + inside(b, coords) + ") " + st : st);
+      return;
+    }
+    case ir::Scope::Fragment: return;
+  }
+}
+
+namespace {
+
+/// One side of a copy-like op.
+struct Side {
+  const Buffer* b = nullptr;
+  std::vector<std::string> off;     ///< tile offsets as C++ long long expressions ("0" for none)
+  std::vector<int64_t> const_off;   ///< the same, when constant (empty otherwise)
+  std::vector<bool> known;          ///< per dimension: the offset is a constant
+  std::vector<int64_t> value;       ///< per dimension: that constant
+  bool exec = false;                ///< the fragment the op runs over
+  std::vector<int64_t> slots;       ///< for a non-exec fragment side: exec slot -> slot
+};
+
+std::vector<std::string> add(const std::vector<std::string>& off, const std::vector<std::string>& idx) {
+  std::vector<std::string> c;
+  for (size_t d = 0; d < idx.size(); ++d) c.push_back(off[d] == "0" ? idx[d] : "(" + off[d] + " + " + idx[d] + ")");
+  return c;
+}
+
+}  // namespace
+
+static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& s) {
+  Side side;
+  side.b = E.buffer(t.buffer);
+  if (!side.b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + t.buffer + "'", s.loc);
+  size_t rank = side.b->shape.size();
+  bool all_const = true;
+  for (size_t d = 0; d < rank; ++d) {
+    if (t.offsets.empty()) {
+      side.off.push_back("0");
+      side.const_off.push_back(0);
+      side.known.push_back(true);
+      side.value.push_back(0);
+      continue;
+    }
+    auto c = ir::const_int(t.offsets[d]);
+    if (c) {
+      side.off.push_back(*c == 0 ? "0" : "(" + itos(*c) + "LL)");
+      side.const_off.push_back(*c);
+      side.known.push_back(true);
+      side.value.push_back(*c);
+      continue;
+    }
+    side.known.push_back(false);
+    side.value.push_back(0);
+    all_const = false;
+    TG_ASSIGN_OR_RETURN(std::string e, E.index_expr(t.offsets[d]));
+    std::string name = E.fresh("o");
+    E.line("const long long " + name + " = " + e + ";");
+    side.off.push_back(name);
+  }
+  if (!all_const) side.const_off.clear();
+  return side;
+}
+
+Status Emitter::emit_copy(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  double pad = ir::stmt_attr_float(s, "pad");
+  open("");
+  TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.copy_src(), s));
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.copy_dst(), s));
+  std::vector<Elem> elems;
+  ir::Distribution exec_dist;
+  if (kind == "fragment") {
+    std::string layout = ir::stmt_attr_ident(s, "plan.layout");
+    Side* ex = dst.b->name == layout && dst.b->scope == ir::Scope::Fragment ? &dst : src.b->name == layout ? &src : nullptr;
+    if (!ex || ex->b->scope != ir::Scope::Fragment) return unsupported(s, "copy planned over '" + layout + "', which is not an operand fragment");
+    if (ex->const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    ex->exec = true;
+    exec_dist = ex->b->dist;
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *ex->b, ex->const_off, extent, vec));
+    Side* other = ex == &dst ? &src : &dst;
+    if (other->b->scope == ir::Scope::Fragment) {
+      if (other->const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+      // other coordinate = exec coordinate - exec offset + other offset
+      std::vector<int64_t> delta;
+      for (size_t d = 0; d < extent.size(); ++d) delta.push_back(other->const_off[d] - ex->const_off[d]);
+      TG_ASSIGN_OR_RETURN(other->slots, slot_map(s, ex->b->dist, ex->b->shape, *other->b, delta));
+    }
+  } else {
+    if (src.b->scope == ir::Scope::Fragment || dst.b->scope == ir::Scope::Fragment)
+      return unsupported(s, "a fragment copied under a free thread plan");
+    TG_ASSIGN_OR_RETURN(exec_dist, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, exec_dist, extent, vec));
+  }
+  int64_t n = elems.empty() ? 1 : elems.front().n;
+  // Shared sides may only move whole vectors when the layout keeps them contiguous.
+  for (Side* side : {&src, &dst}) {
+    if (n == 1 || side->b->scope != ir::Scope::Shared) continue;
+    std::vector<int64_t> off = side->const_off;
+    if (off.empty() || !shared_vector_ok(*side->b, exec_dist, extent, off, n, threads())) {
+      n = 1;
+    }
+  }
+  if (n == 1) {
+    // Split vector groups into single elements.
+    std::vector<Elem> split;
+    for (const Elem& e : elems) {
+      for (int64_t i = 0; i < e.n; ++i) {
+        Elem x = e;
+        x.n = 1;
+        if (x.slot >= 0) x.slot += i;
+        if (i) x.idx.back() = "(" + x.idx.back() + " + " + itos(i) + ")";
+        split.push_back(x);
+      }
+    }
+    elems = std::move(split);
+  }
+  // e5m2 stores saturate infinities, so even same-dtype e5m2 copies go through a conversion.
+  bool raw = src.b->dtype == dst.b->dtype && src.b->dtype != DType::E5M2 && src.b->scope != ir::Scope::Fragment &&
+             dst.b->scope != ir::Scope::Fragment;
+  // Dimensions of a global side that every element provably stays inside (constant tensor
+  // dimension, constant tile offset, known largest index): no run-time check there.
+  auto provable = [&](const Side& side) {
+    std::vector<bool> in(extent.size(), false);
+    if (side.b->scope != ir::Scope::Global) return in;
+    for (size_t d = 0; d < extent.size(); ++d) {
+      int64_t hi = side.value[d] + extent[d] - 1;
+      in[d] = side.known[d] && side.b->shape[d] >= 0 && side.value[d] >= 0 && hi < side.b->shape[d];
+    }
+    return in;
+  };
+  std::vector<bool> src_in = provable(src), dst_in = provable(dst);
+  auto inside_of = [&](const Side& side, const std::vector<bool>& known, const std::vector<std::string>& c) {
+    std::vector<std::string> parts;
+    for (size_t d = 0; d < c.size(); ++d) {
+      if (known[d]) continue;
+      parts.push_back("(unsigned long long)(" + c[d] + ") < (unsigned long long)gd_" + side.b->name + "_" + itos(int64_t(d)));
+    }
+    return parts.empty() ? std::string("true") : join(parts, " && ");
+  };
+  auto shifted = [](std::vector<std::string> c, int64_t i) {
+    if (i) c.back() = "(" + c.back() + " + " + itos(i) + ")";
+    return c;
+  };
+  int64_t es_src = int64_t(dtype_size(src.b->dtype)), es_dst = int64_t(dtype_size(dst.b->dtype));
+  // A tensor whose address is not a multiple of the vector (an odd launch offset) takes the
+  // element-by-element path: one uniform test of the base pointer.
+  auto aligned = [&](const Side& side) {
+    int64_t bytes = n * int64_t(dtype_size(side.b->dtype));
+    return "(((unsigned long long)" + side.b->cname + " & " + itos(bytes - 1) + "ull) == 0)";
+  };
+  std::string rt_src = raw_type(src.b->dtype), rt_dst = raw_type(dst.b->dtype);
+  std::string vt_src = vec_type(n * es_src), vt_dst = vec_type(n * es_dst);
+  auto gaddr = [&](const Side& side, const std::vector<std::string>& c, int64_t es) {
+    return "(" + side.b->cname + " + (" + global_linear(*side.b, c) + ") * " + itos(es) + ")";
+  };
+  // Phase 1: every read, so that all of a thread's loads are in flight before the first use.
+  std::vector<std::vector<Value>> vals(elems.size());
+  std::vector<std::string> rvs(elems.size());
+  std::vector<std::string> pre(elems.size());  // statements phase 2 runs before using vals
+  for (size_t ei = 0; ei < elems.size(); ++ei) {
+    const Elem& e = elems[ei];
+    std::vector<std::string> sc = add(src.off, e.idx);
+    std::string guard = e.guard.empty() ? "" : "if (" + e.guard + ") ";
+    if (src.b->scope == ir::Scope::Fragment) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t slot = src.exec ? e.slot + i : src.slots[size_t(e.slot + i)];
+        if (slot < 0) return unsupported(s, "a source element missing from fragment '" + src.b->name + "'");
+        vals[ei].push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
+      }
+      continue;
+    }
+    if (n > 1 || raw) {
+      // A vector (or one raw element) of the source's bytes.
+      std::string rv = fresh("rv");
+      rvs[ei] = rv;
+      line(vt_src + " " + rv + ";");
+      if (!e.guard.empty()) open("if (" + e.guard + ")");
+      else open("");
+      if (src.b->scope == ir::Scope::Global) {
+        std::string all_in = inside_of(src, src_in, sc);
+        if (n > 1) all_in = all_in + " && " + inside_of(src, src_in, shifted(sc, n - 1)) + " && " + aligned(src);
+        if (all_in == "true && true" || all_in == "true") {
+          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+        } else {
+          open("if (" + all_in + ")");
+          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+          close(" else {");
+          ++indent_;
+          for (int64_t i = 0; i < n; ++i) {
+            std::vector<std::string> ci = shifted(sc, i);
+            line("((" + rt_src + "*)&" + rv + ")[" + itos(i) + "] = (" + inside_of(src, src_in, ci) + ") ? *(const " + rt_src + "*)" +
+                 gaddr(src, ci, es_src) + " : " + raw_literal(raw ? pad : 0, src.b->dtype) + ";");
+          }
+          close();
+        }
+      } else {
+        line(rv + " = *(const " + vt_src + "*)" + shared_ptr(*src.b, sc) + ";");
+      }
+      close();
+      if (!raw) {
+        // 16-bit floats decode two at a time (in phase 2, so that no use waits on a load here).
+        bool pairs = n % 2 == 0 && (src.b->dtype == DType::F16 || src.b->dtype == DType::BF16);
+        std::vector<std::string> pair_names;
+        if (pairs) {
+          for (int64_t i = 0; i < n; i += 2) {
+            std::string a = fresh("dv"), b = fresh("dv");
+            pre[ei] += "float " + a + ", " + b + ";\n";
+            pre[ei] += std::string(src.b->dtype == DType::F16 ? "tg_dec2_f16(" : "tg_dec2_bf16(") + "((const unsigned*)&" + rv + ")[" + itos(i / 2) +
+                       "], " + a + ", " + b + ");\n";
+            pair_names.push_back(a);
+            pair_names.push_back(b);
+          }
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          Value v = pairs ? Value{pair_names[size_t(i)], Rep::F32} : decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
+          if (pad != 0 && src.b->scope == ir::Scope::Global) {
+            std::vector<std::string> ci = shifted(sc, i);
+            if (v.rep == Rep::Bool) v = {"((" + inside_of(src, src_in, ci) + ") ? " + v.code + " : true)", Rep::Bool};
+            else {
+              Rep r = v.rep == Rep::I32 ? Rep::F64 : v.rep;
+              v = {"((" + inside_of(src, src_in, ci) + ") ? " + convert(v, r) + " : " + float_literal(pad, r) + ")", r};
+            }
+          }
+          vals[ei].push_back(v);
+        }
+      }
+      continue;
+    }
+    // One element, converted on the way.
+    Value v = read_element(*src.b, sc, pad);
+    std::string name = fresh("ev");
+    line(std::string(rep_type(v.rep)) + " " + name + ";");
+    line(guard + name + " = " + v.code + ";");
+    vals[ei].push_back({name, v.rep});
+  }
+  // Phase 2: every write.
+  for (size_t ei = 0; ei < elems.size(); ++ei) {
+    const Elem& e = elems[ei];
+    std::vector<std::string> dc = add(dst.off, e.idx);
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    for (size_t at = 0; at < pre[ei].size();) {
+      size_t end = pre[ei].find('\n', at);
+      line(pre[ei].substr(at, end - at));
+      at = end + 1;
+    }
+    if (dst.b->scope == ir::Scope::Fragment) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t slot = dst.exec ? e.slot + i : dst.slots[size_t(e.slot + i)];
+        if (slot < 0) continue;
+        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(vals[ei][size_t(i)], dst.b->dtype).code + ";");
+      }
+      close();
+      continue;
+    }
+    std::string wv = rvs[ei];
+    if (!raw) {
+      wv = fresh("wv");
+      line(vt_dst + " " + wv + ";");
+      bool pairs = n % 2 == 0 && (dst.b->dtype == DType::F16 || dst.b->dtype == DType::BF16);
+      for (int64_t i = 0; i < n && pairs; ++i) pairs = vals[ei][size_t(i)].rep == Rep::F32;
+      if (pairs) {
+        for (int64_t i = 0; i < n; i += 2)
+          line("((unsigned*)&" + wv + ")[" + itos(i / 2) + "] = " + (dst.b->dtype == DType::F16 ? "tg_enc2_f16(" : "tg_enc2_bf16(") +
+               vals[ei][size_t(i)].code + ", " + vals[ei][size_t(i + 1)].code + ");");
+      } else {
+        for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[ei][size_t(i)], dst.b->dtype) + ";");
+      }
+    }
+    if (dst.b->scope == ir::Scope::Global) {
+      std::string all_in = inside_of(dst, dst_in, dc);
+      if (n > 1) all_in = all_in + " && " + inside_of(dst, dst_in, shifted(dc, n - 1)) + " && " + aligned(dst);
+      if (all_in == "true && true" || all_in == "true") {
+        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
+      } else if (n == 1) {
+        line("if (" + all_in + ") *(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
+      } else {
+        open("if (" + all_in + ")");
+        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
+        close(" else {");
+        ++indent_;
+        for (int64_t i = 0; i < n; ++i) {
+          std::vector<std::string> ci = shifted(dc, i);
+          line("if (" + inside_of(dst, dst_in, ci) + ") *(" + rt_dst + "*)" + gaddr(dst, ci, es_dst) + " = ((const " + rt_dst + "*)&" + wv + ")[" +
+               itos(i) + "];");
+        }
+        close();
+      }
+    } else if (dst.b->scope == ir::Scope::Shared) {
+      line("*(" + vt_dst + "*)" + shared_ptr(*dst.b, dc) + " = " + wv + ";");
+    }
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+Status Emitter::emit_fill(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  open("");
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.target(), s));
+  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  std::string fv = fresh("fv");
+  line(std::string("const ") + rep_type(v.rep) + " " + fv + " = " + v.code + ";");
+  Value val{fv, v.rep};
+  if (dst.b->scope == ir::Scope::Fragment) {
+    if (dst.const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, fragment_elems(s, *dst.b, dst.const_off, extent, 1));
+    std::string r = round_to(val, dst.b->dtype).code;
+    std::string rv = fresh("rv");
+    line(std::string("const ") + rep_type(frag_rep(dst.b->dtype)) + " " + rv + " = " + r + ";");
+    for (const Elem& e : elems) {
+      // Padding slots too: they are never stored, and a uniform fill keeps the code short.
+      (void)e;
+      line(dst.b->cname + "[" + itos(e.slot) + "] = " + rv + ";");
+    }
+    close();
+    return Status::ok();
+  }
+  if (kind == "fragment") return unsupported(s, "a fill planned over a fragment that is not its destination");
+  TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+  TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, free_elems(s, plan, extent, 1));
+  for (const Elem& e : elems) {
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    write_element(*dst.b, add(dst.off, e.idx), val);
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+static void tile_operands(const ir::Expr& e, std::vector<std::string>& out) {
+  if (e->kind == ir::ExprKind::Tile && std::find(out.begin(), out.end(), e->name) == out.end()) out.push_back(e->name);
+  for (const ir::Expr& a : e->args) tile_operands(a, out);
+}
+
+Status Emitter::emit_map(const ir::Stmt& s) {
+  const Buffer* dst = buffer(s.target().buffer);
+  if (!dst) return error(ErrorCode::Internal, "cuda codegen: unknown map destination", s.loc);
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  std::vector<std::string> names;
+  tile_operands(s.value(), names);
+  open("");
+  std::vector<Elem> elems;
+  const Buffer* exec = nullptr;
+  if (kind == "fragment") {
+    exec = buffer(ir::stmt_attr_ident(s, "plan.layout"));
+    if (!exec || exec->scope != ir::Scope::Fragment) return unsupported(s, "map planned over something that is not a fragment");
+    if (exec->shape != dst->shape) return unsupported(s, "map planned over a fragment of another shape than its destination");
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *exec, {}, dst->shape, 1));
+  } else {
+    if (dst->scope == ir::Scope::Fragment) return unsupported(s, "a fragment written under a free thread plan");
+    TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, plan, dst->shape, 1));
+  }
+  // Fragment operands: which of their slots each exec slot reads.
+  std::map<std::string, std::vector<int64_t>> maps;
+  for (const std::string& n : names) {
+    const Buffer* b = buffer(n);
+    if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown map operand '" + n + "'", s.loc);
+    if (b->scope != ir::Scope::Fragment) continue;
+    if (!exec) return unsupported(s, "map reads fragment '" + n + "' under a free thread plan");
+    TG_ASSIGN_OR_RETURN(maps[n], slot_map(s, exec->dist, exec->shape, *b));
+  }
+  for (const Elem& e : elems) {
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    std::map<std::string, Value> operands;
+    for (const std::string& n : names) {
+      const Buffer* b = buffer(n);
+      if (b->scope == ir::Scope::Fragment) {
+        int64_t slot = maps[n][size_t(e.slot)];
+        if (slot < 0) return unsupported(s, "map operand '" + n + "' lacks an element this thread needs");
+        operands[n] = b->dtype == DType::Bool ? Value{"(" + b->cname + "[" + itos(slot) + "] != 0)", Rep::Bool}
+                                              : Value{b->cname + "[" + itos(slot) + "]", frag_rep(b->dtype)};
+      } else {
+        std::vector<std::string> c;
+        for (size_t d = 0; d < e.idx.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d]);
+        Value v = read_element(*b, c, 0.0);
+        std::string name = fresh("mv");
+        line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+        operands[n] = {name, v.rep};
+      }
+      if (operands[n].rep == Rep::I32) operands[n] = {"((long long)" + operands[n].code + ")", Rep::I64};
+    }
+    MapContext ctx{&operands};
+    TG_ASSIGN_OR_RETURN(Value v, expr(s.value(), &ctx));
+    if (dst->scope == ir::Scope::Fragment) {
+      line(dst->cname + "[" + itos(e.slot) + "] = " + round_to(v, dst->dtype).code + ";");
+    } else {
+      std::string name = fresh("mr");
+      line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
+      write_element(*dst, e.idx, {name, v.rep});
+    }
+    close();
+  }
+  close();
+  return Status::ok();
+}
+
+Status Emitter::emit_atomic(const ir::Stmt& s) {
+  TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
+  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  open("");
+  TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.atomic_src(), s));
+  TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.atomic_dst(), s));
+  std::vector<Elem> elems;
+  if (kind == "fragment") {
+    if (src.b->scope != ir::Scope::Fragment || src.b->name != ir::stmt_attr_ident(s, "plan.layout"))
+      return unsupported(s, "atomic_add planned over a fragment that is not its source");
+    if (src.const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
+    TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *src.b, src.const_off, extent, 1));
+  } else {
+    if (src.b->scope == ir::Scope::Fragment) return unsupported(s, "a fragment read under a free thread plan");
+    TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(elems, free_elems(s, plan, extent, 1));
+  }
+  // Replicated fragment slots must add once: only the first holder of each element adds.
+  std::string rep = src.b->scope == ir::Scope::Fragment ? replica_guard(src.b->dist) : "";
+  if (!rep.empty()) open("if (" + rep + ")");
+  std::set<std::vector<int64_t>> seen;  // replicated values of one thread add once too
+  for (const Elem& e : elems) {
+    if (src.b->scope == ir::Scope::Fragment && !seen.insert(e.vcoord).second) continue;
+    if (!e.guard.empty()) open("if (" + e.guard + ")");
+    else open("");
+    Value v = src.b->scope == ir::Scope::Fragment ? Value{src.b->cname + "[" + itos(e.slot) + "]", frag_rep(src.b->dtype)}
+                                                  : read_element(*src.b, add(src.off, e.idx), 0.0);
+    std::vector<std::string> dc = add(dst.off, e.idx);
+    std::string p = "(" + dst.b->cname + " + (" + global_linear(*dst.b, dc) + ") * " + itos(int64_t(dtype_size(dst.b->dtype))) + ")";
+    std::string op;
+    switch (dst.b->dtype) {
+      case DType::F32: op = "atomicAdd((float*)" + p + ", " + convert(v, Rep::F32) + ");"; break;
+      case DType::F64: op = "atomicAdd((double*)" + p + ", " + convert(v, Rep::F64) + ");"; break;
+      case DType::F16: op = "tg_atomic_add_f16(" + p + ", " + convert(v, Rep::F32) + ", false);"; break;
+      case DType::BF16: op = "tg_atomic_add_f16(" + p + ", " + convert(v, Rep::F32) + ", true);"; break;
+      case DType::I32: op = "tg_atomic_add_i32(" + p + ", " + convert(v, Rep::F64) + ");"; break;
+      default: return unsupported(s, std::string("atomic_add into a ") + dtype_name(dst.b->dtype) + " tensor");
+    }
+    line("if (" + inside(*dst.b, dc) + ") " + op);
+    close();
+  }
+  if (!rep.empty()) close();
+  close();
+  return Status::ok();
+}
+
+}  // namespace tegula::cuda::gen

@@ -1,0 +1,47 @@
+// A machine without the CUDA driver (here: the driver path pointed at nothing) loads the
+// plugin, reports 0 devices without an error, refuses device calls with NOT_FOUND, and still
+// compiles offline.
+#include <cstdlib>
+
+#include "plugins/cuda/tests/CudaTest.h"
+#include "runtime/include/tegula/tegula.hpp"
+
+using namespace tegula::cuda::testing;
+
+TEST_CASE("without a driver the plugin reports no devices and no error") {
+  setenv("TEGULA_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+  Plugin& p = Plugin::get();
+  REQUIRE_MESSAGE(p.api, p.why);
+  CHECK(p.why.empty());
+  CHECK(p.devices == 0);
+  tg_device_properties props{};
+  props.struct_size = sizeof props;
+  tg_error* e = p.api->device_properties(p.plugin, 0, &props);
+  REQUIRE(e);
+  CHECK(p.api->error_code(e) == TG_ERR_NOT_FOUND);
+  p.api->error_destroy(e);
+  tg_device* d = nullptr;
+  e = p.api->device_open(p.plugin, 0, &d);
+  REQUIRE(e);
+  CHECK(p.api->error_code(e) == TG_ERR_NOT_FOUND);
+  p.api->error_destroy(e);
+  CHECK(d == nullptr);
+
+  TG_REQUIRE_NVRTC();
+  auto ptx = ptx_for(example("elementwise/silu_mul.tile"), "sm_80");
+  REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
+  CHECK(contains(*ptx, ".target sm_80"));
+}
+
+TEST_CASE("the runtime lists no cuda device and opens fine") {
+  setenv("TEGULA_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+  tegula::RuntimeOptions o;
+  o.manifest_paths = std::vector<std::string>{std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/cuda.json"};
+  o.ignore_environment = true;
+  o.cache_dir = "off";
+  auto rt = tegula::Runtime::open(o);
+  REQUIRE_MESSAGE(rt.is_ok(), rt.status().str());
+  CHECK(rt->devices().empty());
+  CHECK(rt->skipped().empty());
+  CHECK(!rt->find_device("cuda").is_ok());
+}

@@ -1,0 +1,109 @@
+// On a CUDA device: every example, through the public runtime API on "cuda" (lowered as the
+// runtime lowers it) and through the plugin with the divisibility and rasterisation a tuned
+// launch gives, matches the reference interpreter at shapes that are and are not multiples
+// of the tiles. Skips without a device.
+#include "plugins/cuda/tests/CudaTest.h"
+#include "runtime/include/tegula/tegula.hpp"
+
+using namespace tegula;
+using namespace tegula::cuda::testing;
+
+namespace {
+
+struct Case {
+  const char* file;
+  std::vector<std::map<std::string, int64_t>> shapes;
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {"elementwise/silu_mul.tile", {{{"N", 4096}}, {{"N", 5001}}, {{"N", 7}}}},
+      {"elementwise/silu_mul_parallel.tile", {{{"N", 2048}}, {{"N", 3333}}}},
+      {"gemm/gemm_bf16.tile", {{{"M", 256}, {"N", 256}, {"K", 64}}, {{"M", 131}, {"N", 257}, {"K", 67}}, {{"M", 300}, {"N", 144}, {"K", 96}}}},
+      {"gemm/gemm_f16.tile", {{{"M", 128}, {"N", 384}, {"K", 96}}, {{"M", 77}, {"N", 130}, {"K", 35}}}},
+      {"reduce/row_sum.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 33}, {"N", 1000}}, {{"M", 5}, {"N", 3}}}},
+      {"softmax/softmax_rows.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}, {{"M", 3}, {"N", 9}}}},
+  };
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("examples through the runtime on cuda:0 match the interpreter") {
+  TG_REQUIRE_GPU(gpu);
+  if (!gpu->device) return;  // offline check of the tests: nothing to compile here
+  RuntimeOptions o;
+  o.manifest_paths = std::vector<std::string>{std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/cuda.json"};
+  o.ignore_environment = true;
+  o.cache_dir = "off";
+  auto rt = Runtime::open(o);
+  REQUIRE_MESSAGE(rt.is_ok(), rt.status().str());
+  auto dev = rt->find_device("cuda");
+  REQUIRE_MESSAGE(dev.is_ok(), dev.status().str());
+  for (const Case& c : cases()) {
+    std::string text = example(c.file);
+    auto k = ir::parse_and_verify(text, c.file);
+    REQUIRE(k.is_ok());
+    auto kernel = dev->compile(text);
+    REQUIRE_MESSAGE(kernel.is_ok(), kernel.status().str());
+    for (const auto& shape : c.shapes) {
+      for (uint64_t seed : {1, 2}) {
+        CAPTURE(c.file);
+        CAPTURE(seed);
+        auto data = examples::make_launch_data(*k, shape, seed);
+        REQUIRE(data.is_ok());
+        examples::LaunchData ref = *data;
+        auto iargs = examples::interpreter_args(*k, ref);
+        REQUIRE(ir::interpret(*k, iargs).is_ok());
+        std::vector<Buffer> buffers(k->params.size());
+        std::vector<Arg> args;
+        for (size_t i = 0; i < k->params.size(); ++i) {
+          auto b = dev->alloc(data->tensors[i].bytes.size());
+          REQUIRE(b.is_ok());
+          buffers[i] = std::move(*b);
+          REQUIRE(buffers[i].write(data->tensors[i].bytes).is_ok());
+          args.push_back(Arg::tensor(buffers[i]));
+        }
+        for (int64_t s : data->symbols) args.push_back(Arg::integer(s));
+        Status st = kernel->launch(args);
+        REQUIRE_MESSAGE(st.is_ok(), st.str());
+        REQUIRE(dev->synchronize().is_ok());
+        for (size_t i = 0; i < k->params.size(); ++i) {
+          REQUIRE(buffers[i].read(data->tensors[i].bytes.data(), data->tensors[i].bytes.size()).is_ok());
+        }
+        auto check = examples::check_outputs(*k, *data);
+        REQUIRE(check.is_ok());
+        CHECK_MESSAGE(check->passed, examples::format_check(*check));
+        // and the same elements as the interpreter, to the output dtype's rounding
+        for (size_t i : data->outputs) {
+          Tolerance tol = default_tolerance(data->tensors[i].dtype);
+          int64_t bad = 0;
+          for (int64_t e = 0; e < data->tensors[i].numel(); ++e) {
+            double x = data->tensors[i].at(e), y = ref.tensors[i].at(e);
+            if (!((std::isnan(x) && std::isnan(y)) || std::fabs(x - y) <= tol.atol + 4 * tol.rtol * std::fabs(y))) ++bad;
+          }
+          CHECK(bad == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("examples lowered with divisibility and rasterisation match the interpreter") {
+  TG_REQUIRE_GPU(gpu);
+  for (const Case& c : cases()) {
+    for (const auto& shape : c.shapes) {
+      RunOptions o;
+      bool divisible = true;
+      for (const auto& [sym, v] : shape) divisible = divisible && v % 16 == 0;
+      if (divisible)
+        for (const auto& [sym, v] : shape) o.lower.divisibility[sym] = 16;
+      o.lower.raster_group = 2;
+      o.bindings = shape;
+      CAPTURE(c.file);
+      CAPTURE(divisible);
+      Status st = run_and_compare(*gpu, example(c.file), o);
+      CHECK_MESSAGE(st.is_ok(), st.str());
+    }
+  }
+}

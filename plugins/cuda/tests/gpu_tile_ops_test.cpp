@@ -1,0 +1,227 @@
+// On a CUDA device: the element-wise tile ops, reductions, parallel loops and atomics match
+// the reference interpreter on random inputs at edge shapes, one kernel per family with many
+// ops in it: maps (every function, broadcasting, shared operands, select, casts, maxNum with
+// NaN), integer floor division and modulo, fills, padded copies through shared memory,
+// reductions of every kind along both axes with NaN rows and clear=false, parallel loops with
+// locals, loops and branches, atomic_add into every dtype it takes from many blocks at once.
+// Skips without a device.
+#include "plugins/cuda/tests/CudaTest.h"
+
+using namespace tegula;
+using namespace tegula::cuda::testing;
+
+namespace {
+
+void check(Gpu& g, const std::string& name, const std::string& text, RunOptions o) {
+  CAPTURE(name);
+  Status st = run_and_compare(g, text, o);
+  CHECK_MESSAGE(st.is_ok(), name << ": " << st.str());
+}
+
+void put(examples::HostTensor& t, int64_t i, double v) { store_element(t.dtype, v, t.bytes.data() + i * int64_t(dtype_size(t.dtype))); }
+
+}  // namespace
+
+TEST_CASE("maps: every function, broadcasting, shared operands, select and casts") {
+  TG_REQUIRE_GPU(gpu);
+  std::string text = R"(kernel zoo(X: f32[M, 64], S: f32[M, 1], a: f32, Y: f32[M, 64], Z: f16[M, 64], W: i32[M, 64], B: i8[M, 64], E: e4m3[M, 64]) grid(ceildiv(M, 8)) threads(128) {
+  alloc x: fragment f32[8, 64]
+  alloc s: fragment f32[8, 1]
+  alloc sh: shared f32[8, 64]
+  alloc r: fragment f32[8, 64]
+  alloc h: fragment f16[8, 64]
+  alloc w: fragment i32[8, 64]
+  alloc b: fragment i8[8, 64]
+  alloc e: fragment e4m3[8, 64]
+  copy X[bx * 8, 0], x
+  copy S[bx * 8, 0], s
+  copy X[bx * 8, 0], sh
+  map r = max(x, s) + min(x * 2.0, sh) - abs(x) * exp(x) / (1.0 + exp2(x)) + sqrt(abs(x)) + rsqrt(abs(x) + 1.0) + tanh(x) + log(abs(x) + 0.5) + a
+  map h = select(x > 0.0, x * 3.0, -x)
+  map w = cast<i32>(x * 1000.0) + 7
+  map b = x * 300.0
+  map e = x * 600.0
+  copy r, Y[bx * 8, 0]
+  copy h, Z[bx * 8, 0]
+  copy w, W[bx * 8, 0]
+  copy b, B[bx * 8, 0]
+  copy e, E[bx * 8, 0]
+}
+)";
+  RunOptions o;
+  o.bindings = {{"M", 37}};
+  check(*gpu, "map zoo", text, o);
+
+  std::string nan = R"(kernel nanmax(X: f32[N], Y: f32[N], Z: f32[N]) grid(ceildiv(N, 256)) threads(64) {
+  alloc x: fragment f32[256]
+  alloc y: fragment f32[256]
+  copy X[bx * 256], x
+  copy Y[bx * 256], y
+  map y = max(x, y) + min(y, 0.25)
+  copy y, Z[bx * 256]
+}
+)";
+  o.bindings = {{"N", 1000}};
+  o.prepare = [](examples::LaunchData& d) {
+    for (int64_t i = 0; i < 1000; i += 3) put(d.tensors[0], i, NAN);
+    for (int64_t i = 0; i < 1000; i += 5) put(d.tensors[1], i, NAN);
+  };
+  check(*gpu, "maxNum with NaN", nan, o);
+}
+
+TEST_CASE("integer arithmetic floors, saturates and converts as the interpreter does") {
+  TG_REQUIRE_GPU(gpu);
+  std::string text = R"(kernel ints(A: i32[N], B: i32[N], Q: i32[N], R: i32[N], C: i8[N], D: u8[N], F: f32[N], G: bool[N]) grid(ceildiv(N, 256)) threads(128) {
+  parallel i in 256 {
+    if bx * 256 + i < N {
+      store Q[bx * 256 + i] = A[bx * 256 + i] / select(B[bx * 256 + i] == 0, 7, B[bx * 256 + i])
+      store R[bx * 256 + i] = A[bx * 256 + i] % select(B[bx * 256 + i] == 0, -3, B[bx * 256 + i])
+      store C[bx * 256 + i] = A[bx * 256 + i] * 3
+      store D[bx * 256 + i] = A[bx * 256 + i] * 2
+      store F[bx * 256 + i] = cast<f32>(A[bx * 256 + i]) / 3.0 + cast<f32>(ceildiv(A[bx * 256 + i], 4))
+      store G[bx * 256 + i] = A[bx * 256 + i] > B[bx * 256 + i] && !(A[bx * 256 + i] == 0)
+    }
+  }
+}
+)";
+  RunOptions o;
+  o.bindings = {{"N", 1000}};
+  check(*gpu, "integer zoo", text, o);
+}
+
+TEST_CASE("fills, padded copies and shared round trips") {
+  TG_REQUIRE_GPU(gpu);
+  std::string text = R"(kernel cp(X: bf16[M, N], Y: f32[M, N], R: f32[M], Z: i8[M, N], H: f16[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {
+  alloc s: shared bf16[16, 64]
+  alloc x: fragment f32[16, 64]
+  alloc r: fragment f32[16]
+  alloc t: shared i8[16, 64]
+  copy X[by * 16, bx * 64], s, pad=-3.5
+  copy s, x
+  map x = x * 2.0
+  copy x, Y[by * 16, bx * 64]
+  reduce x, r, op=sum, axis=1
+  if bx == 0 {
+    copy r, R[by * 16]
+  }
+  fill t, -7
+  copy t, Z[by * 16, bx * 64]
+  fill H[by * 16, bx * 64], 2.5, extent=[16, 64]
+}
+)";
+  RunOptions o;
+  o.bindings = {{"M", 45}, {"N", 50}};
+  check(*gpu, "fills and copies", text, o);
+}
+
+TEST_CASE("reductions of every kind, along both axes, into fragments and shared memory") {
+  TG_REQUIRE_GPU(gpu);
+  for (int threads : {128, 64, 1024}) {
+    std::string t = std::to_string(threads);
+    std::string text = "kernel red(X: f32[M, 256], S: f32[M], MX: f32[M], MN: f32[M], AM: f32[M], C0: f32[B, 256], SS: f32[M], I: i32[M]) grid(ceildiv(M, 4)) threads(" + t + R"() {
+  alloc x: fragment f32[4, 256]
+  alloc s: fragment f32[4]
+  alloc mx: fragment f32[4]
+  alloc mn: fragment f32[4, 1]
+  alloc am: fragment f32[4]
+  alloc c0: shared f32[1, 256]
+  alloc sh: shared f32[4, 256]
+  alloc ss: shared f32[4]
+  alloc xi: fragment i32[4, 256]
+  alloc si: fragment i32[4]
+  copy X[bx * 4, 0], x
+  copy X[bx * 4, 0], sh
+  reduce x, s, op=sum, axis=1
+  reduce x, mx, op=max, axis=1
+  reduce x, mn, op=min, axis=1
+  fill am, 0.25
+  reduce x, am, op=absmax, axis=1, clear=false
+  reduce x, c0, op=sum, axis=0
+  reduce sh, ss, op=max, axis=1
+  map xi = cast<i32>(x * 100.0)
+  reduce xi, si, op=sum, axis=1
+  copy s, S[bx * 4]
+  copy mx, MX[bx * 4]
+  copy am, AM[bx * 4]
+  copy ss, SS[bx * 4]
+  copy si, I[bx * 4]
+  copy c0, C0[bx, 0]
+  map x = x
+  copy mn, X[bx * 4, 0], extent=[4, 1]
+}
+)";
+    // (the last copy writes the min into column 0 of X, which makes X an output too)
+    RunOptions o;
+    o.bindings = {{"M", 22}, {"B", 6}};
+    o.prepare = [](examples::LaunchData& d) {
+      for (int64_t c = 0; c < 256; ++c) put(d.tensors[0], 5 * 256 + c, NAN);  // an all-NaN row
+      put(d.tensors[0], 7 * 256 + 3, NAN);                                   // one NaN in a row
+      put(d.tensors[0], 9 * 256 + 100, -INFINITY);
+    };
+    check(*gpu, "reductions, " + t + " threads", text, o);
+  }
+}
+
+TEST_CASE("parallel loops with locals, serial loops and branches") {
+  TG_REQUIRE_GPU(gpu);
+  std::string text = R"(kernel par(X: f32[N], Y: f32[N], Z: i32[N]) grid(ceildiv(N, 512)) threads(128) {
+  parallel i in 512 {
+    alloc acc: local f32[2]
+    if bx * 512 + i < N {
+      store acc[0] = X[bx * 512 + i]
+      store acc[1] = 0.0
+      for j in 0 .. 4 {
+        store acc[1] = acc[1] + acc[0] * cast<f32>(j)
+      }
+      if acc[0] > 0.0 {
+        store Y[bx * 512 + i] = acc[1]
+      } else {
+        store Y[bx * 512 + i] = -acc[1] - 1.0
+      }
+      store Z[bx * 512 + i] = (bx * 512 + i) % 7 - (bx * 512 + i) / 5
+    }
+  }
+}
+)";
+  RunOptions o;
+  o.bindings = {{"N", 1300}};
+  check(*gpu, "parallel", text, o);
+}
+
+TEST_CASE("atomic_add from many blocks into every dtype it takes") {
+  TG_REQUIRE_GPU(gpu);
+  std::string text = R"(kernel at(X: f32[M, 64], Y32: f32[8, 64], Y16: f16[8, 64], YB: bf16[8, 64], Y64: f64[8, 64]) grid(ceildiv(M, 8)) threads(128) {
+  alloc x: fragment f32[8, 64]
+  alloc sh: shared f32[8, 64]
+  copy X[bx * 8, 0], x
+  copy X[bx * 8, 0], sh
+  atomic_add x, Y32[0, 0]
+  atomic_add x, Y16[0, 0]
+  atomic_add sh, YB[0, 0]
+  atomic_add x, Y64[0, 0]
+}
+)";
+  RunOptions o;
+  o.bindings = {{"M", 40}};
+  o.use_default_tolerance = false;
+  o.tolerance = {3e-2, 2e-2};  // the order of the additions (and so each one's rounding) differs
+  o.prepare = [](examples::LaunchData& d) {
+    for (size_t t = 1; t <= 4; ++t)
+      for (int64_t i = 0; i < 512; ++i) put(d.tensors[t], i, 0.125 * double((i * 7) % 13) - 0.5);
+  };
+  check(*gpu, "float atomics", text, o);
+
+  std::string ints = R"(kernel ati(X: i32[M, 64], Y: i32[8, 64]) grid(ceildiv(M, 8)) threads(64) {
+  alloc x: fragment i32[8, 64]
+  copy X[bx * 8, 0], x
+  atomic_add x, Y[0, 0]
+}
+)";
+  RunOptions oi;
+  oi.bindings = {{"M", 64}};
+  oi.prepare = [](examples::LaunchData& d) {
+    for (int64_t i = 0; i < 512; ++i) put(d.tensors[1], i, double(i - 256));
+    put(d.tensors[1], 5, 2147483000.0);  // saturates
+  };
+  check(*gpu, "integer atomics", ints, oi);
+}

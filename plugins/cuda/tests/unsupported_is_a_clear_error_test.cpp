@@ -1,0 +1,28 @@
+// What the generator cannot produce exactly is a compile error with a message, never wrong
+// code: here a fragment element read inside a parallel loop (its value lives in another
+// thread's registers) and a gemm forced onto an instruction the target lacks.
+#include "plugins/cuda/tests/CudaTest.h"
+
+using namespace tegula;
+using namespace tegula::cuda::testing;
+
+TEST_CASE("an element load from a fragment in a parallel loop is refused with a reason") {
+  TG_REQUIRE_NVRTC();
+  std::string text = "kernel f(Y: f32[64]) grid(1) threads(64) {\n  alloc x: fragment f32[64]\n  fill x, 1.0\n"
+                     "  parallel i in 64 {\n    store Y[i] = x[63 - i]\n  }\n}\n";
+  auto lowered = lower_text(text, target("sm_90a"));
+  REQUIRE_MESSAGE(lowered.is_ok(), lowered.status().str());
+  auto blob = compile_offline(*lowered, "sm_90a");
+  REQUIRE(!blob.is_ok());
+  CHECK(contains(blob.status().message(), "fragment"));
+  CHECK(contains(blob.status().message(), "parallel loop"));
+}
+
+TEST_CASE("a kernel lowered for one target is not compiled for another") {
+  TG_REQUIRE_NVRTC();
+  auto lowered = lower_text(example("reduce/row_sum.tile"), target("sm_80"));
+  REQUIRE(lowered.is_ok());
+  auto blob = compile_offline(*lowered, "sm_90a");
+  REQUIRE(!blob.is_ok());
+  CHECK(contains(blob.status().message(), "lowered for 'sm_80'"));
+}

@@ -1,0 +1,216 @@
+#include "plugins/vulkan/DeviceTarget.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/Json.h"
+#include "plugins/vulkan/codegen/CodegenTarget.h"
+
+namespace tegula::vulkan {
+
+namespace {
+
+/// VkComponentTypeKHR -> tegula dtype name; "" for types tegula has no dtype for.
+std::string component_dtype(uint32_t c) {
+  switch (c) {
+    case 0: return "f16";
+    case 1: return "f32";
+    case 2: return "f64";
+    case 3: return "i8";
+    case 5: return "i32";
+    case 7: return "u8";
+    case 9: return "i32";  // u32 accumulators of u8 products: equal to i32 below 2^31
+    case 1000141000: return "bf16";
+    case 1000491002: return "e4m3";
+    case 1000491003: return "e5m2";
+    default: return "";
+  }
+}
+
+Json strings(const std::vector<std::string>& items) {
+  Json a = Json::array();
+  for (const std::string& s : items) a.push(Json(s));
+  return a;
+}
+
+Json opaque_registers() {
+  Json reg = Json::object();
+  reg.set("layout", Json("opaque"));
+  Json o = Json::object();
+  o.set("registers", reg);
+  return o;
+}
+
+std::string version_text(uint32_t v) {
+  return std::to_string(v >> 22) + "." + std::to_string((v >> 12) & 0x3ff) + "." + std::to_string(v & 0xfff);
+}
+
+}  // namespace
+
+std::string device_target_name(const DeviceCaps& caps) {
+  std::string name = "vulkan_";
+  bool underscore = true;
+  for (char ch : caps.name) {
+    char c = char(std::tolower(static_cast<unsigned char>(ch)));
+    bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (word) {
+      name += c;
+      underscore = false;
+    } else if (!underscore) {
+      name += '_';
+      underscore = true;
+    }
+  }
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  return name;
+}
+
+std::string device_target_json(const DeviceCaps& caps) {
+  std::vector<std::string> dtypes{"f32", "tf32", "i32"};
+  if (caps.storage16 && caps.int16) dtypes.insert(dtypes.end(), {"f16", "bf16"});
+  if (caps.storage8 && caps.int8) dtypes.insert(dtypes.end(), {"i8", "u8", "e4m3", "e5m2", "bool"});
+  if (caps.float64 && caps.int64) dtypes.push_back("f64");
+  auto has = [&](const std::string& d) { return std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end(); };
+
+  int subgroup = caps.subgroup_shuffle ? int(std::max<uint32_t>(1, caps.subgroup_size)) : 1;
+  int max_threads = int(std::min<uint32_t>({caps.max_workgroup_invocations, caps.max_workgroup_size_x, 1024}));
+  max_threads = std::max(subgroup, max_threads / subgroup * subgroup);
+
+  // Cooperative-matrix entries (subgroup scope, dtypes this target has, no saturation).
+  Json instructions = Json::array();
+  std::set<std::string> ids, matrix_features;
+  if (subgroup > 1 && caps.vulkan_memory_model) {
+    for (const CoopmatProps& p : caps.coopmat) {
+      std::string a = component_dtype(p.a), b = component_dtype(p.b), c = component_dtype(p.c), r = component_dtype(p.result);
+      if (p.scope != 3 || p.saturating || a.empty() || b.empty() || c.empty() || c != r) continue;
+      if (!has(a) || !has(b) || !has(c)) continue;
+      // Component types the generator emits: f16 (with shaderFloat16), i8, u8; f32, i32.
+      auto emitted = [&](const std::string& d) { return (d == "f16" && caps.float16) || d == "i8" || d == "u8" || d == "f32" || d == "i32"; };
+      if (!emitted(a) || !emitted(b) || !emitted(c) || a == "f32" || a == "i32") continue;
+      std::string id = "coopmat.m" + std::to_string(p.m) + "n" + std::to_string(p.n) + "k" + std::to_string(p.k) + "." + a +
+                       (a == b ? "" : "_" + b) + "_" + c;
+      if (!ids.insert(id).second) continue;
+      Json e = Json::object();
+      e.set("id", Json(id));
+      e.set("kind", Json("coopmat"));
+      e.set("m", Json(int64_t(p.m)));
+      e.set("n", Json(int64_t(p.n)));
+      e.set("k", Json(int64_t(p.k)));
+      Json dt = Json::object();
+      dt.set("a", Json(a));
+      dt.set("b", Json(b));
+      dt.set("c", Json(c));
+      dt.set("d", Json(r));
+      e.set("dtypes", dt);
+      Json loc = Json::object();
+      for (const char* op : {"a", "b", "acc"}) loc.set(op, strings({"registers"}));
+      e.set("locations", loc);
+      e.set("scope", Json("subgroup"));
+      e.set("group_threads", Json(int64_t(subgroup)));
+      e.set("issue_threads", Json(int64_t(subgroup)));
+      Json majors = Json::object();
+      majors.set("a", strings({"k"}));
+      majors.set("b", strings({"k"}));
+      e.set("majors", majors);
+      Json layouts = Json::object();
+      for (const char* op : {"a", "b", "acc"}) layouts.set(op, opaque_registers());
+      e.set("layouts", layouts);
+      e.set("mnemonic", Json("OpCooperativeMatrixMulAddKHR"));
+      e.set("requires", strings({"cooperative_matrix"}));
+      // Per-subgroup rates are estimates (Vulkan reports none): those of mma.sync on sm_90a.
+      size_t bits = a == "f64" ? 64 : (a == "f32" ? 32 : (a == "i8" || a == "u8" || a == "e4m3" || a == "e5m2") ? 8 : 16);
+      e.set("rate", Json(int64_t(bits == 64 ? 64 : bits == 32 ? 256 : bits == 16 ? 512 : 1024)));
+      instructions.push(e);
+      if (a == "f16") matrix_features.insert("f16");
+      if (a == "bf16") matrix_features.insert("bf16");
+      if (a == "i8" || a == "u8") matrix_features.insert("int8");
+      if (a == "e4m3" || a == "e5m2") matrix_features.insert("fp8");
+      if (a == "f64") matrix_features.insert("f64");
+    }
+  }
+  // The fma fallback: every dtype in, f32 (f64) or i32 out.
+  {
+    std::vector<std::string> ins, outs{"f32", "i32"};
+    for (const std::string& d : dtypes)
+      if (d != "bool") ins.push_back(d);
+    if (has("f64")) outs.push_back("f64");
+    Json e = Json::object();
+    e.set("id", Json("fma.scalar"));
+    e.set("kind", Json("fma"));
+    e.set("m", Json(1));
+    e.set("n", Json(1));
+    e.set("k", Json(1));
+    Json dt = Json::object();
+    dt.set("a", strings(ins));
+    dt.set("b", strings(ins));
+    dt.set("c", strings(outs));
+    dt.set("d", strings(outs));
+    e.set("dtypes", dt);
+    Json loc = Json::object();
+    for (const char* op : {"a", "b", "acc"}) loc.set(op, strings({"registers"}));
+    e.set("locations", loc);
+    e.set("scope", Json("thread"));
+    e.set("group_threads", Json(1));
+    e.set("issue_threads", Json(1));
+    Json majors = Json::object();
+    majors.set("a", strings({"k", "mn"}));
+    majors.set("b", strings({"k", "mn"}));
+    e.set("majors", majors);
+    Json free = Json::object();
+    free.set("layout", Json("free"));
+    Json reg = Json::object();
+    reg.set("registers", free);
+    Json layouts = Json::object();
+    for (const char* op : {"a", "b", "acc"}) layouts.set(op, reg);
+    e.set("layouts", layouts);
+    e.set("mnemonic", Json("GLSL.std.450 Fma (OpIMul + OpIAdd for integers)"));
+    e.set("requires", Json::array());
+    e.set("rate", Json(2));
+    instructions.push(e);
+  }
+
+  std::vector<std::string> features;
+  if (subgroup > 1) features.push_back("subgroup_ops");
+  if (!ids.empty()) features.push_back("cooperative_matrix");
+  for (const std::string& f : matrix_features) features.push_back(f);
+
+  std::string caps_note = std::string(kCapsNotePrefix);
+  if (caps.atomic_float32_add) caps_note += " atomic_float32_add";
+  if (caps.atomic_float64_add && has("f64")) caps_note += " atomic_float64_add";
+  if (caps.int64_atomics && has("f64")) caps_note += " int64_atomics";
+  caps_note += " push_constants=" + std::to_string(std::max<uint32_t>(128, caps.max_push_constants));
+
+  Json t = Json::object();
+  t.set("schema", Json("tegula.target.v1"));
+  t.set("name", Json(device_target_name(caps)));
+  t.set("version", Json(1));
+  std::string vendor = caps.vendor_id == 0x10DE ? "nvidia" : caps.vendor_id == 0x1002 ? "amd" : caps.vendor_id == 0x8086 ? "intel"
+                       : caps.vendor_id == 0x10005 ? "mesa" : "generic";
+  t.set("vendor", Json(vendor));
+  t.set("arch", Json("vulkan"));
+  t.set("backend", Json("vulkan"));
+  t.set("subgroup_width", Json(int64_t(subgroup)));
+  t.set("max_threads_per_block", Json(int64_t(max_threads)));
+  t.set("shared_memory_per_block", Json(int64_t(caps.max_shared_memory)));
+  if (caps.vendor_id == 0x10DE || caps.vendor_id == 0x1002) {
+    // Not reported by Vulkan; 32 banks of 4 bytes on every NVIDIA and AMD GPU.
+    Json banks = Json::object();
+    banks.set("count", Json(32));
+    banks.set("width_bytes", Json(4));
+    t.set("shared_memory_banks", banks);
+  }
+  t.set("vector_bytes", Json(16));
+  t.set("features", strings(features));
+  t.set("dtypes", strings(dtypes));
+  t.set("notes", strings({"Described by the tegula vulkan plugin from what '" + caps.name + "' reports (Vulkan " +
+                              version_text(caps.api_version) + ", vendor 0x" + [&] {
+                                char buf[16];
+                                std::snprintf(buf, sizeof buf, "%04x", caps.vendor_id);
+                                return std::string(buf);
+                              }() + "). Cooperative-matrix rates are estimates.",
+                          caps_note}));
+  t.set("matrix_instructions", instructions);
+  return t.dump(2);
+}
+
+}  // namespace tegula::vulkan

@@ -1,0 +1,249 @@
+/// \file
+/// compile (on a device, or offline for a description), loading (shader module, descriptor
+/// set layout, pipeline layout and compute pipeline, with the subgroup size the code was
+/// generated for), and describing executables (spirv-dis when it is on the PATH, else the
+/// plugin's own instruction listing).
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "ir/Lower.h"
+#include "plugins/vulkan/Blob.h"
+#include "plugins/vulkan/VulkanPlugin.h"
+#include "plugins/vulkan/spirv/Listing.h"
+
+namespace tegula::vulkan {
+namespace {
+
+template <typename S>
+S make_struct(VkStructureType type) {
+  S s;
+  std::memset(&s, 0, sizeof(s));
+  s.sType = type;
+  return s;
+}
+
+tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
+  if (!request || !out_blob || request->struct_size < sizeof(tg_compile_request) || out_blob->struct_size < sizeof(tg_blob))
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile: bad argument");
+  if (!request->ir_format || std::strcmp(request->ir_format, TG_IR_FORMAT_LOWERED_V1) != 0)
+    return make_error(TG_ERR_UNSUPPORTED, "vulkan: compile: IR format must be " TG_IR_FORMAT_LOWERED_V1);
+  if (!request->ir_data && request->ir_size) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile: no IR");
+  if (request->options) {
+    std::string_view text(request->options);
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = text.substr(start, end - start);
+      if (!line.empty()) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: unknown compile option '" + std::string(line) + "'");
+      start = end + 1;
+    }
+  }
+  return nullptr;
+}
+
+void fill_blob(std::string bytes, tg_blob* out) {
+  auto* s = new std::string(std::move(bytes));
+  out->struct_size = sizeof(tg_blob);
+  out->next = nullptr;
+  out->data = s->data();
+  out->size = s->size();
+  out->opaque = s;
+}
+
+tg_error* compile_for(const TargetDescription& target, const tg_compile_request* request, tg_blob* out_blob) {
+  std::string text(static_cast<const char*>(request->ir_data), request->ir_size);
+  Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
+  if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
+  auto ct = codegen_target(target);
+  if (!ct.is_ok()) return from_status(ct.status(), "compile");
+  const ir::Attr* hash = ir::find_attr(kernel->attrs, "lower.target_hash");
+  if (hash && hash->value.s != ct->hash)
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile: the kernel was lowered for another description of '" + ct->name + "'");
+  auto shader = generate_shader(*kernel, *ct);
+  if (!shader.is_ok()) return from_status(shader.status(), "compile");
+  Executable e;
+  e.target_name = ct->name;
+  e.target_hash = ct->hash;
+  e.kernel_name = kernel->name;
+  e.ir_text = std::move(text);
+  e.iface = shader->iface;
+  e.words = std::move(shader->words);
+  fill_blob(write_executable(e), out_blob);
+  return nullptr;
+}
+
+/// spirv-dis over the words, or "" when it cannot be run.
+std::string spirv_dis(const std::vector<uint32_t>& words) {
+  char path[] = "/tmp/tegula-spirv-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return {};
+  size_t bytes = words.size() * 4;
+  bool written = write(fd, words.data(), bytes) == ssize_t(bytes);
+  close(fd);
+  std::string out;
+  if (written) {
+    std::string cmd = std::string("spirv-dis --no-color '") + path + "' 2>/dev/null";
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+      if (pclose(p) != 0) out.clear();
+    }
+  }
+  unlink(path);
+  return out;
+}
+
+}  // namespace
+
+tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
+  return guarded("compile", [&]() -> tg_error* {
+    if (!device) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile: NULL device");
+    if (tg_error* e = check_request(request, out_blob)) return e;
+    return compile_for(device->target, request, out_blob);
+  });
+}
+
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request, tg_blob* out_blob) {
+  return guarded("compile_offline", [&]() -> tg_error* {
+    if (!plugin || !target || target->struct_size < sizeof(tg_target_description) || !target->data)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile_offline: bad argument");
+    if (!target->format || std::strcmp(target->format, TG_TARGET_FORMAT_JSON_V1) != 0)
+      return make_error(TG_ERR_UNSUPPORTED, "vulkan: compile_offline: target format must be " TG_TARGET_FORMAT_JSON_V1);
+    if (tg_error* e = check_request(request, out_blob)) return e;
+    auto desc = parse_target(std::string_view(target->data, target->size), "compile_offline target");
+    if (!desc.is_ok()) return from_status(desc.status(), "compile_offline");
+    return compile_for(*desc, request, out_blob);
+  });
+}
+
+void blob_release(tg_blob* blob) {
+  guarded_void([&] {
+    if (!blob) return;
+    delete static_cast<std::string*>(blob->opaque);
+    blob->opaque = nullptr;
+    blob->data = nullptr;
+    blob->size = 0;
+  });
+}
+
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text) {
+  return guarded("executable_describe", [&]() -> tg_error* {
+    if (!plugin || !out_text || out_text->struct_size < sizeof(tg_blob))
+      return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: executable_describe: bad argument");
+    auto e = read_executable(data, size);
+    if (!e.is_ok()) return from_status(e.status(), "executable_describe");
+    const ShaderInterface& i = e->iface;
+    std::string text = "; tegula vulkan executable: kernel " + e->kernel_name + ", target " + e->target_name + "\n";
+    text += "; workgroup " + std::to_string(i.workgroup_size) + ", shared " + std::to_string(i.shared_bytes) + " bytes, push constants " +
+            std::to_string(i.push_bytes) + " bytes, subgroup " + std::to_string(i.subgroup_size) + ", " +
+            std::to_string(i.bindings.size()) + " storage buffers\n";
+    std::string dis = spirv_dis(e->words);
+    text += dis.empty() ? spirv_listing(e->words) : dis;
+    fill_blob(std::move(text), out_text);
+    return nullptr;
+  });
+}
+
+void destroy_executable(tg_executable* e) {
+  tg_device* d = e->device;
+  if (e->pipeline) d->fn.vkDestroyPipeline(d->device, e->pipeline, nullptr);
+  if (e->layout) d->fn.vkDestroyPipelineLayout(d->device, e->layout, nullptr);
+  if (e->set_layout) d->fn.vkDestroyDescriptorSetLayout(d->device, e->set_layout, nullptr);
+  if (e->module) d->fn.vkDestroyShaderModule(d->device, e->module, nullptr);
+  delete e;
+}
+
+tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out) {
+  return guarded("executable_load", [&]() -> tg_error* {
+    if (!device || !out || (!data && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: executable_load: bad argument");
+    auto exe = read_executable(data, size);
+    if (!exe.is_ok()) return from_status(exe.status(), "executable_load");
+    std::string hash = target_hash(device->target);
+    if (exe->target_name != device->target.name || exe->target_hash != hash)
+      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: compiled for target '" + exe->target_name + "', this device is '" +
+                                            device->target.name + "' (or its description changed)");
+    auto kernel = ir::read_lowered(exe->ir_text, "<executable>");
+    if (!kernel.is_ok()) return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: the IR does not read back: " + kernel.status().str());
+    const ShaderInterface& iface = exe->iface;
+    for (uint32_t b : iface.bindings)
+      if (b >= kernel->params.size() || !kernel->params[b].is_tensor)
+        return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a binding names no tensor parameter");
+    for (const PushEntry& p : iface.push)
+      if (p.arg >= kernel->params.size() + kernel->symbols().size() || p.offset + 8 > iface.push_bytes + 4)
+        return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a push constant names no argument");
+
+    auto* e = new tg_executable;
+    e->device = device;
+    e->kernel = std::move(kernel).value();
+    e->iface = iface;
+    auto fail = [&](VkResult r, const char* what) {
+      destroy_executable(e);
+      return vk_error(r, what);
+    };
+    auto mi = make_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    mi.codeSize = exe->words.size() * 4;
+    mi.pCode = exe->words.data();
+    VkResult r = device->fn.vkCreateShaderModule(device->device, &mi, nullptr, &e->module);
+    if (r != VK_SUCCESS) return fail(r, "vkCreateShaderModule");
+    std::vector<VkDescriptorSetLayoutBinding> bindings(iface.bindings.size());
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      std::memset(&bindings[i], 0, sizeof(bindings[i]));
+      bindings[i].binding = uint32_t(i);
+      bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      bindings[i].descriptorCount = 1;
+      bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    auto li = make_struct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    li.bindingCount = uint32_t(bindings.size());
+    li.pBindings = bindings.data();
+    r = device->fn.vkCreateDescriptorSetLayout(device->device, &li, nullptr, &e->set_layout);
+    if (r != VK_SUCCESS) return fail(r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, (iface.push_bytes + 3) / 4 * 4};
+    auto pl = make_struct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    pl.setLayoutCount = 1;
+    pl.pSetLayouts = &e->set_layout;
+    pl.pushConstantRangeCount = iface.push_bytes ? 1 : 0;
+    pl.pPushConstantRanges = &range;
+    r = device->fn.vkCreatePipelineLayout(device->device, &pl, nullptr, &e->layout);
+    if (r != VK_SUCCESS) return fail(r, "vkCreatePipelineLayout");
+    auto stage = make_struct<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    stage.module = e->module;
+    stage.pName = "main";
+    // Reductions shuffle assuming the subgroup width of the description: ask for it.
+    auto req = make_struct<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
+    const DeviceCaps& caps = device->phys->caps;
+    if (iface.subgroup_size && caps.subgroup_size_control && iface.subgroup_size >= caps.min_subgroup_size &&
+        iface.subgroup_size <= caps.max_subgroup_size) {
+      req.requiredSubgroupSize = iface.subgroup_size;
+      stage.pNext = &req;
+      if (iface.workgroup_size % iface.subgroup_size == 0) stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    }
+    auto ci = make_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.stage = stage;
+    ci.layout = e->layout;
+    r = device->fn.vkCreateComputePipelines(device->device, VK_NULL_HANDLE, 1, &ci, nullptr, &e->pipeline);
+    if (r != VK_SUCCESS) return fail(r, "vkCreateComputePipelines");
+    device->executables.insert(e);
+    *out = e;
+    return nullptr;
+  });
+}
+
+void executable_free(tg_executable* executable) {
+  guarded_void([&] {
+    if (!executable) return;
+    tg_device* d = executable->device;
+    for (tg_queue* q : d->queues) (void)drain(q);
+    d->executables.erase(executable);
+    destroy_executable(executable);
+  });
+}
+
+}  // namespace tegula::vulkan

@@ -1,0 +1,354 @@
+/// \file
+/// Identity, lifecycle and discovery: libvulkan.so.1 is dlopen'ed (TEGULA_VULKAN_LOADER
+/// names another file, which tests use to simulate a machine without one), the instance is
+/// created, and every physical device with a compute queue is described from its
+/// properties, features and cooperative-matrix shapes. Anything missing ends discovery with
+/// fewer (or zero) devices and a log line, never an error.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "plugins/vulkan/VulkanPlugin.h"
+
+#ifndef TEGULA_VERSION
+#define TEGULA_VERSION "0.0.0"
+#endif
+
+void tg_plugin::note(tg_log_level level, const std::string& message) const {
+  if (log) log(log_user, level, ("vulkan: " + message).c_str());
+}
+
+namespace tegula::vulkan {
+namespace {
+
+std::string version_string(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+/// NVIDIA packs its driver version 10.8.8.6; others use the Vulkan encoding.
+std::string driver_string(uint32_t vendor, uint32_t v) {
+  if (vendor == 0x10DE)
+    return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff) + "." + std::to_string((v >> 6) & 0xff);
+  return version_string(v);
+}
+
+template <typename S>
+S make_struct(VkStructureType type) {
+  S s;
+  std::memset(&s, 0, sizeof(s));
+  s.sType = type;
+  return s;
+}
+
+void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api) {
+  const InstanceFns& vk = plugin->vk;
+  VkPhysicalDeviceProperties props;
+  vk.vkGetPhysicalDeviceProperties(handle, &props);
+  std::string name = props.deviceName;
+  uint32_t api = std::min(instance_api, props.apiVersion);
+  if (api < VK_API_VERSION_1_1) {
+    plugin->note(TG_LOG_INFO, "skipping '" + name + "': Vulkan " + version_string(props.apiVersion) + " (1.1 is needed)");
+    return;
+  }
+  uint32_t nq = 0;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(handle, &nq, nullptr);
+  std::vector<VkQueueFamilyProperties> families(nq);
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(handle, &nq, families.data());
+  // A compute queue; one with graphics too is fine (often the only one with timestamps).
+  int family = -1;
+  for (uint32_t i = 0; i < nq; ++i)
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      if (family < 0 || (families[i].timestampValidBits && !families[size_t(family)].timestampValidBits)) family = int(i);
+    }
+  if (family < 0) {
+    plugin->note(TG_LOG_INFO, "skipping '" + name + "': no compute queue");
+    return;
+  }
+
+  PhysicalDevice p;
+  p.handle = handle;
+  p.queue_family = uint32_t(family);
+  uint32_t ne = 0;
+  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, nullptr);
+  std::vector<VkExtensionProperties> exts(ne);
+  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, exts.data());
+  for (const VkExtensionProperties& e : exts) p.extensions.push_back(e.extensionName);
+  bool v12 = api >= VK_API_VERSION_1_2, v13 = api >= VK_API_VERSION_1_3;
+
+  // Features.
+  auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  auto f8s = make_struct<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  auto fi8 = make_struct<VkPhysicalDeviceShaderFloat16Int8Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES);
+  auto fat = make_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  auto fa64 = make_struct<VkPhysicalDeviceShaderAtomicInt64Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
+  auto fsc = make_struct<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  auto fcm = make_struct<CoopMatrixFeaturesKHR>(kStypeCoopMatrixFeatures);
+  auto fmm = make_struct<VkPhysicalDeviceVulkanMemoryModelFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES);
+  auto features = make_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  void** tail = &features.pNext;
+  auto chain = [&](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  chain(f16s);
+  bool has8 = v12 || p.has_extension("VK_KHR_8bit_storage");
+  bool hasf16i8 = v12 || p.has_extension("VK_KHR_shader_float16_int8");
+  bool has_atomic_float = p.has_extension("VK_EXT_shader_atomic_float");
+  bool has_atomic64 = v12 || p.has_extension("VK_KHR_shader_atomic_int64");
+  bool has_size_control = v13 || p.has_extension("VK_EXT_subgroup_size_control");
+  bool has_coopmat = p.has_extension(kCoopMatrixExtension) && plugin->get_coopmat;
+  if (has8) chain(f8s);
+  if (hasf16i8) chain(fi8);
+  if (has_atomic_float) chain(fat);
+  if (has_atomic64) chain(fa64);
+  if (has_size_control) chain(fsc);
+  if (has_coopmat) chain(fcm);
+  bool has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
+  if (has_mm) chain(fmm);
+  vk.vkGetPhysicalDeviceFeatures2(handle, &features);
+
+  // Properties.
+  auto sub = make_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  auto scp = make_struct<VkPhysicalDeviceSubgroupSizeControlProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+  auto props2 = make_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  props2.pNext = &sub;
+  if (has_size_control) sub.pNext = &scp;
+  vk.vkGetPhysicalDeviceProperties2(handle, &props2);
+  VkPhysicalDeviceMemoryProperties mem;
+  vk.vkGetPhysicalDeviceMemoryProperties(handle, &mem);
+
+  DeviceCaps& c = p.caps;
+  c.name = name;
+  c.vendor_id = props.vendorID;
+  c.device_id = props.deviceID;
+  c.api_version = props.apiVersion;
+  c.driver_version = props.driverVersion;
+  c.device_type = uint32_t(props.deviceType);
+  for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
+    if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) c.memory_bytes += mem.memoryHeaps[i].size;
+  c.subgroup_size = sub.subgroupSize;
+  uint32_t want_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  c.subgroup_shuffle = (sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & want_ops) == want_ops &&
+                       sub.subgroupSize >= 1 && (sub.subgroupSize & (sub.subgroupSize - 1)) == 0;
+  c.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
+  c.max_workgroup_size_x = props.limits.maxComputeWorkGroupSize[0];
+  c.max_shared_memory = props.limits.maxComputeSharedMemorySize;
+  c.max_push_constants = props.limits.maxPushConstantsSize;
+  c.storage16 = f16s.storageBuffer16BitAccess;
+  c.int16 = features.features.shaderInt16;
+  c.storage8 = has8 && f8s.storageBuffer8BitAccess;
+  c.int8 = hasf16i8 && fi8.shaderInt8;
+  c.float16 = hasf16i8 && fi8.shaderFloat16;
+  c.vulkan_memory_model = has_mm && fmm.vulkanMemoryModel;
+  c.float64 = features.features.shaderFloat64;
+  c.int64 = features.features.shaderInt64;
+  c.atomic_float32_add = has_atomic_float && fat.shaderBufferFloat32AtomicAdd;
+  c.atomic_float64_add = has_atomic_float && fat.shaderBufferFloat64AtomicAdd;
+  c.int64_atomics = has_atomic64 && fa64.shaderBufferInt64Atomics;
+  c.subgroup_size_control = has_size_control && fsc.subgroupSizeControl && fsc.computeFullSubgroups;
+  c.subgroup_size_control = c.subgroup_size_control && (scp.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  if (has_size_control) {
+    c.min_subgroup_size = scp.minSubgroupSize;
+    c.max_subgroup_size = scp.maxSubgroupSize;
+  }
+  c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
+  c.timestamp_period = props.limits.timestampPeriod;
+  if (has_coopmat && fcm.cooperativeMatrix) {
+    uint32_t n = 0;
+    if (plugin->get_coopmat(handle, &n, nullptr) == VK_SUCCESS && n) {
+      std::vector<CoopMatrixPropertiesKHR> list(n);
+      for (auto& e : list) e = make_struct<CoopMatrixPropertiesKHR>(kStypeCoopMatrixProperties);
+      if (plugin->get_coopmat(handle, &n, list.data()) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; ++i) {
+          const auto& e = list[i];
+          c.coopmat.push_back({e.MSize, e.NSize, e.KSize, e.AType, e.BType, e.CType, e.ResultType, e.saturatingAccumulation != 0, e.scope});
+        }
+      }
+    }
+  }
+  p.driver_text = driver_string(c.vendor_id, c.driver_version);
+  p.target_name = device_target_name(c);
+  p.target_json = device_target_json(c);
+  plugin->note(TG_LOG_INFO, "device '" + name + "': target " + p.target_name + ", subgroup " + std::to_string(c.subgroup_size) + ", " +
+                                std::to_string(c.coopmat.size()) + " cooperative-matrix shapes");
+  plugin->physical.push_back(std::move(p));
+}
+
+}  // namespace
+
+bool PhysicalDevice::has_extension(const char* name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+void discover(tg_plugin* plugin) {
+  const char* path = std::getenv("TEGULA_VULKAN_LOADER");
+  if (!path || !*path) path = "libvulkan.so.1";
+  plugin->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!plugin->library) {
+    const char* why = dlerror();
+    plugin->note(TG_LOG_INFO, std::string("no Vulkan loader (") + (why ? why : path) + "): no devices");
+    return;
+  }
+  auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(plugin->library, "vkGetInstanceProcAddr"));
+  if (!gipa) {
+    plugin->note(TG_LOG_WARN, std::string(path) + " has no vkGetInstanceProcAddr: no devices");
+    return;
+  }
+  InstanceFns& vk = plugin->vk;
+#define TG_VK_LOAD_GLOBAL(name) vk.name = reinterpret_cast<PFN_##name>(gipa(VK_NULL_HANDLE, #name));
+  TG_VK_GLOBAL_SYMBOLS(TG_VK_LOAD_GLOBAL)
+#undef TG_VK_LOAD_GLOBAL
+  if (!vk.vkCreateInstance) {
+    plugin->note(TG_LOG_WARN, "the Vulkan loader has no vkCreateInstance: no devices");
+    return;
+  }
+  uint32_t version = VK_API_VERSION_1_0;
+  if (vk.vkEnumerateInstanceVersion) vk.vkEnumerateInstanceVersion(&version);
+  uint32_t api = std::min<uint32_t>(version, VK_API_VERSION_1_3);
+  VkApplicationInfo app;
+  std::memset(&app, 0, sizeof(app));
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "tegula";
+  app.pEngineName = "tegula";
+  app.apiVersion = api;
+  VkInstanceCreateInfo info;
+  std::memset(&info, 0, sizeof(info));
+  info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  info.pApplicationInfo = &app;
+  VkResult r = vk.vkCreateInstance(&info, nullptr, &plugin->instance);
+  if (r != VK_SUCCESS) {
+    plugin->instance = VK_NULL_HANDLE;
+    plugin->note(TG_LOG_INFO, std::string("vkCreateInstance failed (") + vk_result_name(r) + "): no devices");
+    return;
+  }
+  bool complete = true;
+#define TG_VK_LOAD_INSTANCE(name)                                                     \
+  vk.name = reinterpret_cast<PFN_##name>(gipa(plugin->instance, #name));              \
+  if (!vk.name) {                                                                      \
+    plugin->note(TG_LOG_WARN, "the Vulkan loader has no " #name ": no devices");      \
+    complete = false;                                                                  \
+  }
+  TG_VK_INSTANCE_SYMBOLS(TG_VK_LOAD_INSTANCE)
+#undef TG_VK_LOAD_INSTANCE
+  if (!complete) {
+    release_instance(plugin);
+    return;
+  }
+  plugin->get_coopmat =
+      reinterpret_cast<PFN_GetCoopMatrixProperties>(gipa(plugin->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  uint32_t n = 0;
+  if (vk.vkEnumeratePhysicalDevices(plugin->instance, &n, nullptr) != VK_SUCCESS || n == 0) {
+    plugin->note(TG_LOG_INFO, "no Vulkan physical devices");
+    return;
+  }
+  std::vector<VkPhysicalDevice> handles(n);
+  if (vk.vkEnumeratePhysicalDevices(plugin->instance, &n, handles.data()) != VK_SUCCESS) return;
+  for (VkPhysicalDevice h : handles) describe(plugin, h, api);
+}
+
+void release_instance(tg_plugin* plugin) {
+  if (plugin->instance && plugin->vk.vkDestroyInstance) plugin->vk.vkDestroyInstance(plugin->instance, nullptr);
+  plugin->instance = VK_NULL_HANDLE;
+  plugin->physical.clear();
+  // The loader stays loaded: drivers may keep threads or atexit handlers in it.
+}
+
+tg_error* get_info(tg_plugin_info* out_info) {
+  if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: get_info: bad tg_plugin_info");
+  out_info->struct_size = sizeof(tg_plugin_info);
+  out_info->next = nullptr;
+  out_info->name = "vulkan";
+  out_info->vendor = "tegula";
+  // Part of compile-cache keys: bump the suffix whenever generated code changes.
+  out_info->version = TEGULA_VERSION "-spirv.1";
+  out_info->description = "Vulkan compute: SPIR-V generated from the lowered tile IR, libvulkan.so.1 loaded at run time";
+  return nullptr;
+}
+
+tg_error* init(const tg_host_info* host, tg_plugin** out_plugin) {
+  return guarded("init", [&]() -> tg_error* {
+    if (!host || !out_plugin) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: init: NULL argument");
+    auto* plugin = new tg_plugin;
+    plugin->abi_version = host->abi_version;
+    if (host->struct_size >= sizeof(tg_host_info)) {
+      plugin->log = host->log;
+      plugin->log_user = host->log_user;
+    }
+    discover(plugin);
+    *out_plugin = plugin;
+    return nullptr;
+  });
+}
+
+void shutdown(tg_plugin* plugin) {
+  guarded_void([&] {
+    if (!plugin) return;
+    for (tg_device* d : std::vector<tg_device*>(plugin->devices.begin(), plugin->devices.end())) free_device(d);
+    plugin->devices.clear();
+    release_instance(plugin);
+    delete plugin;
+  });
+}
+
+tg_error* device_count(tg_plugin* plugin, uint32_t* out_count) {
+  if (!plugin || !out_count) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: device_count: NULL argument");
+  *out_count = uint32_t(plugin->physical.size());
+  return nullptr;
+}
+
+static const char* vendor_name(uint32_t id) {
+  switch (id) {
+    case 0x10DE: return "NVIDIA";
+    case 0x1002: return "AMD";
+    case 0x8086: return "Intel";
+    case 0x13B5: return "ARM";
+    case 0x5143: return "Qualcomm";
+    case 0x10005: return "Mesa";
+    default: return "unknown";
+  }
+}
+
+tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
+  if (!plugin || !out || out->struct_size < sizeof(tg_device_properties))
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: device_properties: bad argument");
+  if (index >= plugin->physical.size())
+    return make_error(TG_ERR_NOT_FOUND, "vulkan: no device " + std::to_string(index) + " (there are " +
+                                            std::to_string(plugin->physical.size()) + ")");
+  const PhysicalDevice& p = plugin->physical[index];
+  out->struct_size = sizeof(tg_device_properties);
+  out->next = nullptr;
+  out->name = p.caps.name.c_str();
+  out->vendor = vendor_name(p.caps.vendor_id);
+  out->target = p.target_name.c_str();
+  out->driver_version = p.driver_text.c_str();
+  out->toolkit_version = "";
+  out->memory_bytes = p.caps.memory_bytes;
+  out->compute_units = 0;
+  switch (VkPhysicalDeviceType(p.caps.device_type)) {
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: out->device_type = TG_DEVICE_TYPE_CPU; break;  // lavapipe, SwiftShader
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: out->device_type = TG_DEVICE_TYPE_GPU; break;
+    default: out->device_type = TG_DEVICE_TYPE_UNKNOWN; break;
+  }
+  return nullptr;
+}
+
+tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description* out) {
+  if (!plugin || !out || out->struct_size < sizeof(tg_target_description))
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: device_target: bad argument");
+  if (index >= plugin->physical.size()) return make_error(TG_ERR_NOT_FOUND, "vulkan: no device " + std::to_string(index));
+  const PhysicalDevice& p = plugin->physical[index];
+  out->struct_size = sizeof(tg_target_description);
+  out->next = nullptr;
+  out->format = TG_TARGET_FORMAT_JSON_V1;
+  out->data = p.target_json.c_str();
+  out->size = p.target_json.size();
+  return nullptr;
+}
+
+}  // namespace tegula::vulkan

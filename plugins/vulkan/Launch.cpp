@@ -1,0 +1,177 @@
+/// \file
+/// Launching: the arguments are checked as the reference checks them (kinds, buffers of this
+/// device, the grid the kernel's grid expressions give, tensors large enough), packed into
+/// push constants per the executable's interface, and a descriptor set from the batch's
+/// pool binds one storage buffer per tensor.
+#include <cmath>
+#include <cstring>
+
+#include "ir/Interpreter.h"
+#include "plugins/vulkan/VulkanPlugin.h"
+
+namespace tegula::vulkan {
+namespace {
+
+constexpr uint32_t kSetsPerPool = 64;
+
+Result<VkDescriptorSet> allocate_set(tg_device* d, Submission* s, tg_executable* e) {
+  uint32_t descriptors = std::max<uint32_t>(uint32_t(e->iface.bindings.size()), 1);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!s->pools.empty() && s->pool_sets_left > 0) {
+      VkDescriptorSetAllocateInfo info;
+      std::memset(&info, 0, sizeof(info));
+      info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+      info.descriptorPool = s->pools.back();
+      info.descriptorSetCount = 1;
+      info.pSetLayouts = &e->set_layout;
+      VkDescriptorSet set;
+      VkResult r = d->fn.vkAllocateDescriptorSets(d->device, &info, &set);
+      if (r == VK_SUCCESS) {
+        --s->pool_sets_left;
+        return set;
+      }
+      if (r != VK_ERROR_OUT_OF_POOL_MEMORY && r != VK_ERROR_FRAGMENTED_POOL)
+        return error(ErrorCode::Device, std::string("vkAllocateDescriptorSets failed: ") + vk_result_name(r));
+    }
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max<uint32_t>(kSetsPerPool * 8, descriptors * 4)};
+    VkDescriptorPoolCreateInfo info;
+    std::memset(&info, 0, sizeof(info));
+    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    info.maxSets = kSetsPerPool;
+    info.poolSizeCount = 1;
+    info.pPoolSizes = &size;
+    VkDescriptorPool pool;
+    VkResult r = d->fn.vkCreateDescriptorPool(d->device, &info, nullptr, &pool);
+    if (r != VK_SUCCESS) return error(ErrorCode::Device, std::string("vkCreateDescriptorPool failed: ") + vk_result_name(r));
+    s->pools.push_back(pool);
+    s->pool_sets_left = kSetsPerPool;
+  }
+  return error(ErrorCode::Device, "could not allocate a descriptor set");
+}
+
+}  // namespace
+
+tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params) {
+  return guarded("launch", [&]() -> tg_error* {
+    if (!queue || !executable || !params || params->struct_size < sizeof(tg_launch_params) || (!params->args && params->arg_count) ||
+        executable->device != queue->device)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: bad argument");
+    tg_device* d = queue->device;
+    const ir::Kernel& k = executable->kernel;
+    size_t expected = k.params.size() + k.symbols().size();
+    if (params->arg_count != expected)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' takes " + std::to_string(expected) +
+                                                     " arguments, given " + std::to_string(params->arg_count));
+    std::vector<ir::Arg> args;
+    for (size_t i = 0; i < params->arg_count; ++i) {
+      const tg_launch_arg& a = params->args[i];
+      std::string where = "vulkan: launch: argument " + std::to_string(i);
+      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
+      bool tensor = i < k.params.size() && k.params[i].is_tensor;
+      if (tensor != (a.kind == TG_ARG_BUFFER))
+        return make_error(TG_ERR_INVALID_ARGUMENT, where + (tensor ? " must be a buffer" : " must be a number"));
+      if (tensor) {
+        if (!a.buffer || !d->buffers.count(a.buffer)) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
+        if (a.offset > a.buffer->size) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
+        if (a.offset % dtype_size(k.params[i].dtype))
+          return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset is not a multiple of the element size");
+        args.push_back(ir::Arg::tensor(nullptr, a.buffer->size - a.offset));
+      } else if (a.kind == TG_ARG_I64) {
+        args.push_back(ir::Arg::integer(a.i64));
+      } else {
+        args.push_back(ir::Arg::number(a.f64));
+      }
+      if (i >= k.params.size() && (a.kind != TG_ARG_I64 || a.i64 < 0 || a.i64 > INT32_MAX))
+        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol must be an integer in [0, 2^31)");
+    }
+    auto grid = ir::launch_grid(k, args);
+    if (!grid.is_ok()) return from_status(grid.status(), "launch");
+    for (size_t dim = 0; dim < 3; ++dim) {
+      int64_t want = dim < grid->size() ? (*grid)[dim] : 1;
+      if (int64_t(params->grid[dim]) != want)
+        return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: grid[" + std::to_string(dim) + "] is " +
+                                                       std::to_string(params->grid[dim]) + ", the kernel's grid gives " + std::to_string(want));
+      if (params->grid[dim] > d->max_group_count[dim])
+        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: grid[" + std::to_string(dim) + "] = " + std::to_string(params->grid[dim]) +
+                                                  " exceeds the device's " + std::to_string(d->max_group_count[dim]));
+    }
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      if (!k.params[i].is_tensor) continue;
+      auto need = ir::tensor_bytes(k, i, args);
+      if (!need.is_ok()) return from_status(need.status(), "launch");
+      if (*need > args[i].size)
+        return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: tensor '" + k.params[i].name + "' needs " + std::to_string(*need) +
+                                                       " bytes, the buffer has " + std::to_string(args[i].size) + " past the offset");
+      uint64_t esize = dtype_size(k.params[i].dtype);
+      if ((params->args[i].offset + *need) / esize > uint64_t(INT32_MAX))
+        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: tensor '" + k.params[i].name + "' reaches past element 2^31");
+    }
+
+    // Push constants.
+    const ShaderInterface& iface = executable->iface;
+    std::vector<uint8_t> push((iface.push_bytes + 3) / 4 * 4, 0);
+    for (const PushEntry& p : iface.push) {
+      const tg_launch_arg& a = params->args[p.arg];
+      double value = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
+      DType dt = p.arg < k.params.size() ? k.params[p.arg].dtype : DType::I32;
+      switch (p.kind) {
+        case PushTensorOffset: {
+          uint32_t off = uint32_t(a.offset / dtype_size(dt));
+          std::memcpy(&push[p.offset], &off, 4);
+          break;
+        }
+        case PushI32: {
+          int32_t v = p.arg < k.params.size() ? int32_t(round_to_dtype(dt == DType::Bool ? DType::Bool : dt, value)) : int32_t(a.i64);
+          std::memcpy(&push[p.offset], &v, 4);
+          break;
+        }
+        case PushF32: {
+          float v = float(round_to_dtype(dt, value));
+          std::memcpy(&push[p.offset], &v, 4);
+          break;
+        }
+        case PushF64: {
+          std::memcpy(&push[p.offset], &value, 8);
+          break;
+        }
+        default: break;
+      }
+    }
+    if (params->grid[0] == 0 || params->grid[1] == 0 || params->grid[2] == 0) return nullptr;
+
+    auto rec = recording(queue);
+    if (!rec.is_ok()) return from_status(rec.status(), "launch");
+    Submission* s = *rec;
+    auto set = allocate_set(d, s, executable);
+    if (!set.is_ok()) return from_status(set.status(), "launch");
+    std::vector<VkDescriptorBufferInfo> infos(iface.bindings.size());
+    std::vector<VkWriteDescriptorSet> writes(iface.bindings.size());
+    for (size_t b = 0; b < iface.bindings.size(); ++b) {
+      tg_buffer* buf = params->args[iface.bindings[b]].buffer;
+      infos[b].buffer = buf->buffer;
+      infos[b].offset = 0;
+      infos[b].range = std::min<VkDeviceSize>(std::max<uint64_t>(buf->size, 16), d->max_storage_range);
+      std::memset(&writes[b], 0, sizeof(writes[b]));
+      writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      writes[b].dstSet = *set;
+      writes[b].dstBinding = uint32_t(b);
+      writes[b].descriptorCount = 1;
+      writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[b].pBufferInfo = &infos[b];
+      if (buf->size > d->max_storage_range)
+        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: a buffer of " + std::to_string(buf->size) +
+                                                  " bytes exceeds the device's storage-buffer range of " + std::to_string(d->max_storage_range));
+    }
+    if (!writes.empty()) d->fn.vkUpdateDescriptorSets(d->device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+    VkCommandBuffer cmd = s->cmd;
+    d->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, executable->pipeline);
+    d->fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, executable->layout, 0, 1, &*set, 0, nullptr);
+    if (!push.empty()) d->fn.vkCmdPushConstants(cmd, executable->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
+    d->fn.vkCmdDispatch(cmd, params->grid[0], params->grid[1], params->grid[2]);
+    full_barrier(d, cmd);
+    if (++s->launches >= kBatchLaunches) return flush(queue);
+    return nullptr;
+  });
+}
+
+}  // namespace tegula::vulkan

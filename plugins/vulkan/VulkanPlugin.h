@@ -1,0 +1,233 @@
+/// \file
+/// The Vulkan plugin's private declarations. Every physical device with a compute queue is
+/// a device "vulkan:<n>"; its target description is built from what it reports
+/// (DeviceTarget.h). Memory is device-local storage buffers reached through host-visible
+/// staging buffers; a queue records commands into a command buffer and submits it in
+/// batches (at synchronize, at an event, or every kBatchLaunches launches); every command
+/// is followed by a full memory barrier, so work runs in order. Executables are SPIR-V
+/// generated from the lowered IR (codegen/) behind a checked header (Blob.h).
+///
+/// No entry point lets a C++ exception or an abort reach the host: bodies run in guarded().
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "plugins/abi/tegula_plugin.h"
+#include "plugins/vulkan/CoopMatrix.h"
+#include "plugins/vulkan/DeviceTarget.h"
+#include "plugins/vulkan/VulkanSymbols.h"
+#include "plugins/vulkan/codegen/Generate.h"
+#include "targets/Target.h"
+
+namespace tegula::vulkan {
+
+/// A physical device found at init.
+struct PhysicalDevice {
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  DeviceCaps caps;
+  uint32_t queue_family = 0;
+  std::vector<std::string> extensions;
+  std::string target_name;
+  std::string target_json;
+  std::string driver_text;
+  bool has_extension(const char* name) const;
+};
+
+/// A fence that outlives the submission it ends (events keep it).
+struct FenceRef {
+  VkDevice device = VK_NULL_HANDLE;
+  const DeviceFns* fn = nullptr;
+  VkFence fence = VK_NULL_HANDLE;
+  ~FenceRef();
+};
+
+/// A buffer the host reads or writes (staging).
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;
+  uint64_t size = 0;
+};
+
+/// One batch of recorded commands.
+struct Submission {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  std::shared_ptr<FenceRef> fence;
+  std::vector<HostBuffer> staging;
+  std::vector<VkDescriptorPool> pools;
+  /// Host copies to run once the batch completed: (destination, staging index, bytes).
+  struct Readback {
+    void* dst;
+    size_t staging;
+    uint64_t size;
+  };
+  std::vector<Readback> readbacks;
+  uint32_t launches = 0;
+  uint32_t pool_sets_left = 0;
+};
+
+inline constexpr uint32_t kBatchLaunches = 64;
+
+}  // namespace tegula::vulkan
+
+struct tg_plugin {
+  uint32_t abi_version = 0;
+  void (*log)(void* log_user, tg_log_level level, const char* message) = nullptr;
+  void* log_user = nullptr;
+  void* library = nullptr;  ///< libvulkan.so.1, or null when absent
+  tegula::vulkan::InstanceFns vk;
+  tegula::vulkan::PFN_GetCoopMatrixProperties get_coopmat = nullptr;
+  VkInstance instance = VK_NULL_HANDLE;
+  std::vector<tegula::vulkan::PhysicalDevice> physical;
+  std::set<tg_device*> devices;
+  void note(tg_log_level level, const std::string& message) const;
+};
+
+struct tg_device {
+  tg_plugin* plugin = nullptr;
+  const tegula::vulkan::PhysicalDevice* phys = nullptr;
+  VkDevice device = VK_NULL_HANDLE;
+  tegula::vulkan::DeviceFns fn;
+  VkQueue queue = VK_NULL_HANDLE;
+  std::mutex submit_mu;  ///< one VkQueue serves every tg_queue
+  uint32_t device_memory_type = 0;
+  uint32_t host_memory_type = 0;
+  VkDeviceSize max_storage_range = 0;
+  uint32_t max_group_count[3] = {0, 0, 0};
+  tegula::TargetDescription target;
+  std::set<tg_queue*> queues;
+  std::set<tg_buffer*> buffers;
+  std::set<tg_executable*> executables;
+  std::set<tg_event*> events;
+};
+
+struct tg_queue {
+  tg_device* device = nullptr;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  std::unique_ptr<tegula::vulkan::Submission> current;  ///< being recorded, or null
+  std::deque<std::unique_ptr<tegula::vulkan::Submission>> in_flight;
+};
+
+struct tg_buffer {
+  tg_device* device = nullptr;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint64_t size = 0;
+};
+
+struct tg_executable {
+  tg_device* device = nullptr;
+  tegula::ir::Kernel kernel;
+  tegula::vulkan::ShaderInterface iface;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+};
+
+struct tg_event {
+  tg_device* device = nullptr;
+  VkQueryPool queries = VK_NULL_HANDLE;  ///< one timestamp, when the device has them
+  std::shared_ptr<tegula::vulkan::FenceRef> fence;
+  bool recorded = false;
+};
+
+namespace tegula::vulkan {
+
+// --- errors (Errors.cpp) ------------------------------------------------------------------
+tg_error* make_error(tg_status_code code, const std::string& message);
+tg_error* from_status(const Status& status, const char* context);
+tg_error* vk_error(VkResult r, const char* what);
+const char* vk_result_name(VkResult r);
+tg_status_code error_code(const tg_error* error);
+const char* error_message(const tg_error* error);
+void error_destroy(tg_error* error);
+
+template <typename F>
+tg_error* guarded(const char* entry, F&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return make_error(TG_ERR_OUT_OF_MEMORY, std::string("vulkan: ") + entry + ": out of memory");
+  } catch (...) {
+    return make_error(TG_ERR_INTERNAL, std::string("vulkan: ") + entry + ": unexpected exception");
+  }
+}
+
+template <typename F>
+void guarded_void(F&& body) {
+  try {
+    body();
+  } catch (...) {
+  }
+}
+
+inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
+  return offset <= buffer_size && size <= buffer_size - offset;
+}
+
+// --- instance and devices (Instance.cpp, Device.cpp) -------------------------------------
+/// Load the loader, create the instance and describe every compute-capable device. A
+/// machine without a loader or devices ends with zero devices and no error.
+void discover(tg_plugin* plugin);
+void release_instance(tg_plugin* plugin);
+void free_device(tg_device* device);
+
+// --- memory and queues (Memory.cpp, Queue.cpp) --------------------------------------------
+tg_error* create_host_buffer(tg_device* d, uint64_t size, HostBuffer& out);
+void destroy_host_buffer(tg_device* d, HostBuffer& b);
+/// The submission being recorded (begun on demand).
+Result<Submission*> recording(tg_queue* q);
+/// Submit what is being recorded; `out_fence` receives its fence.
+tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence = nullptr);
+/// Wait for everything submitted and run the host copies.
+tg_error* drain(tg_queue* q);
+void destroy_queue(tg_queue* q);
+/// A barrier after every command: later commands see its writes.
+void full_barrier(tg_device* d, VkCommandBuffer cmd);
+
+// --- executables (Executable.cpp, Launch.cpp) --------------------------------------------
+void destroy_executable(tg_executable* e);
+
+// --- entry points, in table order (Api.cpp) ----------------------------------------------
+tg_error* get_info(tg_plugin_info* out_info);
+tg_error* init(const tg_host_info* host, tg_plugin** out_plugin);
+void shutdown(tg_plugin* plugin);
+tg_error* device_count(tg_plugin* plugin, uint32_t* out_count);
+tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out);
+tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description* out);
+tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device);
+void device_close(tg_device* device);
+tg_error* queue_create(tg_device* device, tg_queue** out_queue);
+void queue_destroy(tg_queue* queue);
+tg_error* queue_synchronize(tg_queue* queue);
+tg_error* buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer);
+void buffer_free(tg_buffer* buffer);
+tg_error* copy_h2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, const void* src, uint64_t size);
+tg_error* copy_d2h(tg_queue* queue, void* dst, tg_buffer* src, uint64_t src_offset, uint64_t size);
+tg_error* copy_d2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, tg_buffer* src, uint64_t src_offset, uint64_t size);
+tg_error* buffer_fill(tg_queue* queue, tg_buffer* buffer, uint64_t offset, uint64_t size, const void* pattern,
+                      uint32_t pattern_size);
+tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob);
+void blob_release(tg_blob* blob);
+tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out);
+void executable_free(tg_executable* executable);
+tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params);
+tg_error* event_create(tg_device* device, tg_event** out_event);
+void event_destroy(tg_event* event);
+tg_error* event_record(tg_queue* queue, tg_event* event);
+tg_error* event_synchronize(tg_event* event);
+tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
+tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
+                          tg_blob* out_blob);
+tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
+
+}  // namespace tegula::vulkan

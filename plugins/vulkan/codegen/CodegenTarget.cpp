@@ -1,0 +1,50 @@
+#include "plugins/vulkan/codegen/CodegenTarget.h"
+
+#include <sstream>
+
+#include "core/Json.h"
+#include "targets/MatrixQuery.h"
+
+namespace tegula::vulkan {
+
+Result<CodegenTarget> codegen_target(const TargetDescription& d) {
+  if (d.backend != Backend::Vulkan)
+    return error(ErrorCode::Unsupported, "target '" + d.name + "' is for the " + backend_name(d.backend) + " backend, not vulkan");
+  CodegenTarget t;
+  t.name = d.name;
+  t.hash = target_hash(d);
+  t.subgroup_width = d.subgroup_width;
+  t.subgroup_ops = d.has_feature(Feature::SubgroupOps);
+  for (DType x : {DType::I8, DType::U8, DType::E4M3, DType::E5M2, DType::Bool}) t.int8 = t.int8 || d.has_dtype(x);
+  t.int16 = d.has_dtype(DType::F16) || d.has_dtype(DType::BF16);
+  t.float64 = d.has_dtype(DType::F64);
+  // Plugin-private facts: one notes line (see CodegenTarget.h).
+  if (auto doc = Json::parse(d.canonical_json); doc.is_ok()) {
+    if (const Json* notes = doc->find("notes"); notes && notes->is_array()) {
+      for (const Json& n : notes->items()) {
+        if (!n.is_string() || n.as_string().rfind(kCapsNotePrefix, 0) != 0) continue;
+        std::istringstream words(n.as_string().substr(std::string(kCapsNotePrefix).size()));
+        std::string w;
+        while (words >> w) {
+          if (w == "atomic_float32_add") t.atomic_float32_add = true;
+          if (w == "atomic_float64_add") t.atomic_float64_add = true;
+          if (w == "int64_atomics") t.int64_atomics = true;
+          if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::stoul(w.substr(15)));
+        }
+      }
+    }
+  }
+  for (const MatrixInstruction& mi : d.matrix_instructions) {
+    if (mi.kind != InstructionKind::Coopmat) continue;
+    for (const MmaShape& s : instruction_shapes(mi)) {
+      CoopmatShape c;
+      c.id = mi.id;
+      c.m = s.m, c.n = s.n, c.k = s.k;
+      c.a = mi.a_types.front(), c.b = mi.b_types.front(), c.c = mi.c_types.front();
+      t.coopmat.push_back(c);
+    }
+  }
+  return t;
+}
+
+}  // namespace tegula::vulkan

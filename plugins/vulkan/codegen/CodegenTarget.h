@@ -1,0 +1,53 @@
+/// \file
+/// What the SPIR-V generator may use, read from a target description alone, so that
+/// compile() on a device and compile_offline() for that device's description produce the
+/// same bytes.
+///
+/// Most facts come from the schema's fields (subgroup_width, dtypes, the coopmat entries of
+/// the catalogue). Facts the schema has no field for travel in one line of the description's
+/// `notes`, written by the plugin when it describes a device:
+///
+///   "vulkan.caps: atomic_float32_add atomic_float64_add int64_atomics push_constants=128"
+///
+/// A description without that line (vulkan_generic) gets the conservative defaults: CAS
+/// loops for float atomics and 128 bytes of push constants (the Vulkan minimum).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/DType.h"
+#include "core/Status.h"
+#include "targets/Target.h"
+
+namespace tegula::vulkan {
+
+/// One cooperative-matrix shape of the target (a coopmat catalogue entry, expanded).
+struct CoopmatShape {
+  std::string id;
+  int m = 0, n = 0, k = 0;
+  DType a = DType::F16, b = DType::F16, c = DType::F32;
+};
+
+struct CodegenTarget {
+  std::string name;
+  std::string hash;
+  int subgroup_width = 1;
+  bool int8 = false;     ///< 8-bit storage and Int8 (i8, u8, e4m3, e5m2, bool)
+  bool int16 = false;    ///< 16-bit storage and Int16 (f16, bf16)
+  bool float64 = false;  ///< Float64 and Int64 (f64)
+  bool subgroup_ops = false;
+  bool atomic_float32_add = false;
+  bool atomic_float64_add = false;
+  bool int64_atomics = false;
+  uint32_t push_constant_bytes = 128;
+  std::vector<CoopmatShape> coopmat;
+};
+
+/// The prefix of the notes line that carries plugin-private capabilities.
+inline constexpr const char* kCapsNotePrefix = "vulkan.caps:";
+
+Result<CodegenTarget> codegen_target(const TargetDescription& description);
+
+}  // namespace tegula::vulkan

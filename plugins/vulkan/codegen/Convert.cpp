@@ -1,0 +1,237 @@
+#include "plugins/vulkan/codegen/Convert.h"
+
+#include <cmath>
+
+namespace tegula::vulkan {
+
+using namespace spv;
+
+T Conversions::storage_type(DType d) {
+  switch (d) {
+    case DType::F64: return T::F64;
+    case DType::F32: return T::F32;
+    case DType::TF32: return T::U32;
+    case DType::F16:
+    case DType::BF16: return T::U16;
+    case DType::E4M3:
+    case DType::E5M2:
+    case DType::U8:
+    case DType::Bool: return T::U8;
+    case DType::I8: return T::I8;
+    case DType::I32: return T::I32;
+  }
+  return T::U32;
+}
+
+T Conversions::value_type(DType d) {
+  if (d == DType::F64) return T::F64;
+  if (d == DType::Bool) return T::Bool;
+  if (dtype_is_int(d)) return T::I32;
+  return T::F32;
+}
+
+Conversions::MiniFormat Conversions::format(DType d) {
+  switch (d) {
+    case DType::F16: return {5, 10, 15, false, false};
+    case DType::BF16: return {8, 7, 127, false, false};
+    case DType::TF32: return {8, 10, 127, false, false};
+    case DType::E4M3: return {4, 3, 7, true, true};
+    case DType::E5M2: return {5, 2, 15, false, true};
+    default: return {8, 23, 127, false, false};
+  }
+}
+
+Value Conversions::to_float(Value v, T to) {
+  if (v.ty == to) return v;
+  if (v.ty == T::Bool) return b_.select(v, b_.c(to, 1), b_.c(to, 0));
+  return b_.convert(v, to);
+}
+
+Value Conversions::float_to_int(Value v, double lo, double hi) {
+  T ft = v.ty;
+  Value r = b_.glsl(GlslRoundEven, ft, {v});
+  // The largest value below 2^31 that f32 holds is 2^31 - 128; above it saturate by hand.
+  double hi_exact = (ft == T::F32 && hi > 16777216.0) ? 2147483520.0 : hi;
+  Value clamped = b_.glsl(GlslFClamp, ft, {r, b_.c(ft, lo), b_.c(ft, hi_exact)});
+  Value i = b_.convert(clamped, T::I32);
+  if (hi_exact != hi) i = b_.select(b_.ge(r, b_.c(ft, 2147483648.0)), b_.ci(2147483647), i);
+  return b_.select(b_.is_nan(v), b_.ci(0), i);
+}
+
+uint32_t Conversions::round_to_odd_fn() {
+  if (round_to_odd_) return round_to_odd_;
+  Module& m = b_.m;
+  std::vector<uint32_t> params;
+  round_to_odd_ = m.begin_function(m.type(T::U32), {m.type(T::F64)}, &params);
+  m.name(round_to_odd_, "tg_f64_to_f32_odd");
+  Value x{params[0], T::F64};
+  Value r = b_.convert(x, T::F32);
+  Value back = b_.convert(r, T::F64);
+  Value rb = b_.bitcast(r, T::U32);
+  Value exact = b_.lor(b_.eq(back, x), b_.is_nan(x));
+  Value away = b_.gt(b_.glsl(GlslFAbs, T::F64, {back}), b_.glsl(GlslFAbs, T::F64, {x}));
+  Value truncated = b_.select(away, b_.sub(rb, b_.cu(1)), rb);
+  Value res = b_.select(exact, rb, b_.bor(truncated, b_.cu(1)));
+  m.emit(OpReturnValue, {res.id});
+  m.end_function();
+  return round_to_odd_;
+}
+
+Value Conversions::to_f32_for_narrow(Value v) {
+  if (v.ty == T::F64) {
+    uint32_t fn = round_to_odd_fn();
+    Value bits = b_.op(OpFunctionCall, T::U32, {fn, v.id});
+    return b_.bitcast(bits, T::F32);
+  }
+  return to_float(v, T::F32);
+}
+
+uint32_t Conversions::encoder_fn(DType d) {
+  if (auto it = encoders_.find(d); it != encoders_.end()) return it->second;
+  MiniFormat f = format(d);
+  Module& m = b_.m;
+  std::vector<uint32_t> params;
+  uint32_t fn = m.begin_function(m.type(T::U32), {m.type(T::F32)}, &params);
+  m.name(fn, std::string("tg_encode_") + dtype_name(d));
+  uint32_t E = uint32_t(f.exp_bits), M = uint32_t(f.man_bits);
+  int emin = 1 - f.bias;
+  uint32_t inf_mag = ((1u << E) - 1) << M;
+  uint32_t nan_mag = f.all_ones_nan ? (1u << (E + M)) - 1 : inf_mag | (1u << (M - 1));
+  uint32_t max_mag = f.all_ones_nan ? nan_mag - 1 : inf_mag - 1;
+  uint32_t overflow_mag = f.saturate ? max_mag : (f.all_ones_nan ? nan_mag : inf_mag);
+
+  Value x{params[0], T::F32};
+  Value bits = b_.bitcast(x, T::U32);
+  Value a = b_.band(bits, b_.cu(0x7fffffff));
+  Value sign = b_.shl(b_.shr(bits, b_.cu(31)), b_.cu(E + M));
+  Value is_nan = b_.gt(a, b_.cu(0x7f800000));
+  Value is_inf = b_.eq(a, b_.cu(0x7f800000));
+  Value biased = b_.shr(a, b_.cu(23));
+  Value frac = b_.band(a, b_.cu(0x7fffff));
+  Value subnormal = b_.eq(biased, b_.cu(0));
+  // |x| = sig * 2^(e - 23); f32 subnormals take e = -126 without the implicit bit.
+  Value sig = b_.select(subnormal, frac, b_.bor(frac, b_.cu(0x800000)));
+  Value e = b_.select(subnormal, b_.ci(-126), b_.sub(b_.bitcast(biased, T::I32), b_.ci(127)));
+  // Below the target's smallest normal exponent the quantum stays fixed.
+  Value below = b_.smax(b_.sub(b_.ci(emin), e), b_.ci(0));
+  Value shift = b_.bitcast(b_.smin(b_.add(b_.ci(int32_t(23 - M)), below), b_.ci(25)), T::U32);
+  Value q = b_.shr(sig, shift);
+  Value rem = b_.band(sig, b_.sub(b_.shl(b_.cu(1), shift), b_.cu(1)));
+  Value half = b_.shl(b_.cu(1), b_.sub(shift, b_.cu(1)));
+  Value up = b_.lor(b_.gt(rem, half), b_.land(b_.eq(rem, half), b_.eq(b_.band(q, b_.cu(1)), b_.cu(1))));
+  q = b_.add(q, b_.select(up, b_.cu(1), b_.cu(0)));
+  // Normals: the exponent field absorbs the implicit bit (and any carry out of rounding).
+  Value exp_field = b_.bitcast(b_.add(b_.sub(e, b_.ci(emin)), b_.ci(1)), T::U32);
+  Value normal_mag = b_.sub(b_.add(b_.shl(exp_field, b_.cu(M)), q), b_.cu(1u << M));
+  Value mag = b_.select(b_.ge(e, b_.ci(emin)), normal_mag, q);
+  Value over = b_.lor(is_inf, b_.gt(mag, b_.cu(max_mag)));
+  mag = b_.select(over, b_.cu(overflow_mag), mag);
+  mag = b_.select(is_nan, b_.cu(nan_mag), mag);
+  Value res = b_.bor(sign, mag);
+  m.emit(OpReturnValue, {res.id});
+  m.end_function();
+  encoders_[d] = fn;
+  return fn;
+}
+
+uint32_t Conversions::decoder_fn(DType d) {
+  if (auto it = decoders_.find(d); it != decoders_.end()) return it->second;
+  MiniFormat f = format(d);
+  Module& m = b_.m;
+  std::vector<uint32_t> params;
+  uint32_t fn = m.begin_function(m.type(T::F32), {m.type(T::U32)}, &params);
+  m.name(fn, std::string("tg_decode_") + dtype_name(d));
+  uint32_t E = uint32_t(f.exp_bits), M = uint32_t(f.man_bits);
+  uint32_t inf_mag = ((1u << E) - 1) << M;
+  uint32_t nan_mag = f.all_ones_nan ? (1u << (E + M)) - 1 : inf_mag | (1u << (M - 1));
+  Value code{params[0], T::U32};
+  Value s = b_.band(b_.shr(code, b_.cu(E + M)), b_.cu(1));
+  Value mag = b_.band(code, b_.cu((1u << (E + M)) - 1));
+  Value exp = b_.shr(mag, b_.cu(M));
+  Value man = b_.band(mag, b_.cu((1u << M) - 1));
+  Value normal = b_.bor(b_.shl(b_.add(exp, b_.cu(uint32_t(127 - f.bias))), b_.cu(23)), b_.shl(man, b_.cu(23 - M)));
+  // Subnormal: man * 2^(1 - bias - M), exact in f32 for these formats.
+  Value subv = b_.mul(b_.convert(man, T::F32), b_.cf(std::ldexp(1.0f, 1 - f.bias - int(M))));
+  Value bits = b_.select(b_.eq(exp, b_.cu(0)), b_.bitcast(subv, T::U32), normal);
+  if (f.all_ones_nan) {
+    bits = b_.select(b_.eq(mag, b_.cu(nan_mag)), b_.cu(0x7fc00000), bits);
+  } else {
+    Value special = b_.eq(exp, b_.cu((1u << E) - 1));
+    Value nonfinite = b_.select(b_.eq(man, b_.cu(0)), b_.cu(0x7f800000), b_.cu(0x7fc00000));
+    bits = b_.select(special, nonfinite, bits);
+  }
+  bits = b_.bor(bits, b_.shl(s, b_.cu(31)));
+  Value res = b_.bitcast(bits, T::F32);
+  m.emit(OpReturnValue, {res.id});
+  m.end_function();
+  decoders_[d] = fn;
+  return fn;
+}
+
+Value Conversions::encode_mini(DType d, Value f32) { return b_.op(OpFunctionCall, T::U32, {encoder_fn(d), f32.id}); }
+Value Conversions::decode_mini(DType d, Value code) { return b_.op(OpFunctionCall, T::F32, {decoder_fn(d), code.id}); }
+
+Value Conversions::decode(DType d, Value raw) {
+  switch (d) {
+    case DType::F64:
+    case DType::F32:
+    case DType::I32: return raw;
+    case DType::TF32: return b_.bitcast(raw, T::F32);
+    case DType::BF16: return b_.bitcast(b_.shl(b_.convert(raw, T::U32), b_.cu(16)), T::F32);
+    case DType::F16:
+    case DType::E4M3:
+    case DType::E5M2: return decode_mini(d, b_.convert(raw, T::U32));
+    case DType::I8:
+    case DType::U8: return b_.convert(raw, T::I32);
+    case DType::Bool: return b_.ne(raw, b_.c(T::U8, 0));
+  }
+  return raw;
+}
+
+Value Conversions::round(DType d, Value v) {
+  switch (d) {
+    case DType::F64: return to_float(v, T::F64);
+    case DType::F32: return to_float(v, T::F32);
+    case DType::TF32:
+    case DType::F16:
+    case DType::BF16:
+    case DType::E4M3:
+    case DType::E5M2: return decode(d, encode(d, v));
+    case DType::I8:
+    case DType::U8:
+    case DType::I32: {
+      double lo = d == DType::I8 ? -128 : (d == DType::U8 ? 0 : -2147483648.0);
+      double hi = d == DType::I8 ? 127 : (d == DType::U8 ? 255 : 2147483647.0);
+      if (v.ty == T::Bool) return b_.select(v, b_.ci(1), b_.ci(0));
+      if (is_float(v.ty)) return float_to_int(v, lo, hi);
+      if (d == DType::I32) return v;
+      return b_.smin(b_.smax(v, b_.ci(int32_t(lo))), b_.ci(int32_t(hi)));
+    }
+    case DType::Bool: return b_.convert(v, T::Bool);
+  }
+  return v;
+}
+
+Value Conversions::encode(DType d, Value v) {
+  switch (d) {
+    case DType::F64: return to_float(v, T::F64);
+    case DType::F32: return to_float(v, T::F32);
+    case DType::TF32: {
+      Value code = encode_mini(d, to_f32_for_narrow(v));
+      // 19-bit code -> f32 bits: the sign moves to bit 31, the rest up by 13.
+      Value sign = b_.shl(b_.shr(code, b_.cu(18)), b_.cu(31));
+      return b_.bor(sign, b_.shl(b_.band(code, b_.cu(0x3ffff)), b_.cu(13)));
+    }
+    case DType::F16:
+    case DType::BF16: return b_.convert(encode_mini(d, to_f32_for_narrow(v)), T::U16);
+    case DType::E4M3:
+    case DType::E5M2: return b_.convert(encode_mini(d, to_f32_for_narrow(v)), T::U8);
+    case DType::I8: return b_.convert(round(d, v), T::I8);
+    case DType::U8: return b_.convert(round(d, v), T::U8);
+    case DType::I32: return round(d, v);
+    case DType::Bool: return b_.select(b_.convert(v, T::Bool), b_.c(T::U8, 1), b_.c(T::U8, 0));
+  }
+  return v;
+}
+
+}  // namespace tegula::vulkan

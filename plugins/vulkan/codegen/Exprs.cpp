@@ -1,0 +1,190 @@
+// Expressions: Index arithmetic in i32 (floor division and modulo), float arithmetic in f32,
+// or in f64 when an operand is f64 (the verifier's compute dtype), booleans as bool. max and
+// min are IEEE maxNum/minNum (GLSL NMax/NMin: a NaN loses to a number). Casts round with the
+// exact rules of core/DType.h.
+#include "plugins/vulkan/codegen/KernelGen.h"
+
+namespace tegula::vulkan {
+
+using namespace spv;
+
+T KernelGen::type_of(const ir::Type& t) {
+  if (t.is_index()) return T::I32;
+  if (t.is_bool()) return T::Bool;
+  return t.dtype == DType::F64 ? T::F64 : T::F32;
+}
+
+Value KernelGen::cast_value(Value v, T to) {
+  if (v.ty == to) return v;
+  if (to == T::Bool || v.ty == T::Bool) return b_.convert(v, to);
+  if (is_float(to)) return b_.convert(v, to);
+  // A float in an integer context (never produced by verified IR, but keep it defined).
+  return cv_.float_to_int(v, -2147483648.0, 2147483647.0);
+}
+
+Result<Value> KernelGen::var_value(const std::string& name) {
+  for (auto it = var_scopes_.rbegin(); it != var_scopes_.rend(); ++it) {
+    auto f = it->find(name);
+    if (f == it->end()) continue;
+    if (f->second.ptr) return b_.load(f->second.ptr, f->second.ty);
+    return f->second.value;
+  }
+  return error(ErrorCode::Internal, "vulkan: unbound name '" + name + "'");
+}
+
+Result<Value> KernelGen::expr_as(const ir::Expr& e, T to, const MapCtx* map) {
+  TG_ASSIGN_OR_RETURN(Value v, expr(e, map));
+  return cast_value(v, to);
+}
+
+Result<std::vector<Value>> KernelGen::tile_origin(const ir::TileRef& t) {
+  std::vector<Value> origin;
+  for (const ir::Expr& o : t.offsets) {
+    TG_ASSIGN_OR_RETURN(Value v, expr_as(o, T::I32));
+    origin.push_back(v);
+  }
+  return origin;
+}
+
+Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
+  switch (e->kind) {
+    case ir::ExprKind::IntImm: return b_.ci(int32_t(e->int_value));
+    case ir::ExprKind::FloatImm: return b_.c(type_of(e->type) == T::F64 ? T::F64 : T::F32, e->float_value);
+    case ir::ExprKind::Var: return var_value(e->name);
+    case ir::ExprKind::Load: return load_expr(e, map);
+    case ir::ExprKind::Tile: return tile_expr(e, map);
+    case ir::ExprKind::Cast: {
+      TG_ASSIGN_OR_RETURN(Value x, expr(e->args[0], map));
+      return cv_.round(e->cast_to, x);
+    }
+    case ir::ExprKind::Select: {
+      TG_ASSIGN_OR_RETURN(Value c, expr_as(e->args[0], T::Bool, map));
+      T ty = type_of(e->type);
+      TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[1], ty, map));
+      TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[2], ty, map));
+      return b_.select(c, a, b);
+    }
+    case ir::ExprKind::Unary: return unary_expr(e, map);
+    case ir::ExprKind::Binary: return binary_expr(e, map);
+  }
+  return error(ErrorCode::Internal, "vulkan: unknown expression");
+}
+
+Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
+  T ty = type_of(e->type);
+  if (e->unary == ir::UnaryOp::Not) {
+    TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], T::Bool, map));
+    return b_.lnot(x);
+  }
+  TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], ty, map));
+  auto transcendental = [&](Glsl inst) {
+    // GLSL.std.450's exponentials and tanh take 16- and 32-bit floats only.
+    if (ty == T::F64) return b_.convert(b_.glsl(inst, T::F32, {b_.convert(x, T::F32)}), T::F64);
+    return b_.glsl(inst, ty, {x});
+  };
+  switch (e->unary) {
+    case ir::UnaryOp::Neg: return b_.neg(x);
+    case ir::UnaryOp::Not: return b_.lnot(x);
+    case ir::UnaryOp::Abs: return b_.glsl(ty == T::I32 ? GlslSAbs : GlslFAbs, ty, {x});
+    case ir::UnaryOp::Exp: return transcendental(GlslExp);
+    case ir::UnaryOp::Exp2: return transcendental(GlslExp2);
+    case ir::UnaryOp::Log: return transcendental(GlslLog);
+    case ir::UnaryOp::Tanh: {
+      // tanh through exp of a non-positive argument: no overflow, exact limits at +-inf,
+      // and within a few ulp everywhere (the driver's tanh is not always so careful).
+      if (ty == T::F64) return transcendental(GlslTanh);
+      Value ax = b_.glsl(GlslFAbs, ty, {x});
+      Value e2 = b_.glsl(GlslExp, ty, {b_.mul(ax, b_.cf(-2.0f))});
+      Value t = b_.fdiv(b_.sub(b_.cf(1.0f), e2), b_.add(b_.cf(1.0f), e2));
+      // Small |x|: tanh(x) ~ x - x^3/3 avoids the cancellation in 1 - e2.
+      Value x2 = b_.mul(x, x);
+      Value small = b_.mul(x, b_.add(b_.cf(1.0f), b_.mul(x2, b_.add(b_.cf(-1.0f / 3.0f), b_.mul(x2, b_.cf(2.0f / 15.0f))))));
+      Value signed_t = b_.select(b_.lt(x, b_.cf(0.0f)), b_.neg(t), t);
+      return b_.select(b_.lt(ax, b_.cf(0.0625f)), small, signed_t);
+    }
+    case ir::UnaryOp::Sqrt: return b_.glsl(GlslSqrt, ty, {x});
+    case ir::UnaryOp::Rsqrt: return b_.fdiv(b_.c(ty, 1.0), b_.glsl(GlslSqrt, ty, {x}));
+  }
+  return error(ErrorCode::Internal, "vulkan: unknown unary op");
+}
+
+Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
+  ir::BinaryOp op = e->binary;
+  if (ir::is_logical(op)) {
+    TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], T::Bool, map));
+    TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[1], T::Bool, map));
+    return op == ir::BinaryOp::And ? b_.land(a, b) : b_.lor(a, b);
+  }
+  const ir::Type &ta = e->args[0]->type, &tb = e->args[1]->type;
+  T ct;
+  if (ir::is_comparison(op)) {
+    bool f64 = (ta.is_float() && ta.dtype == DType::F64) || (tb.is_float() && tb.dtype == DType::F64);
+    ct = (ta.is_index() && tb.is_index()) ? T::I32 : (f64 ? T::F64 : T::F32);
+  } else {
+    ct = type_of(e->type);
+  }
+  TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], ct, map));
+  TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[1], ct, map));
+  bool ints = ct == T::I32;
+  switch (op) {
+    case ir::BinaryOp::Add: return b_.add(a, b);
+    case ir::BinaryOp::Sub: return b_.sub(a, b);
+    case ir::BinaryOp::Mul: return b_.mul(a, b);
+    case ir::BinaryOp::Div: return ints ? b_.floor_div(a, b) : b_.fdiv(a, b);
+    case ir::BinaryOp::Mod: return b_.floor_mod(a, b);
+    case ir::BinaryOp::CeilDiv: return b_.neg(b_.floor_div(b_.neg(a), b));
+    case ir::BinaryOp::Max: return ints ? b_.smax(a, b) : b_.glsl(GlslNMax, ct, {a, b});
+    case ir::BinaryOp::Min: return ints ? b_.smin(a, b) : b_.glsl(GlslNMin, ct, {a, b});
+    case ir::BinaryOp::Lt: return b_.lt(a, b);
+    case ir::BinaryOp::Le: return b_.le(a, b);
+    case ir::BinaryOp::Gt: return b_.gt(a, b);
+    case ir::BinaryOp::Ge: return b_.ge(a, b);
+    case ir::BinaryOp::Eq: return b_.eq(a, b);
+    case ir::BinaryOp::Ne: return b_.ne(a, b);
+    case ir::BinaryOp::And:
+    case ir::BinaryOp::Or: break;
+  }
+  return error(ErrorCode::Internal, "vulkan: unknown binary op");
+}
+
+Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
+  Buf* b = find_buf(e->name);
+  if (!b) return error(ErrorCode::Internal, "vulkan: unbound buffer '" + e->name + "'");
+  std::vector<Value> idx;
+  for (const ir::Expr& i : e->args) {
+    TG_ASSIGN_OR_RETURN(Value v, expr_as(i, T::I32, map));
+    idx.push_back(v);
+  }
+  switch (b->scope) {
+    case ir::Scope::Global:
+    case ir::Scope::Shared: return read_memory(*b, idx, 0.0);
+    case ir::Scope::Local: {
+      Value lin = idx[0];
+      for (size_t d = 1; d < idx.size(); ++d) lin = b_.add(b_.mul(lin, b_.ci(int32_t(b->shape[d]))), idx[d]);
+      return load_raw(*b, lin);
+    }
+    case ir::Scope::Fragment: break;
+  }
+  return fail(e->loc, "reading one element of fragment '" + e->name + "' by index (its threads hold it, not this one)");
+}
+
+Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {
+  Buf* b = find_buf(e->name);
+  if (!b || !map) return error(ErrorCode::Internal, "vulkan: bare buffer '" + e->name + "' outside a map");
+  if (b->opaque) {
+    auto it = map->opaque_value.find(e->name);
+    if (it == map->opaque_value.end()) return fail(e->loc, "opaque fragment '" + e->name + "' read by another fragment's map");
+    return it->second;
+  }
+  if (b->scope == ir::Scope::Fragment) {
+    auto it = map->slot_of.find(e->name);
+    if (it == map->slot_of.end() || it->second < 0) return error(ErrorCode::Internal, "vulkan: no slot of '" + e->name + "'");
+    return read_slot(*b, it->second);
+  }
+  if (b->scope != ir::Scope::Shared) return fail(e->loc, std::string("a ") + ir::scope_name(b->scope) + " buffer as a map operand");
+  std::vector<Value> c;
+  for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? b_.ci(0) : map->coords[d]);
+  return read_memory(*b, c, 0.0);
+}
+
+}  // namespace tegula::vulkan

@@ -1,0 +1,49 @@
+/// \file
+/// From a lowered tile kernel to a SPIR-V compute shader, and the launch interface the
+/// executable header records.
+///
+/// Launch ABI: descriptor set 0, one storage buffer per tensor parameter (binding = the
+/// tensor's position among the tensor parameters), bound whole; a push-constant block with,
+/// per tensor, its element offset (u32), then per scalar parameter its value (i32, f32 or
+/// f64) and per shape symbol its value (i32), each at the offset the interface lists. The
+/// workgroup is the kernel's threads along x; the grid is the dispatch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+#include "plugins/vulkan/codegen/CodegenTarget.h"
+
+namespace tegula::vulkan {
+
+enum PushKind : uint32_t { PushTensorOffset = 0, PushI32 = 1, PushF32 = 2, PushF64 = 3 };
+
+struct PushEntry {
+  uint32_t arg = 0;     ///< launch argument index
+  uint32_t kind = 0;    ///< PushKind
+  uint32_t offset = 0;  ///< bytes into the push-constant block
+};
+
+struct ShaderInterface {
+  uint32_t spirv_version = 0x00010300;
+  uint32_t workgroup_size = 0;
+  uint32_t shared_bytes = 0;
+  uint32_t push_bytes = 0;
+  /// The subgroup width the code assumes (reductions shuffle by it); 0 when it uses none.
+  uint32_t subgroup_size = 0;
+  std::vector<uint32_t> bindings;  ///< binding -> launch argument index
+  std::vector<PushEntry> push;
+};
+
+struct GeneratedShader {
+  std::vector<uint32_t> words;
+  ShaderInterface iface;
+};
+
+/// Generate the shader for a lowered kernel (ir::read_lowered output) and a target.
+Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target);
+
+}  // namespace tegula::vulkan

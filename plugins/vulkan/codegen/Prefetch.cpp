@@ -1,0 +1,174 @@
+// Register prefetching for pipelined loops. Vulkan has no asynchronous copy engine, so the
+// device descriptions claim none and the lowering plans no prefetch; instead the backend
+// pipelines through registers: a global -> shared copy at the top of a pipelined loop (same
+// dtype, from a tensor the kernel never writes, at offsets made of loop variables, block
+// indices and scalars) is split into a load of iteration k + 1's elements into registers,
+// issued right after iteration k stored its own, and the store of those registers into the
+// shared tile where the copy stood. The first iteration's elements are loaded before the
+// loop. Global latency then overlaps the barrier and the compute of the iteration; the
+// shared tile, the barriers and the results are exactly those of the plain loop.
+#include <functional>
+#include <set>
+
+#include "ir/Analysis.h"
+#include "ir/lower/Context.h"
+#include "plugins/vulkan/codegen/KernelGen.h"
+
+namespace tegula::vulkan {
+
+using namespace spv;
+
+namespace {
+
+/// Index expressions made only of literals, variables and arithmetic (no loads).
+bool pure_index(const ir::Expr& e) {
+  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::Tile) return false;
+  for (const ir::Expr& a : e->args)
+    if (!pure_index(a)) return false;
+  return true;
+}
+
+std::set<std::string> written_buffers(const ir::Block& body) {
+  std::set<std::string> out;
+  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
+    switch (s.op) {
+      case ir::OpKind::Copy:
+      case ir::OpKind::AtomicAdd: out.insert(s.tiles[1].buffer); break;
+      case ir::OpKind::Fill:
+      case ir::OpKind::Map:
+      case ir::OpKind::Store: out.insert(s.tiles[0].buffer); break;
+      case ir::OpKind::Reduce: out.insert(s.reduce_dst().buffer); break;
+      case ir::OpKind::Gemm: out.insert(s.gemm_c().buffer); break;
+      default: break;
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out) {
+  std::set<std::string> written = written_buffers(k_.body);
+  const auto& stmts = loop.body().stmts;
+  for (size_t j = 0; j < stmts.size(); ++j) {
+    const ir::Stmt& s = stmts[j];
+    if (s.op == ir::OpKind::Barrier) continue;
+    if (s.op != ir::OpKind::Copy || ir::stmt_attr_ident(s, "plan.kind") != "free") break;
+    Buf* src = find_buf(s.copy_src().buffer);
+    Buf* dst = find_buf(s.copy_dst().buffer);
+    if (!src || !dst || src->scope != ir::Scope::Global || dst->scope != ir::Scope::Shared || src->dtype != dst->dtype) break;
+    if (written.count(src->name) || ir::stmt_attr_bool(s, "plan.async")) break;
+    bool pure = true;
+    for (const ir::TileRef* t : {&s.copy_src(), &s.copy_dst()})
+      for (const ir::Expr& o : t->offsets) pure = pure && pure_index(o);
+    if (!pure) break;
+    ir::BufferMap infos;
+    for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
+    auto extent = ir::tile_op_extent(s, infos);
+    auto dist = ir::get_distribution(s.attrs, "plan");
+    if (!extent.is_ok() || !dist.is_ok()) break;
+    RegPrefetch p;
+    p.copy = &s;
+    p.index = j;
+    p.src = src;
+    p.dst = dst;
+    p.extent = *extent;
+    p.e = bind(*dist, int(extent->size()));
+    p.vec = ir::stmt_attr_int(s, "plan.vec");
+    p.pad = ir::stmt_attr_float(s, "pad");
+    for (int64_t v = 0; v < p.e.slots(); ++v)
+      p.regs.push_back(slot_inside(p.e, v, p.extent) ? b_.var(src->elem) : 0);
+    out.push_back(std::move(p));
+  }
+  return Status::ok();
+}
+
+std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad) {
+  uint32_t esize = uint32_t(dtype_size(src.dtype));
+  uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
+  uint32_t view = vector_view(src, bytes);
+  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
+  Value pad_raw = raw_constant(src.dtype, pad);
+  Value pad_word = esize == 4 ? b_.bitcast(pad_raw, T::U32) : b_.convert(pad_raw, T::U32);
+  if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
+  if (esize == 1) {
+    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
+    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
+  }
+  Value pad_vec = pad_word;
+  if (words > 1) pad_vec = b_.op_type(OpCompositeConstruct, word_type, std::vector<uint32_t>(words, pad_word.id));
+  uint32_t tmp = m_.local_variable(word_type);
+  b_.store(tmp, pad_vec);
+  b_.if_(inside, [&] {
+    Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
+    uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
+    std::vector<uint32_t> ops{ptr};
+    for (uint32_t w : b_.shared_access()) ops.push_back(w);
+    b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
+  });
+  Value loaded = b_.op_type(OpLoad, word_type, {tmp});
+  std::vector<Value> out;
+  for (uint32_t w = 0; w < words; ++w) {
+    Value word = words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
+    for (uint32_t p = 0; p < 4 / esize; ++p) {
+      Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
+      out.push_back(esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem));
+    }
+  }
+  return out;
+}
+
+Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k) {
+  var_scopes_.emplace_back();
+  var_scopes_.back()[var] = Var{k, 0, T::I32};
+  auto origin = tile_origin(p.copy->copy_src());
+  var_scopes_.pop_back();
+  if (!origin.is_ok()) return origin.status();
+  const Exec& e = p.e;
+  int rank = e.rank;
+  uint32_t bytes = uint32_t(p.vec) * uint32_t(dtype_size(p.src->dtype));
+  bool vector = p.vec > 1 && (bytes == 4 || bytes == 8 || bytes == 16) && !e.dist.values.empty() &&
+                e.dist.values[0].size == p.vec && e.dist.values[0].dim == rank - 1 && e.dist.values[0].stride == 1 &&
+                p.extent.back() % p.vec == 0 && (p.src->shape.back() < 0 || p.src->shape.back() % p.vec == 0);
+  auto scalar_path = [&] {
+    for_slots(e, p.extent, [&](int64_t v, const std::vector<Value>& c) {
+      b_.store(p.regs[size_t(v)], read_memory_raw(*p.src, add_origin(*origin, c), p.pad));
+    });
+  };
+  auto vector_path = [&] {
+    for (int64_t v0 = 0; v0 < e.slots(); v0 += p.vec) {
+      int in = slot_inside(e, v0, p.extent);
+      if (in == 0) continue;
+      std::vector<Value> c = slot_coords(e, v0);
+      auto body = [&] {
+        std::vector<Value> gc = add_origin(*origin, c);
+        std::vector<Value> raws = load_vector(*p.src, global_index(*p.src, gc), global_inside(*p.src, gc), p.vec, p.pad);
+        for (int64_t u = 0; u < p.vec; ++u) b_.store(p.regs[size_t(v0 + u)], raws[size_t(u)]);
+      };
+      if (in == 1) body();
+      else b_.if_(coords_inside(c, p.extent), body);
+    }
+  };
+  auto run = [&] {
+    if (!vector) return scalar_path();
+    Value aligned = b_.eq(b_.umod(b_.bitcast(p.src->offset, T::U32), b_.cu(uint32_t(p.vec))), b_.cu(0));
+    b_.if_(aligned, vector_path, scalar_path);
+  };
+  if (e.replicated) b_.if_(e.primary, run);
+  else run();
+  return Status::ok();
+}
+
+Status KernelGen::prefetch_store(RegPrefetch& p) {
+  TG_ASSIGN_OR_RETURN(std::vector<Value> origin, tile_origin(p.copy->copy_dst()));
+  auto run = [&] {
+    for_slots(p.e, p.extent, [&](int64_t v, const std::vector<Value>& c) {
+      store_raw(*p.dst, shared_index(*p.dst, add_origin(origin, c)), b_.load(p.regs[size_t(v)], p.src->elem));
+    });
+  };
+  if (p.e.replicated) b_.if_(p.e.primary, run);
+  else run();
+  return Status::ok();
+}
+
+}  // namespace tegula::vulkan

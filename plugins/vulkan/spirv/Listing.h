@@ -1,0 +1,15 @@
+/// \file
+/// A plain listing of SPIR-V words, one instruction per line with its opcode's name (for
+/// the opcodes this generator emits) and its operands as numbers: what
+/// executable_describe shows when spirv-dis is not installed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tegula::vulkan {
+
+std::string spirv_listing(const std::vector<uint32_t>& words);
+
+}  // namespace tegula::vulkan

@@ -1,0 +1,220 @@
+// Helpers for tests on a Vulkan device through the runtime: the device (lavapipe pinned
+// when installed, unless TEGULA_VULKAN_TEST_ICD names another ICD json or VK_ICD_FILENAMES /
+// VK_DRIVER_FILES is already set), and run_compare, which runs a kernel on the device and on
+// the reference interpreter from the same inputs (outputs poisoned with 0xff bytes, a NaN in
+// every float encoding), checks that inputs come back unchanged, compares the outputs within
+// a tolerance, and validates the generated module with spirv-val.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <sys/stat.h>
+
+#include "examples/checks/Checks.h"
+#include "ir/Interpreter.h"
+#include "plugins/vulkan/tests/CodegenTestUtil.h"
+#include "tegula/tegula.hpp"
+
+namespace tegula::vulkan::testing {
+
+inline void pin_icd() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  if (const char* icd = std::getenv("TEGULA_VULKAN_TEST_ICD")) {
+    setenv("VK_ICD_FILENAMES", icd, 1);
+    setenv("VK_DRIVER_FILES", icd, 1);
+    return;
+  }
+  if (std::getenv("VK_ICD_FILENAMES") || std::getenv("VK_DRIVER_FILES")) return;
+  const char* lvp = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+  struct stat st;
+  if (stat(lvp, &st) == 0) {
+    setenv("VK_ICD_FILENAMES", lvp, 1);
+    setenv("VK_DRIVER_FILES", lvp, 1);
+  }
+}
+
+inline std::string plugin_manifest() { return std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/vulkan.json"; }
+inline std::string plugin_library() { return std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_vulkan.so"; }
+
+/// The runtime with only the vulkan plugin, and its first device (if any).
+struct Env {
+  std::optional<Runtime> rt;
+  std::optional<Device> dev;
+  std::string why;
+  std::optional<TargetDescription> target;
+};
+
+inline Env& env() {
+  static Env e = [] {
+    pin_icd();
+    Env out;
+    RuntimeOptions o;
+    o.manifest_paths = std::vector<std::string>{plugin_manifest()};
+    o.cache_dir = "off";
+    o.ignore_environment = true;
+    auto rt = Runtime::open(o);
+    if (!rt.is_ok()) {
+      out.why = rt.status().str();
+      return out;
+    }
+    out.rt.emplace(std::move(*rt));
+    auto d = out.rt->find_device("vulkan");
+    if (!d.is_ok()) {
+      out.why = d.status().str();
+      return out;
+    }
+    out.dev = *d;
+    auto json = d->target_json();
+    if (json.is_ok()) {
+      auto t = parse_target(*json, "device");
+      if (t.is_ok()) out.target = *t;
+    }
+    return out;
+  }();
+  return e;
+}
+
+/// Whether a missing device is a failure: when TEGULA_VULKAN_TEST_ICD names a driver, the run
+/// is meant for that device and must not pass by skipping.
+inline bool device_required() { return std::getenv("TEGULA_VULKAN_TEST_ICD") != nullptr; }
+
+/// Skip the rest of a test (with a message) when there is no Vulkan device, or fail when one
+/// is required.
+#define TG_REQUIRE_VULKAN_DEVICE()                                                        \
+  do {                                                                                    \
+    if (!::tegula::vulkan::testing::env().dev) {                                          \
+      if (::tegula::vulkan::testing::device_required())                                   \
+        FAIL("no Vulkan device for TEGULA_VULKAN_TEST_ICD: " << ::tegula::vulkan::testing::env().why); \
+      MESSAGE("no Vulkan device: " << ::tegula::vulkan::testing::env().why);               \
+      return;                                                                             \
+    }                                                                                     \
+  } while (0)
+
+struct Tolerance {
+  double rtol = 0;  ///< relative to |expected|
+  double atol = 0;
+};
+
+/// Ulp-style tolerances in an output dtype: `ulps` units of its precision.
+inline Tolerance ulps(DType t, double n, double atol = 0) {
+  double eps = 0;
+  switch (t) {
+    case DType::F64: eps = 0x1p-52; break;
+    case DType::F32: eps = 0x1p-23; break;
+    case DType::TF32:
+    case DType::F16: eps = 0x1p-10; break;
+    case DType::BF16: eps = 0x1p-7; break;
+    case DType::E4M3: eps = 0x1p-3; break;
+    case DType::E5M2: eps = 0x1p-2; break;
+    default: eps = 0; break;
+  }
+  return {n * eps, atol};
+}
+
+struct RunSpec {
+  std::string text;
+  std::string bindings;
+  uint64_t seed = 1;
+  Tolerance tol;
+  /// Edit the launch data (custom inputs, initial outputs) before the runs.
+  std::function<void(const ir::Kernel&, examples::LaunchData&)> prepare;
+  bool validate = true;
+  /// Also check the device's outputs against the kernel's direct computation (examples).
+  bool direct = false;
+};
+
+/// "" when the device matches the interpreter, else what went wrong.
+inline std::string run_compare(const RunSpec& spec) {
+  Env& e = env();
+  auto k = ir::parse_and_verify(spec.text, "test.tile");
+  if (!k.is_ok()) return "parse: " + k.status().str();
+  auto b = examples::parse_bindings(spec.bindings);
+  if (!b.is_ok()) return b.status().str();
+  auto data = examples::make_launch_data(*k, *b, spec.seed);
+  if (!data.is_ok()) return data.status().str();
+  if (spec.prepare) spec.prepare(*k, *data);
+  examples::LaunchData expected = *data;
+  std::vector<ir::Arg> iargs = examples::interpreter_args(*k, expected);
+  Status st = ir::interpret(*k, iargs);
+  if (!st.is_ok()) return "interpreter: " + st.str();
+
+  if (spec.validate && e.target) {
+    auto shader = generate_for(spec.text, *e.target);
+    if (!shader.is_ok()) return "generate: " + shader.status().str();
+    std::string verdict = spirv_val(shader->words);
+    if (!verdict.empty() && verdict != "skip") return "spirv-val: " + verdict;
+  }
+  CompileOptions co;
+  co.use_cache = false;
+  auto kernel = e.dev->compile(spec.text, co);
+  if (!kernel.is_ok()) return "compile: " + kernel.status().str();
+  std::vector<Buffer> buffers;
+  std::vector<Arg> args;
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const ir::Param& p = k->params[i];
+    if (!p.is_tensor) {
+      args.push_back(dtype_is_float(p.dtype) ? Arg::number(data->scalars[i]) : Arg::integer(int64_t(data->scalars[i])));
+      continue;
+    }
+    const auto& bytes = data->tensors[i].bytes;
+    auto buf = e.dev->alloc(bytes.size());
+    if (!buf.is_ok()) return "alloc: " + buf.status().str();
+    if (!bytes.empty()) {
+      Status w = buf->write(bytes.data(), bytes.size());
+      if (!w.is_ok()) return "write: " + w.str();
+    }
+    buffers.push_back(std::move(*buf));
+    args.push_back(Arg::tensor(buffers.back()));
+  }
+  for (int64_t s : data->symbols) args.push_back(Arg::integer(s));
+  Status l = kernel->launch(args);
+  if (!l.is_ok()) return "launch: " + l.str();
+  Status sy = e.dev->synchronize();
+  if (!sy.is_ok()) return "synchronize: " + sy.str();
+  size_t bi = 0;
+  examples::LaunchData device_data = *data;
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const ir::Param& p = k->params[i];
+    if (!p.is_tensor) continue;
+    const Buffer& buf = buffers[bi++];
+    std::vector<uint8_t> got(data->tensors[i].bytes.size());
+    if (!got.empty()) {
+      Status r = buf.read(got.data(), got.size());
+      if (!r.is_ok()) return "read: " + r.str();
+    }
+    device_data.tensors[i].bytes = got;
+    bool output = std::find(data->outputs.begin(), data->outputs.end(), i) != data->outputs.end();
+    if (!output) {
+      if (got != data->tensors[i].bytes) return "input '" + p.name + "' changed";
+      continue;
+    }
+    size_t es = dtype_size(p.dtype);
+    for (size_t n = 0; n * es < got.size(); ++n) {
+      double g = load_element(p.dtype, got.data() + n * es);
+      double w = load_element(p.dtype, expected.tensors[i].bytes.data() + n * es);
+      bool ok;
+      if (std::isnan(w)) ok = std::isnan(g);
+      else if (std::isinf(w)) ok = g == w;
+      else ok = !std::isnan(g) && std::fabs(g - w) <= spec.tol.rtol * std::fabs(w) + spec.tol.atol;
+      if (!ok) {
+        char buf2[256];
+        std::snprintf(buf2, sizeof buf2, "%s[%zu]: got %.9g, expected %.9g", p.name.c_str(), n, g, w);
+        return buf2;
+      }
+    }
+  }
+  if (spec.direct) {
+    auto check = examples::check_outputs(*k, device_data);
+    if (!check.is_ok()) return "direct computation: " + check.status().str();
+    if (!check->passed) return "direct computation: " + examples::format_check(*check);
+  }
+  return "";
+}
+
+}  // namespace tegula::vulkan::testing

@@ -1,0 +1,67 @@
+// Each device describes itself: the description parses and validates, carries what the
+// device reports (subgroup width, workgroup and shared-memory limits, dtypes its features
+// allow), and lists one coopmat entry per usable cooperative-matrix shape plus the fma
+// fallback. The H200 facts come from shared/research/mma.md.
+#include "plugins/vulkan/tests/PluginTestUtil.h"
+
+using namespace tegula;
+using namespace tegula::vulkan;
+using namespace tegula::vulkan::testing;
+
+TEST_CASE("an H200's description has its limits and cooperative-matrix catalogue") {
+  TargetDescription t = describe(h200_caps());
+  CHECK(t.name == "vulkan_nvidia_h200");
+  CHECK(t.subgroup_width == 32);
+  CHECK(t.shared_memory_per_block == 49152);
+  CHECK(t.max_threads_per_block == 1024);
+  CHECK(t.has_feature(Feature::CooperativeMatrix));
+  CHECK(t.has_feature(Feature::F16));
+  CHECK(t.has_feature(Feature::Int8));
+  int coopmat = 0;
+  for (const MatrixInstruction& mi : t.matrix_instructions) {
+    if (mi.kind != InstructionKind::Coopmat) continue;
+    ++coopmat;
+    CHECK(mi.scope == GroupScope::Subgroup);
+    CHECK(mi.group_threads == 32);
+    CHECK(mi.acc.find(OperandLocation::Registers)->form == OperandPlacement::Form::Opaque);
+  }
+  // 11 reported shapes; bf16 needs SPV_KHR_bfloat16, which the generator does not emit yet.
+  CHECK(coopmat == 10);
+  CHECK(t.find_instruction("coopmat.m16n16k16.f16_f32"));
+  CHECK(t.find_instruction("coopmat.m16n8k32.u8_i32"));
+  CHECK(t.find_instruction("fma.scalar"));
+}
+
+TEST_CASE("a device without 8- or 16-bit storage does not claim those dtypes") {
+  DeviceCaps c = lavapipe_caps();
+  c.storage8 = false;
+  c.storage16 = false;
+  c.float64 = false;
+  c.subgroup_shuffle = false;
+  TargetDescription t = describe(c);
+  for (DType d : {DType::F16, DType::BF16, DType::I8, DType::U8, DType::E4M3, DType::E5M2, DType::Bool, DType::F64})
+    CHECK_FALSE(t.has_dtype(d));
+  CHECK(t.has_dtype(DType::F32));
+  CHECK(t.subgroup_width == 1);
+  CHECK_FALSE(t.has_feature(Feature::SubgroupOps));
+}
+
+TEST_CASE("the devices found describe themselves from what they report") {
+  Plugin p;
+  for (uint32_t i = 0; i < p.devices(); ++i) {
+    std::string json = p.target_json(i);
+    auto t = parse_target(json, "device");
+    REQUIRE_MESSAGE(t.is_ok(), t.status().str());
+    tg_device_properties props;
+    std::memset(&props, 0, sizeof(props));
+    props.struct_size = sizeof(props);
+    REQUIRE(p.code(p.api->device_properties(p.plugin, i, &props)) == TG_OK);
+    CHECK(t->name == props.target);
+    CHECK(t->backend == Backend::Vulkan);
+    CHECK(t->subgroup_width >= 1);
+    CHECK(t->shared_memory_per_block >= 16384);
+    CHECK(t->has_dtype(DType::F32));
+    CHECK(t->find_instruction("fma.scalar"));
+    MESSAGE(props.name << ": " << describe_target(*t));
+  }
+}
