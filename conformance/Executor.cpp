@@ -131,8 +131,9 @@ std::string check_instruction(const Kernel& kernel, const CaseSpec& spec, std::s
     note = "; instruction not inspected (" + text.status().message() + ")";
     return "";
   }
-  if (contains_mnemonic(*text, spec.mnemonic)) {
-    note = "; emits " + spec.mnemonic;
+  std::string found;
+  if (contains_mnemonic(*text, spec.mnemonic, &found)) {
+    note = "; emits " + found;
     return "";
   }
   return "the compiled code does not contain " + spec.mnemonic + " (" + spec.instruction + " was forced)";
@@ -159,7 +160,8 @@ Result<std::shared_ptr<Kernel>> compiled(DeviceContext& ctx, const CaseSpec& spe
 
 }  // namespace
 
-bool contains_mnemonic(const std::string& text, const std::string& pattern) {
+bool contains_mnemonic(const std::string& text, const std::string& pattern, std::string* found) {
+  size_t end = 0;
   auto match_at = [&](size_t pos) {
     size_t t = pos;
     for (char c : pattern) {
@@ -172,11 +174,15 @@ bool contains_mnemonic(const std::string& text, const std::string& pattern) {
       if (t >= text.size() || text[t] != c) return false;
       ++t;
     }
+    end = t;
     return true;
   };
   if (pattern.empty()) return true;
-  for (size_t pos = 0; pos < text.size(); ++pos)
-    if (match_at(pos)) return true;
+  for (size_t pos = 0; pos < text.size(); ++pos) {
+    if (!match_at(pos)) continue;
+    if (found) *found = text.substr(pos, end - pos);
+    return true;
+  }
   return false;
 }
 
@@ -289,10 +295,11 @@ Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseS
     r.detail = "compiled for " + spec.offline_target + "; not inspected (" + text.status().message() + ")";
     return finish(r);
   }
-  if (!contains_mnemonic(*text, spec.mnemonic))
+  std::string found;
+  if (!contains_mnemonic(*text, spec.mnemonic, &found))
     return finish(fail(r, "instruction", "the code compiled for " + spec.offline_target + " does not contain " + spec.mnemonic +
                                              " (" + spec.instruction + " was forced)"));
-  r.detail = "compiled for " + spec.offline_target + "; emits " + spec.mnemonic;
+  r.detail = "compiled for " + spec.offline_target + "; emits " + found;
   return finish(r);
 }
 

@@ -42,7 +42,8 @@ void derive_device(Json& device, const std::vector<Record>& records, const std::
                    bool untestable = false);
 
 /// Entries of `list` that name no case of the plugin's devices' whole case lists (whatever
-/// a run selected): pairs of device name and every case name it has.
+/// a run selected): pairs of device name and every case name it has. None when the run had
+/// none of the plugin's devices.
 std::vector<std::string> stale_expectations(const ExpectationList& list,
                                             const std::vector<std::pair<std::string, std::vector<std::string>>>& device_cases);
 

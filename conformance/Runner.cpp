@@ -401,7 +401,7 @@ private:
 
   int print_summary(const Json& report, const std::string& path) {
     const Json& summary = *report.find("summary");
-    if (!o_.quiet) {
+    {  // what needs attention is printed even with --quiet (which only silences progress)
       for (const DeviceRun& d : runs_) {
         int shown = 0;
         if (!d.error.empty()) std::fprintf(stderr, "  %s: not tested: %s\n", d.name.c_str(), d.error.c_str());

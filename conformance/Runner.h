@@ -23,7 +23,7 @@ struct RunOptions {
   bool offline = true;               ///< --no-offline turns CompileOnly targets off
   std::string expectations_dir;      ///< --expectations; "" finds the installed lists
   std::vector<std::string> command_line;
-  bool quiet = false;
+  bool quiet = false;                ///< no progress lines (failures are still listed)
 };
 
 /// Runs the suite and writes the report; returns the exit status (0 conformant, 1 not,

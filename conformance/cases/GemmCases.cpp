@@ -14,6 +14,7 @@
 /// instruction takes, and "nt" is M- and N-major.
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "conformance/cases/Generator.h"
 #include "targets/MatrixQuery.h"
@@ -36,6 +37,7 @@ struct Gemm {
   Body body = Body::Loop;
   double init = 0;
   std::vector<int64_t> misalign;
+  std::optional<MmaShape> exact_atom;  ///< the code must show exactly this instruction shape
 };
 
 struct Layout {
@@ -136,6 +138,18 @@ std::string mnemonic_pattern(const MatrixInstruction& mi) {
   return m;
 }
 
+/// The mnemonic with its ranged dimensions written out: m64nNk16 -> m64n24k16.
+std::string exact_mnemonic(const MatrixInstruction& mi, std::string m, const MmaShape& s) {
+  auto fill = [&](const std::string& from, const std::string& to) {
+    size_t p = m.find(from);
+    if (p != std::string::npos) m.replace(p, from.size(), to);
+  };
+  if (!mi.m.is_fixed()) fill("mM", "m" + n(s.m));
+  if (!mi.n.is_fixed()) fill("nN", "n" + n(s.n));
+  if (!mi.k.is_fixed()) fill("kK", "k" + n(s.k));
+  return m;
+}
+
 /// The instruction shapes to test: fixed, or for a range the smallest, the first with
 /// N = 8 mod 16 and the largest.
 std::vector<MmaShape> chosen_shapes(const MatrixInstruction& mi) {
@@ -163,10 +177,11 @@ MmaShape canonical_shape(const MatrixInstruction& mi) {
 }
 
 /// The block tile for an atom: two atoms along M and N where they are small, one where a
-/// single atom is already a large tile; K covers two instruction steps.
-void plan_tile(Gemm& g, const MmaShape& atom, int group_threads) {
-  g.tm = atom.m >= 64 ? atom.m : 2 * atom.m;
-  g.tn = atom.n >= 64 ? atom.n : 2 * atom.n;
+/// single atom is already a large tile, and exactly one along a ranged dimension (so the
+/// lowering can only pick the named shape); K covers two instruction steps.
+void plan_tile(Gemm& g, const MatrixInstruction& mi, const MmaShape& atom, int group_threads) {
+  g.tm = atom.m >= 64 || !mi.m.is_fixed() ? atom.m : 2 * atom.m;
+  g.tn = atom.n >= 64 || !mi.n.is_fixed() ? atom.n : 2 * atom.n;
   g.tk = 2 * atom.k;
   g.threads = group_threads;
   if (atom.m == 1 && atom.n == 1) {  // the fma fallback
@@ -217,6 +232,7 @@ public:
     if (g.mi) {
       c.instruction = g.mi->id;
       c.mnemonic = mnemonic_pattern(*g.mi);
+      if (g.exact_atom) c.mnemonic = exact_mnemonic(*g.mi, c.mnemonic, *g.exact_atom);
     }
     gen_.add(std::move(c));
   }
@@ -234,7 +250,7 @@ public:
       g.inst = inst;
       g.a = a, g.b = b, g.acc = acc, g.out = acc;
       g.values = lattice;
-      plan_tile(g, atom, mi->group_threads);
+      plan_tile(g, *mi, atom, mi->group_threads);
       return g;
     };
     auto prefix = [&](const MmaShape& atom) { return "tegula.gemm." + (is_fma ? label : expand_id(*mi, atom)) + "."; };
@@ -252,11 +268,13 @@ public:
     if (!canonical) canonical = &kLayouts[0];
     MmaShape atom0 = canonical_shape(*mi);
 
-    // Each instruction shape, exact multiples of the tile, on the canonical layout.
+    // Each instruction shape, exact multiples of the tile, on the canonical layout; the
+    // code must show that very shape.
     for (const MmaShape& atom : is_fma ? std::vector<MmaShape>{atom0} : chosen_shapes(*mi)) {
       Gemm g = base(atom);
       std::string why = try_layout(g, *canonical, false);
       set_mnk(g, 2 * g.tm, 2 * g.tn, 2 * g.tk);
+      g.exact_atom = atom;
       add(g, prefix(atom) + canonical->name + ".exact", row, support.empty() ? why : support);
     }
     // Every layout (and A from registers where the entry takes it) at the edges.
