@@ -44,15 +44,15 @@ void derive_device(Json& device, const std::vector<Record>& records, const std::
 std::vector<std::string> stale_expectations(const ExpectationList& list,
                                             const std::vector<std::pair<std::string, std::vector<std::string>>>& device_cases) {
   std::vector<std::string> stale;
-  if (device_cases.empty()) return stale;  // none of the plugin's devices ran: nothing to judge
   for (const Expectation& e : list.entries) {
-    bool used = false;
+    bool judged = false, used = false;
     for (const auto& [device, names] : device_cases) {
       if (!glob_match(e.devices, device)) continue;
+      judged = true;  // a device it names ran: its case list decides
       for (const std::string& n : names)
         if (glob_match(e.cases, n)) used = true;
     }
-    if (!used) stale.push_back(e.cases);
+    if (judged && !used) stale.push_back(e.cases);
   }
   return stale;
 }

@@ -41,9 +41,9 @@ Json outcome_counts(const std::vector<Record>& records);
 void derive_device(Json& device, const std::vector<Record>& records, const std::vector<std::string>& unexpected_passes,
                    bool untestable = false);
 
-/// Entries of `list` that name no case of the plugin's devices' whole case lists (whatever
-/// a run selected): pairs of device name and every case name it has. None when the run had
-/// none of the plugin's devices.
+/// Entries of `list` that name no case of the whole case lists (whatever a run selected) of
+/// the plugin's devices they name: pairs of device name and every case name it has. An
+/// entry none of whose devices ran is not judged.
 std::vector<std::string> stale_expectations(const ExpectationList& list,
                                             const std::vector<std::pair<std::string, std::vector<std::string>>>& device_cases);
 
