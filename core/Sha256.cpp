@@ -1,6 +1,7 @@
 #include "core/Sha256.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace tegula {

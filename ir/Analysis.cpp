@@ -1,5 +1,7 @@
 #include "ir/Analysis.h"
 
+#include <cstdint>
+
 namespace tegula::ir {
 
 BufferMap kernel_buffers(const Kernel& k) {

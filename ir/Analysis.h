@@ -3,6 +3,7 @@
 /// what a buffer name refers to, and the extent of a tile op.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>

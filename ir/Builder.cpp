@@ -1,5 +1,8 @@
 #include "ir/Builder.h"
 
+#include <cstdint>
+#include <functional>
+
 #include "ir/Verifier.h"
 
 namespace tegula::ir {

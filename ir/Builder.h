@@ -10,6 +10,7 @@
 ///   Result<Kernel> k = b.build();  // verified
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <type_traits>

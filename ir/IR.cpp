@@ -1,7 +1,10 @@
 #include "ir/IR.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <memory>
 
 namespace tegula::ir {
 

@@ -1,6 +1,7 @@
 #include "ir/Interpreter.h"
 
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>

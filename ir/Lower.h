@@ -7,6 +7,7 @@
 /// as text (TG_IR_FORMAT_LOWERED_V1) and read it back with read_lowered().
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>

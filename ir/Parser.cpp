@@ -1,6 +1,8 @@
 #include "ir/Parser.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <set>
 
 #include "ir/Lexer.h"

@@ -1,6 +1,7 @@
 #include "ir/Printer.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 

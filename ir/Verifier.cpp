@@ -1,5 +1,6 @@
 #include "ir/Verifier.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
 

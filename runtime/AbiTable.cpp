@@ -1,5 +1,6 @@
 #include "runtime/AbiTable.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 

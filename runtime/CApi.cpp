@@ -1,5 +1,6 @@
 /// \file
 /// The C API: errors, the runtime, plugins and devices.
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/CApiSupport.h"

@@ -1,5 +1,6 @@
 /// \file
 /// The C API: buffers.
+#include <cstdint>
 #include <vector>
 
 #include "runtime/CApiSupport.h"

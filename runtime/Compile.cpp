@@ -1,5 +1,8 @@
 #include "runtime/Compile.h"
 
+#include <cstdint>
+#include <memory>
+
 #include "ir/Lower.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"

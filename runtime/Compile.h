@@ -10,10 +10,11 @@
 /// refuses with TG_ERR_CORRUPT, is deleted and compiled again.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "core/Status.h"
 #include "runtime/Objects.h"

@@ -1,5 +1,6 @@
 #include "runtime/Launch.h"
 
+#include <cstdint>
 #include <map>
 
 #include "ir/Interpreter.h"

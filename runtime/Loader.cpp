@@ -4,7 +4,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "runtime/AbiTable.h"

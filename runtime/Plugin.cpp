@@ -1,5 +1,6 @@
 #include "runtime/Plugin.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/AbiTable.h"

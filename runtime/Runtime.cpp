@@ -1,6 +1,7 @@
 #include "runtime/Runtime.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "runtime/Loader.h"
 

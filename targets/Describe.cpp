@@ -1,5 +1,6 @@
 /// \file
 /// describe_target(): the human-readable summary printed by `tegula targets`.
+#include <cstdint>
 #include <cstdio>
 
 #include "targets/Target.h"

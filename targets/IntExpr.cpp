@@ -3,6 +3,8 @@
 /// parenthesis in layout text may open either a tuple or a sub-expression.
 #include "targets/IntExpr.h"
 
+#include <cstdint>
+
 namespace tegula {
 
 IntExpr IntExpr::constant(int64_t value) {

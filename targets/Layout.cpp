@@ -4,6 +4,7 @@
 #include "targets/Layout.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tegula {
 

@@ -11,6 +11,7 @@
 /// "((4,8))" the tuple (4,8); a list of two or more is a tuple, and arithmetic on a tuple
 /// is an error.
 #include <cctype>
+#include <cstdint>
 
 #include "targets/Layout.h"
 

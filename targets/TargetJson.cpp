@@ -3,6 +3,7 @@
 #include "targets/TargetJson.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tegula {
 

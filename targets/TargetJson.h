@@ -4,6 +4,7 @@
 /// "sm_90a.json: matrix_instructions[3].m: expected an integer or a range, got a string".
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>

@@ -3,6 +3,7 @@
 /// checks shape and types (fields present and known, values of the right kind, names from
 /// the closed lists); TargetValidate.cpp then checks that the facts agree with each other.
 #include <algorithm>
+#include <cstdint>
 
 #include "targets/Target.h"
 #include "targets/TargetJson.h"

@@ -6,6 +6,7 @@
 #include "targets/TargetValidate.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "targets/MatrixQuery.h"

@@ -2,6 +2,7 @@
 /// Runtime, kernel files, machine description and formatting for the CPU benchmarks.
 #include <sched.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <fstream>

@@ -5,6 +5,7 @@
 /// compile).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "bench/cpu/Bench.h"

@@ -1,6 +1,7 @@
 /// \file
 /// Row softmax and row sums, f16 and f32 inputs, against a plain memcpy of the same input
 /// bytes: how close a memory-bound kernel gets to just moving its data.
+#include <cstdint>
 #include <cstring>
 #include <thread>
 

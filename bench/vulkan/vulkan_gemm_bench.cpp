@@ -6,8 +6,10 @@
 //   vulkan_gemm_bench [SIZE=4096] [REPEATS=20]
 //
 // Prints one line per variant: tile, instruction, milliseconds, TFLOP/s, max relative error.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

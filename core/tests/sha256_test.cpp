@@ -1,6 +1,7 @@
 // SHA-256 against the FIPS 180-4 / NIST example vectors, and incremental updates.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "core/Sha256.h"

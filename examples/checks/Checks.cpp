@@ -1,6 +1,7 @@
 #include "examples/checks/Checks.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 

@@ -14,6 +14,9 @@
 // descriptor (wgmma, tcgen05) gets the swizzled, column-blocked layout the descriptor encodes;
 // other buffers get their rows padded by 16 bytes when rows would otherwise start in the
 // same bank, which removes the conflicts of column-wise fragment loads.
+#include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 

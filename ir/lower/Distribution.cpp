@@ -1,6 +1,7 @@
 #include "ir/lower/Distribution.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <set>
 

@@ -1,5 +1,7 @@
 #include "ir/lower/GemmPlan.h"
 
+#include <cstdint>
+
 namespace tegula::ir {
 
 void set_gemm_plan(std::vector<Attr>& attrs, const GemmPlan& p) {

@@ -4,6 +4,7 @@
 /// interpreter, so all three read the same facts the same way.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 

@@ -8,6 +8,7 @@
 // feed padding elements of C. Selection has already refused padding for buffers that maps or
 // reductions read whole, where padding would change results. A buffer that two gemms want
 // padded differently is rejected with both locations.
+#include <cstdint>
 #include <map>
 
 #include "ir/lower/GemmPlan.h"

@@ -14,6 +14,9 @@
 // plan.threads/values = the distribution the steps run over (the source fragment's, or for
 // a shared source one in which each thread reads whole rows of the axis).
 #include "ir/lower/Distribution.h"
+
+#include <algorithm>
+#include <cstdint>
 #include "ir/lower/Passes.h"
 
 namespace tegula::ir {

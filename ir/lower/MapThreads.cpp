@@ -9,6 +9,7 @@
 // column offset must be multiples of the vector, which for a symbolic length comes from the
 // divisibility the launch guarantees (LowerOptions::divisibility, recorded as lower.assume).
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <set>
 

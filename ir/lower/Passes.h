@@ -5,6 +5,8 @@
 #pragma once
 
 #include "core/Status.h"
+
+#include <cstdint>
 #include "ir/lower/Context.h"
 
 namespace tegula::ir {

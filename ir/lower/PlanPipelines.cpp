@@ -11,6 +11,8 @@
 // (plan.prefetch) for the backend, which emits the prologue, the waits and the one barrier
 // per iteration that make the stage reuse safe. Stages shrink until shared memory fits; a
 // kernel that does not fit even unpipelined is rejected with the byte counts.
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>

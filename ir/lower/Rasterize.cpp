@@ -8,6 +8,9 @@
 // by' = first + (pid mod (G * gx)) mod size and bx' = (pid mod (G * gx)) / size.
 #include "ir/lower/Passes.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace tegula::ir {
 
 Status rasterize(LowerContext& ctx) {

@@ -11,6 +11,7 @@
 // (inst=ID) gets that one or a clear error.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <numeric>
 

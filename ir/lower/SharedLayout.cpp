@@ -1,6 +1,7 @@
 #include "ir/lower/SharedLayout.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tegula::ir {
 

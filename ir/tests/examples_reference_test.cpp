@@ -2,6 +2,8 @@
 // are not multiples of its tiles, and single elements), matches its direct computation.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "examples/checks/Checks.h"
 #include "ir/Parser.h"
 #include "ir/tests/TestUtil.h"

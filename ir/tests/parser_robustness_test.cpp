@@ -3,6 +3,8 @@
 // location.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "core/Random.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"

@@ -2,6 +2,8 @@
 /// The CPU plugin's function table and its one exported symbol.
 #include "plugins/cpu/Cpu.h"
 
+#include <cstdint>
+
 namespace cpu = tegula::cpu;
 
 static const tg_plugin_api cpu_api = {

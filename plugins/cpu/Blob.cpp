@@ -2,6 +2,7 @@
 /// Writing and checking CPU executables (see Blob.h).
 #include "plugins/cpu/Blob.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "core/Sha256.h"

@@ -5,7 +5,10 @@
 /// re-reads the IR for the launch signature and links the object into the JIT without
 /// compiling anything. launch() runs the grid on the thread pool and returns when it is
 /// done.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <vector>
 

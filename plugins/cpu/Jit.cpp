@@ -2,6 +2,7 @@
 /// Host TargetMachine, optimisation, object emission and the ORC JIT (see Jit.h).
 #include "plugins/cpu/Jit.h"
 
+#include <memory>
 #include <mutex>
 
 #include "llvm/Analysis/TargetLibraryInfo.h"

@@ -4,6 +4,7 @@
 /// compiles: the runtime's disk cache keeps object code).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>

@@ -1,6 +1,7 @@
 /// \file
 /// Queues, buffers and transfers of the CPU device. Buffers are 64-byte aligned host
 /// memory; every transfer is a memcpy that has finished when its call returns.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 

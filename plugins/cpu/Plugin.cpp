@@ -1,6 +1,9 @@
 /// \file
 /// Identity, lifecycle and the one device of the CPU plugin.
 #include "llvm/Config/llvm-config.h"
+
+#include <cstdint>
+#include <memory>
 #include "plugins/cpu/Cpu.h"
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"

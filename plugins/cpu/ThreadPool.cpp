@@ -2,6 +2,7 @@
 /// The CPU plugin's thread pool (see ThreadPool.h).
 #include "plugins/cpu/ThreadPool.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "plugins/cpu/CpuAbi.h"

@@ -2,6 +2,8 @@
 /// The cuda plugin's function table and its one exported symbol.
 #include "plugins/cuda/Cuda.h"
 
+#include <cstdint>
+
 namespace cu = tegula::cuda;
 
 static const tg_plugin_api cuda_api = {

@@ -2,6 +2,7 @@
 /// The executable format; see Blob.h.
 #include "plugins/cuda/Blob.h"
 
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 

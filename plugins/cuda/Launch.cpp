@@ -4,6 +4,7 @@
 /// accesses), round scalars to their dtypes, build the bulk-copy tensor maps
 /// (cuTensorMapEncodeTiled, reused while the tensors' addresses and shapes stay the same)
 /// and call cuLaunchKernel with the dynamic shared memory the kernel needs.
+#include <cstdint>
 #include <cstring>
 
 #include "core/DType.h"

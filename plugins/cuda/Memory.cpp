@@ -4,6 +4,9 @@
 /// transfers are asynchronous on the queue.
 #include "plugins/cuda/Cuda.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace tegula::cuda {
 namespace {
 

@@ -2,6 +2,8 @@
 /// Identity, lifecycle and devices. A machine without libcuda.so.1, or whose driver finds no
 /// GPU, loads the plugin fine and reports 0 devices (the reason goes to the host's log).
 #include "plugins/cuda/Cuda.h"
+
+#include <cstdint>
 #include "plugins/cuda/Nvrtc.h"
 
 #ifndef TEGULA_VERSION

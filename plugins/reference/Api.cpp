@@ -2,6 +2,8 @@
 /// The reference plugin's function table and its one exported symbol.
 #include "plugins/reference/Reference.h"
 
+#include <cstdint>
+
 namespace ref = tegula::reference;
 
 static const tg_plugin_api reference_api = {

@@ -9,6 +9,7 @@
 ///   bytes 12-15  zero
 ///   bytes 16-23  length of the text, little-endian
 ///   bytes 24-    the lowered IR text
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>

@@ -1,6 +1,7 @@
 /// \file
 /// Queues, buffers and transfers of the reference device. The queue is synchronous: every
 /// transfer has finished when its call returns, so queue_synchronize has nothing to wait for.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 

@@ -2,6 +2,8 @@
 /// Identity, lifecycle and the one device of the reference plugin.
 #include <unistd.h>
 
+#include <cstdint>
+
 #include "plugins/reference/Reference.h"
 
 #ifndef TEGULA_VERSION

@@ -2,6 +2,8 @@
 /// The Vulkan plugin's function table and its one exported symbol.
 #include "plugins/vulkan/VulkanPlugin.h"
 
+#include <cstdint>
+
 namespace vk = tegula::vulkan;
 
 static const tg_plugin_api vulkan_api = {

@@ -1,5 +1,6 @@
 #include "plugins/vulkan/Blob.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "core/Sha256.h"

@@ -6,6 +6,8 @@
 
 #include "plugins/vulkan/VulkanSymbols.h"
 
+#include <cstdint>
+
 namespace tegula::vulkan {
 
 inline constexpr const char* kCoopMatrixExtension = "VK_KHR_cooperative_matrix";

@@ -3,6 +3,7 @@
 /// the generated shaders may declare (8/16-bit storage, Int8/Int16/Int64/Float64, float
 /// atomics, subgroup size control, cooperative matrices) switched on where supported. The
 /// core robustBufferAccess stays off: generated code bounds-checks its own accesses.
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/vulkan/VulkanPlugin.h"

@@ -1,6 +1,7 @@
 #include "plugins/vulkan/DeviceTarget.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "core/Json.h"

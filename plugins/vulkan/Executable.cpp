@@ -5,6 +5,7 @@
 /// plugin's own instruction listing).
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -3,7 +3,9 @@
 /// device, the grid the kernel's grid expressions give, tensors large enough), packed into
 /// push constants per the executable's interface, and a descriptor set from the batch's
 /// pool binds one storage buffer per tensor.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "ir/Interpreter.h"

@@ -4,6 +4,7 @@
 /// returns) and records a transfer; copy_d2h records a transfer into staging and copies to
 /// dst when its batch completes (queue_synchronize); fills use vkCmdFillBuffer for 4-byte
 /// aligned patterns and a staged copy otherwise. Every transfer is followed by a barrier.
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/vulkan/VulkanPlugin.h"

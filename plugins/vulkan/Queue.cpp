@@ -4,7 +4,9 @@
 /// launches; finished batches release their staging buffers and descriptor pools and run
 /// their read-backs (staging -> host) in submission order. An event is a timestamp query
 /// (where the queue family has timestamps) plus the fence of the batch it ends.
+#include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "plugins/vulkan/VulkanPlugin.h"
 

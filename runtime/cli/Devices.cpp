@@ -1,4 +1,5 @@
 // tegula devices / plugins / targets.
+#include <cstdint>
 #include <cstdio>
 
 #include "runtime/cli/Cli.h"

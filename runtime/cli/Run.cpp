@@ -1,5 +1,6 @@
 // tegula run: a kernel on any device, through the runtime API, checked against the
 // example's direct computation.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 

@@ -3,6 +3,8 @@
 // host's version is negotiated down and works, its larger table accepted.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;

@@ -2,6 +2,8 @@
 // patterns and NULL arguments are errors before anything reaches a plugin.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;

@@ -1,6 +1,8 @@
 // Buffers: write, read, copy (same device and across devices), fill.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;

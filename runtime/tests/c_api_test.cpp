@@ -1,6 +1,8 @@
 // The public C API, used from a C11 translation unit (c_api_c11.c), runs a kernel end to end.
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include "runtime/tests/TestSupport.h"
 
 extern "C" const char* c_api_c11_run(const char* reference_manifest);

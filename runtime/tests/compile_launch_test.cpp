@@ -2,6 +2,8 @@
 // kernels pass their direct-computation checks when run through the runtime.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "examples/checks/Checks.h"
 #include "ir/Parser.h"
 #include "runtime/tests/TestSupport.h"

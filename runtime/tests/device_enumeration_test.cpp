@@ -2,6 +2,8 @@
 // manifests were found in; their info is what the plugin reported.
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;

@@ -3,6 +3,8 @@
 // tensors that start unaligned, use the generic executable compiled up front.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/tests/TestSupport.h"

@@ -3,6 +3,8 @@
 // uses it rather than looking for a built-in description.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "runtime/tests/TestSupport.h"
 #include "targets/Target.h"
 

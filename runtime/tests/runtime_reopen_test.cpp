@@ -3,6 +3,9 @@
 // a later runtime initialises it again).
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;

@@ -4,6 +4,8 @@
 // a broken description.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 

@@ -2,6 +2,8 @@
 // outside the tile, reached twice, or never reached.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/Layout.h"
 
 using namespace tegula;

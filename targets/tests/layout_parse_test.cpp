@@ -2,6 +2,8 @@
 // colexicographic split of each mode's coordinate, symbols bound at evaluation time.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/Layout.h"
 
 using namespace tegula;

@@ -5,6 +5,8 @@
 //   C 16x16: col = lane % 16, row = 4 (lane / 16) + v.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/Target.h"
 
 using namespace tegula;

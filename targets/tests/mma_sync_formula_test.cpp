@@ -1,6 +1,7 @@
 // The mma.sync fragment layouts of the NVIDIA built-ins agree, for every lane and value,
 // with the closed-form PTX fragment formulas (research/mma.md section 1), computed here
 // independently with g = lane >> 2 and t = lane & 3.
+#include <cstdint>
 #include <set>
 
 #include <doctest/doctest.h>

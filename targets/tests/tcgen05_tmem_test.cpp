@@ -4,6 +4,8 @@
 // (warp i, lane L) TMEM lane 32i+L, one value per column.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 

@@ -5,6 +5,8 @@
 // and for tf32 / 8-bit A the per-warp mma.sync A fragment (CuTe ALayout_64x8 / 64x32).
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "ir/lower/Context.h"
+
+#include <cstdint>
 #include "ir/lower/tests/LowerTestUtil.h"
 
 namespace tegula::ir::testing {

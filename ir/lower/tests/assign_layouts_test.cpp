@@ -2,6 +2,8 @@
 // and broadcast maps, descriptor swizzles for shared operands, and conflicts reported with
 // both sides.
 #include "ir/lower/Distribution.h"
+
+#include <cstdint>
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 

@@ -2,6 +2,8 @@
 // the interpreter's instruction model to exactly the original kernel's bytes. This checks
 // each catalogue layout, the tiling of atoms over groups and repeats, and the register
 // order convention in one sweep.
+#include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "ir/lower/tests/LowerTestUtil.h"

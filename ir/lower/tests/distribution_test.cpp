@@ -2,6 +2,8 @@
 // exactly once; reduced distributions replicate the reduced axis.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "ir/lower/Distribution.h"
 
 using namespace tegula::ir;

@@ -2,6 +2,8 @@
 // keep the padding out of global memory) and compute exactly what the original computes.
 #include "ir/lower/tests/LowerCases.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;

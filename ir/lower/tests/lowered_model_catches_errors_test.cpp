@@ -3,6 +3,8 @@
 // missing a step) runs to different results than the original, so the lowering tests can
 // fail.
 #include "ir/lower/Distribution.h"
+
+#include <cstdint>
 #include "ir/lower/tests/LowerTestUtil.h"
 
 using namespace tegula;

@@ -1,5 +1,7 @@
 // Pipelines, shared-memory budgets, barriers and rasterisation.
 #include "ir/lower/Passes.h"
+
+#include <cstdint>
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 

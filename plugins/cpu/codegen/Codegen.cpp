@@ -2,6 +2,8 @@
 /// The code generator's entry point (see Codegen.h).
 #include "plugins/cpu/codegen/Codegen.h"
 
+#include <memory>
+
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {

@@ -8,6 +8,7 @@
 /// rounds once (never through f32). Every routine works on scalars and on vectors alike
 /// (constants are splatted to the operand's type), so loops over them vectorise.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/cpu/codegen/Emitter.h"

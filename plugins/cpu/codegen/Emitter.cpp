@@ -3,6 +3,10 @@
 /// flags, alias metadata, element access, names, and the control-flow statements.
 #include "plugins/cpu/codegen/Emitter.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+
 #include "llvm/IR/Intrinsics.h"
 
 namespace tegula::cpu {

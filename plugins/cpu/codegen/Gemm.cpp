@@ -13,6 +13,8 @@
 /// gemm is exact; f64 when any operand is f64; else f32) and is rounded once at the end,
 /// as the reference rounds once per gemm.
 #include "llvm/IR/Intrinsics.h"
+
+#include <cstdint>
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {

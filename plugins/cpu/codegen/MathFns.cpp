@@ -3,6 +3,7 @@
 /// precision approximations, about 1-2 ulp) so that loops calling them vectorise; they work
 /// on scalars and vectors alike. f64 versions call libm.
 #include <cmath>
+#include <cstdint>
 
 #include "llvm/IR/Intrinsics.h"
 #include "plugins/cpu/codegen/Emitter.h"

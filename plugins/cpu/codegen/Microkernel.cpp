@@ -5,6 +5,9 @@
 /// registers (MR * NV accumulators + NV panel vectors + 1 broadcast must fit: 14 x 2 with
 /// AVX-512's 32 registers, 6 x 2 with AVX2's 16).
 #include "llvm/IR/Intrinsics.h"
+
+#include <algorithm>
+#include <cstdint>
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {

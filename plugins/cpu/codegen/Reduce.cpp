@@ -8,6 +8,8 @@
 /// max/min/absmax start from the first element instead of -inf/inf, so a NaN loses to any
 /// number while a row of only NaN stays NaN, as the reference does.
 #include "llvm/IR/Intrinsics.h"
+
+#include <cstdint>
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {

@@ -6,6 +6,10 @@
 /// buffer: when dynamic offsets put one outside, the op is skipped and a runtime error
 /// reported.
 #include "llvm/IR/Intrinsics.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {

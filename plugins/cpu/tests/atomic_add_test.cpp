@@ -5,6 +5,8 @@
 // reference bit for bit.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

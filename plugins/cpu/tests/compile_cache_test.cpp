@@ -2,6 +2,7 @@
 // cache folder loads the kernel from disk (no compile) and it computes the same results.
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 
 #include "plugins/cpu/tests/CpuTestUtil.h"

@@ -1,5 +1,7 @@
 // Storing f32 into bf16 and f16 rounds exactly as core/DType.h does, for every one of the
 // 2^32 f32 bit patterns (NaNs, infinities, subnormals, every tie).
+#include <cstdint>
+#include <cstring>
 #include <thread>
 
 #include "plugins/cpu/tests/CpuTestUtil.h"

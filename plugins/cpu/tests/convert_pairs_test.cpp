@@ -4,6 +4,8 @@
 // midpoints between neighbours and their neighbours), the overflow edges, specials and a
 // dense random sample.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "plugins/cpu/tests/CpuTestUtil.h"

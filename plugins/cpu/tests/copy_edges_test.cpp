@@ -3,6 +3,8 @@
 // offsets may leave a whole row outside; for every dtype, bit-exact with the reference.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

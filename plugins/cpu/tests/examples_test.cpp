@@ -2,6 +2,8 @@
 // matches the reference interpreter on the same inputs, and the example's own direct
 // computation.
 #include "core/Files.h"
+
+#include <cstdint>
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
 using namespace tegula;

@@ -2,6 +2,7 @@
 // without compiling; truncated, damaged or foreign bytes, a stale format version, or an
 // executable compiled for another CPU are refused with TG_ERR_CORRUPT (so the runtime
 // compiles again instead of running them).
+#include <cstdint>
 #include <cstring>
 
 #include "core/Sha256.h"

@@ -2,6 +2,8 @@
 // outside a global tensor; for every dtype and values that round, saturate or are special.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

@@ -2,6 +2,8 @@
 // plugin when called directly): missing or extra arguments, scalars for tensors, buffers
 // too small for the shapes, a negative shape symbol, a grid that is not the kernel's.
 #include "plugins/cpu/tests/CpuTestUtil.h"
+
+#include <cstdint>
 #include "plugins/cpu/tests/PluginUtil.h"
 
 using namespace tegula;

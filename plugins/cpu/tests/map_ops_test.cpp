@@ -6,6 +6,8 @@
 // f32 units (or one unit of a narrower output).
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

@@ -2,7 +2,9 @@
 // sweep of inputs (every 2^-12 of the range that matters, plus specials and subnormal
 // results) they stay within 2 units in the last place of the correctly rounded result,
 // and give exactly the special values (Inf, 0, NaN, -Inf, +-1).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 

@@ -4,6 +4,8 @@
 // with runtime bounds around them.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

@@ -5,6 +5,8 @@
 // their length in f32 units.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

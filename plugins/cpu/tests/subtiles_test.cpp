@@ -4,6 +4,8 @@
 // along several dimensions at once.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 

@@ -2,6 +2,8 @@
 /// Shared-memory matrix descriptors; see Descriptors.h.
 #include "plugins/cuda/codegen/Descriptors.h"
 
+#include <cstdint>
+
 namespace tegula::cuda::gen {
 
 Result<SmemDescriptor> make_descriptor(const Buffer& b, bool k_major) {

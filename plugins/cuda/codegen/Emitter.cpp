@@ -5,6 +5,7 @@
 #include "plugins/cuda/codegen/Emitter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 #include "ir/Printer.h"

@@ -3,6 +3,7 @@
 /// translation of IR expressions (ir/IR.h: Index is long long with floor division, Float is
 /// float, or double for f64, Bool is bool).
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/cuda/codegen/Emitter.h"

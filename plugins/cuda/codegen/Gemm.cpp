@@ -5,6 +5,7 @@
 /// ldmatrix (.trans for operands stored the other way round) wherever a simulation of
 /// ldmatrix over every lane and atom shows it delivers exactly the catalogue's layout and the
 /// shared layout keeps its 16-byte rows whole, else with per-register loads.
+#include <cstdint>
 #include <optional>
 
 #include "plugins/cuda/codegen/Emitter.h"

@@ -15,7 +15,10 @@
 /// one the copy engine writes (plain, or column blocks with the matching swizzle) and the pad
 /// is 0 (or NaN); otherwise cp.async moves 4-, 8- or 16-byte vectors per thread with zero fill
 /// past the edge; when neither fits, plain loads and stores do, still ahead of time.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 
 #include "plugins/cuda/codegen/Descriptors.h"
 #include "plugins/cuda/DriverApi.h"

@@ -5,6 +5,8 @@
 /// scratch buffer across warps (plan.cross); plan.kind=shared combines every thread's partial
 /// through the scratch. max/min/absmax start from NaN and combine with fmax/fmin, which is
 /// exactly maxNum/minNum: a NaN loses to a number and an all-NaN row stays NaN.
+#include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "plugins/cuda/codegen/Emitter.h"

@@ -12,6 +12,8 @@
 /// inspection; no sm_100 device was available to run it.
 #include "plugins/cuda/codegen/Descriptors.h"
 
+#include <cstdint>
+
 namespace tegula::cuda::gen {
 
 static std::string hex64(uint64_t v) {

@@ -3,7 +3,9 @@
 /// (plan.kind=fragment: each thread handles its own slots of the fragment; plan.kind=free:
 /// the plan's distribution over the tile), with the plan's vector width where both sides
 /// allow it, global tiles masked at the tensor's edges (reads give `pad`).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <set>
 
 #include "ir/Analysis.h"

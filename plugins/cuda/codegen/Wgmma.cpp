@@ -9,6 +9,8 @@
 /// async proxy through fence.proxy.async before each barrier (Emitter::emit_barrier).
 #include "plugins/cuda/codegen/Descriptors.h"
 
+#include <cstdint>
+
 namespace tegula::cuda::gen {
 
 static std::string hex64(uint64_t v) {

@@ -4,6 +4,9 @@
 // e5m2 encoding decodes exactly. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
+#include <cstdint>
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 

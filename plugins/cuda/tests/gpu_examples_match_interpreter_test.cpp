@@ -3,6 +3,8 @@
 // launch gives, matches the reference interpreter at shapes that are and are not multiples
 // of the tiles. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
+
+#include <cstdint>
 #include "runtime/include/tegula/tegula.hpp"
 
 using namespace tegula;

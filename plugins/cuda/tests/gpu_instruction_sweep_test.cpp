@@ -2,7 +2,9 @@
 // dtype, wgmma from shared memory and from registers with both B layouts, ...), forced onto a
 // gemm over several groups and repeats at shapes that are not multiples of the tile, matches
 // the reference interpreter. Skips without a device.
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <thread>
 
 #include "plugins/cuda/Compile.h"

@@ -4,6 +4,8 @@
 // rasterised block order; the H200 benchmark gemm at small shapes too. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 

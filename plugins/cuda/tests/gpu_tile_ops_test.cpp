@@ -7,6 +7,8 @@
 // Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 

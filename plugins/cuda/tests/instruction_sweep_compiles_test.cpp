@@ -2,6 +2,7 @@
 // gemm (inst="<id>"), compiles through NVRTC and ptxas for its target, and the PTX issues
 // exactly that instruction (mma.sync.aligned..., wgmma.mma_async..., tcgen05.mma...). Scalar
 // fma (inst=fma) compiles everywhere.
+#include <algorithm>
 #include <atomic>
 #include <thread>
 

@@ -1,6 +1,7 @@
 // Element access: addresses of global and shared elements (the SharedLayout formula), masked
 // reads and writes at tensor edges, register slots, and atomic adds (native where the target
 // has them, compare-and-swap loops on the containing word otherwise).
+#include <cstdint>
 #include <cstring>
 
 #include "plugins/vulkan/codegen/KernelGen.h"

@@ -1,5 +1,6 @@
 #include "plugins/vulkan/codegen/CodegenTarget.h"
 
+#include <cstdint>
 #include <sstream>
 
 #include "core/Json.h"

@@ -1,6 +1,7 @@
 #include "plugins/vulkan/codegen/Convert.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace tegula::vulkan {
 

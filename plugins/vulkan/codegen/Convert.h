@@ -15,6 +15,7 @@
 /// rounding exact for every format of at most 22 significand bits.
 #pragma once
 
+#include <cstdint>
 #include <map>
 
 #include "core/DType.h"

@@ -12,6 +12,9 @@
 //    Convert.h), mask and write each element like any other tile op, and for copies in and
 //    maps the tile is loaded back. Only the first copy of a replicated group writes memory.
 #include "ir/lower/GemmPlan.h"
+
+#include <cstdint>
+#include <functional>
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {

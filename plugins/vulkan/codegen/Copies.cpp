@@ -6,6 +6,8 @@
 // runs element by element.
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include <cstdint>
+
 namespace tegula::vulkan {
 
 using namespace spv;

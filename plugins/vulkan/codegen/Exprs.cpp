@@ -4,6 +4,8 @@
 // exact rules of core/DType.h.
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include <cstdint>
+
 namespace tegula::vulkan {
 
 using namespace spv;

@@ -5,6 +5,8 @@
 // f64 operands, i32 for integers) from the accumulator's old value, and round once to the
 // accumulator's dtype at the end, as the reference rounds once per gemm.
 #include "ir/lower/GemmPlan.h"
+
+#include <cstdint>
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {

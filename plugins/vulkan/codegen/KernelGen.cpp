@@ -1,5 +1,8 @@
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 

@@ -17,7 +17,9 @@
 ///    made by the first copy only, so every element is written (or added) once.
 #pragma once
 
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>

@@ -7,6 +7,7 @@
 // shared tile where the copy stood. The first iteration's elements are loaded before the
 // loop. Global latency then overlaps the barrier and the compute of the iteration; the
 // shared tile, the barriers and the results are exactly those of the plain loop.
+#include <cstdint>
 #include <functional>
 #include <set>
 

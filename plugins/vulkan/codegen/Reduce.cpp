@@ -5,6 +5,7 @@
 // shared) every partner's partial through scratch. max/min/absmax are maxNum/minNum: the
 // identity is NaN, which loses to any number, so an all-NaN row stays NaN.
 #include <cmath>
+#include <cstdint>
 
 #include "plugins/vulkan/codegen/KernelGen.h"
 

@@ -1,6 +1,9 @@
 // Tile ops that move or compute elements where their plan says: copy (masked at tensor
 // edges, with pad), atomic_add, fill and map (with broadcast operands).
 #include "ir/Analysis.h"
+
+#include <cstdint>
+#include <functional>
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {

@@ -1,5 +1,8 @@
 #include "plugins/vulkan/spirv/Builder.h"
 
+#include <cstdint>
+#include <functional>
+
 namespace tegula::vulkan::spv {
 
 Value Builder::op(Op o, T ty, const std::vector<uint32_t>& args) {

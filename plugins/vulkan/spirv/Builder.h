@@ -6,6 +6,7 @@
 /// promotes them to registers.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 

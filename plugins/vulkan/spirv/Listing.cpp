@@ -1,5 +1,7 @@
 #include "plugins/vulkan/spirv/Listing.h"
 
+#include <cstdint>
+
 #include "plugins/vulkan/spirv/Spirv.h"
 
 namespace tegula::vulkan {

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 

@@ -4,6 +4,8 @@
 // elements; masked at tensor edges.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+#include <cstdint>
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 

@@ -4,6 +4,8 @@
 // executable_describe refuses them the same way.
 #include "plugins/vulkan/tests/PluginTestUtil.h"
 
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;

@@ -4,6 +4,9 @@
 // fallback. The H200 facts come from shared/research/mma.md.
 #include "plugins/vulkan/tests/PluginTestUtil.h"
 
+#include <cstdint>
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;

@@ -2,6 +2,7 @@
 // encoding, and for wider sources values at the edges (ties, subnormals, overflow, Inf, NaN,
 // signed zero, integer saturation). Also through f32 registers and cast<>.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"

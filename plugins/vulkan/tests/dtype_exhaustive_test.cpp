@@ -1,6 +1,8 @@
 // Every f16 and bf16 encoding decodes and re-encodes exactly, and 2^18 random f32 bit
 // patterns (NaNs, infinities and subnormals among them) round to every narrower dtype exactly
 // as core/DType.h does: the generated encoders agree with the reference bit for bit.
+#include <cstdint>
+#include <cstring>
 #include <random>
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"

@@ -3,6 +3,8 @@
 // maxNum/minNum with NaN operands (a NaN loses to a number), and the transcendental
 // functions within a few f32 units in the last place.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 

@@ -3,6 +3,9 @@
 // another device, unknown compile options and IR the plugin cannot read.
 #include "plugins/vulkan/tests/PluginTestUtil.h"
 
+#include <cstdint>
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 

@@ -2,6 +2,8 @@
 // reads at offsets, device copies (overlapping ranges of one buffer too), fills with 1-, 2-,
 // 4- and 8-byte patterns at aligned and unaligned offsets, empty buffers, and events whose
 // elapsed time is measured.
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"

@@ -2,6 +2,8 @@
 // devices: init succeeds, device_count says 0, and asking for device 0 is NOT_FOUND.
 #include "plugins/vulkan/tests/PluginTestUtil.h"
 
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 

@@ -3,6 +3,8 @@
 // instructions: the gemm example uses OpCooperativeMatrixMulAddKHR there and fma on lavapipe.
 #include "plugins/vulkan/tests/PluginTestUtil.h"
 
+#include <cstring>
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;

@@ -3,6 +3,7 @@
 // a thread factor that is not a power of two (every partial through scratch); max and min
 // follow maxNum/minNum (NaN loses; an all-NaN row stays NaN); clear=false accumulates.
 #include <cmath>
+#include <cstring>
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
