@@ -1,8 +1,12 @@
 #include "conformance/Compare.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "conformance/Inputs.h"
 

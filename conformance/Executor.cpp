@@ -1,7 +1,11 @@
 #include "conformance/Executor.h"
 
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "conformance/Inputs.h"
 #include "conformance/Oracle.h"

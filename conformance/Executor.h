@@ -14,6 +14,7 @@
 ///     where the plugin can show it (tegula_kernel_describe).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>

@@ -1,5 +1,7 @@
 #include "conformance/Expectations.h"
 
+#include <string>
+
 #include "conformance/Glob.h"
 #include "core/Files.h"
 

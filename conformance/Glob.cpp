@@ -1,5 +1,8 @@
 #include "conformance/Glob.h"
 
+#include <string>
+#include <string_view>
+
 #include <fnmatch.h>
 
 namespace tegula::conformance {

@@ -4,7 +4,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <ctime>
+#include <string>
 
 #include "core/Files.h"
 #include "core/Sha256.h"

@@ -4,8 +4,11 @@
 /// row per primitive or instruction, one column per device, each cell its counts, opening
 /// (a <details> element) onto the row's cases on that device with their outcomes, errors
 /// and first mismatch.
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "conformance/Report.h"
 

@@ -1,9 +1,11 @@
 #include "conformance/Inputs.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/Random.h"
 

@@ -1,6 +1,9 @@
 #include "conformance/Oracle.h"
 
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "conformance/Inputs.h"
 #include "ir/Interpreter.h"

@@ -1,5 +1,8 @@
 #include "conformance/Outcome.h"
 
+#include <optional>
+#include <string_view>
+
 namespace tegula::conformance {
 
 const char* outcome_name(Outcome o) {

@@ -7,11 +7,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
-#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 extern char** environ;
 

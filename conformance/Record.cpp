@@ -1,6 +1,9 @@
 #include "conformance/Record.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace tegula::conformance {
 namespace {

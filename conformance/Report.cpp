@@ -1,5 +1,11 @@
 #include "conformance/Report.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "conformance/Glob.h"
 #include "core/Sha256.h"
 

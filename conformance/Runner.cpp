@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "conformance/Executor.h"
 #include "conformance/Expectations.h"

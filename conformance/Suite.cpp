@@ -1,6 +1,9 @@
 #include "conformance/Suite.h"
 
+#include <cstdint>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "conformance/cases/Generator.h"
 #include "core/Sha256.h"

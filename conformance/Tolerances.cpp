@@ -1,5 +1,7 @@
 #include "conformance/Tolerances.h"
 
+#include <string>
+
 #include "conformance/TolerancesEmbed.h"
 #include "core/Json.h"
 #include "core/Sha256.h"

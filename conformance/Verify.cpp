@@ -3,7 +3,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "conformance/Expectations.h"
 #include "conformance/Host.h"

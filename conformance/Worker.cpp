@@ -5,9 +5,12 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "conformance/Executor.h"
 #include "conformance/Suite.h"

@@ -3,6 +3,9 @@
 /// several blocks race on every element; on the exact lattice the result is the same in
 /// any order. From fragment and shared tiles, with one and with eight contending blocks,
 /// over the dtypes the IR allows (f64, f32, f16, bf16, i32), masked at the edges.
+#include <cstdint>
+#include <string>
+
 #include "conformance/cases/Generator.h"
 
 namespace tegula::conformance {

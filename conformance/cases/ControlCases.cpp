@@ -4,6 +4,11 @@
 /// with 1 to 4 stages (which must never change results), if/else on the block index and on
 /// a scalar, and an explicit barrier between a shared tile's writes and another thread's
 /// reads of them.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "conformance/cases/Generator.h"
 
 namespace tegula::conformance {

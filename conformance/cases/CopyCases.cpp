@@ -4,6 +4,10 @@
 /// sizes that are not a multiple of the tile); reads past the edge with `pad`; a sub-tile
 /// at an offset inside shared memory; rank-1 and rank-3 tensors. Values are random bit
 /// patterns, so every encoding (NaN payloads, subnormals, -0) must survive bit for bit.
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "conformance/cases/Generator.h"
 
 namespace tegula::conformance {

@@ -6,6 +6,8 @@
 /// rounding tie.
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "conformance/Inputs.h"
 #include "conformance/cases/Generator.h"

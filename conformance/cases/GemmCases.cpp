@@ -14,7 +14,10 @@
 /// instruction takes, and "nt" is M- and N-major.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "conformance/cases/Generator.h"
 #include "targets/MatrixQuery.h"

@@ -1,6 +1,9 @@
 #include "conformance/cases/Generator.h"
 
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "ir/Printer.h"
 

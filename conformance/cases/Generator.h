@@ -3,6 +3,7 @@
 /// described, the list being built, and helpers that write kernels as .tile text.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>

@@ -5,6 +5,9 @@
 /// a float and an integer scalar parameter; and one fused expression. Arithmetic the
 /// reference computes exactly once rounded (add, sub, mul, max, min, neg, abs, compares,
 /// select, cast, integer ops) must match bit for bit; the rest follow the ulp table.
+#include <string>
+#include <vector>
+
 #include "conformance/cases/Generator.h"
 
 namespace tegula::conformance {

@@ -3,6 +3,11 @@
 /// transpose (scattered stores), per-thread local temporaries, a gather through an index
 /// tensor, a shared tile written element by element and then copied out, and a fragment
 /// read element by element. Every dtype; the tails are guarded with if.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "conformance/cases/Generator.h"
 
 namespace tegula::conformance {

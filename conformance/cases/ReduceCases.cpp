@@ -5,7 +5,9 @@
 /// lattice (bit-exact whatever the order) and once on random values under the tolerance
 /// table; max, min and absmax run on special values (NaN loses to a number, infinities win).
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <string>
 
 #include "conformance/cases/Generator.h"
 

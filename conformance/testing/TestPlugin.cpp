@@ -18,9 +18,11 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <functional>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/Interpreter.h"

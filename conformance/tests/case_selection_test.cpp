@@ -3,7 +3,10 @@
 // list` prints exactly the selection.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "conformance/Suite.h"
 #include "conformance/tests/TestSupport.h"

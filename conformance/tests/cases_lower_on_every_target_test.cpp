@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "conformance/Suite.h"
 #include "ir/Lower.h"

@@ -1,6 +1,9 @@
 // A plugin that modifies a tensor the kernel only reads fails on the input check.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

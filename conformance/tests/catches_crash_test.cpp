@@ -3,6 +3,9 @@
 // finishes with a report.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

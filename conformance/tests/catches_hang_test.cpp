@@ -2,6 +2,9 @@
 // and the run goes on to the next case with a fresh worker.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

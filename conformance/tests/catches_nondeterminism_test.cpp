@@ -2,6 +2,9 @@
 // is wrong) fails on the determinism check, although the first run was right.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

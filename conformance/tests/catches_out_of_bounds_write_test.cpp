@@ -2,6 +2,9 @@
 // region around every buffer, on every case.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

@@ -2,6 +2,9 @@
 // the first mismatch is reported with its index, expected and actual values.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "conformance/Compare.h"
 #include "conformance/Executor.h"

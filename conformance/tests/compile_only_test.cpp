@@ -4,6 +4,9 @@
 // whose code does not hold the forced instruction fails those cases.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

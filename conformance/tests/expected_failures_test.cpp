@@ -3,6 +3,8 @@
 // outcome and carry the reason.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

@@ -2,6 +2,8 @@
 // claims is run. The narrow test plugin is the reference device without bf16, e4m3, e5m2.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

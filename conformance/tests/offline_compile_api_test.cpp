@@ -4,6 +4,9 @@
 // code of a kernel lowered for the named target.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 #include "targets/Target.h"
 #include "tegula/tegula.hpp"

@@ -2,6 +2,9 @@
 // run exits 0, and its report verifies.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

@@ -3,6 +3,9 @@
 // device and rejects it. An honest report survives the re-check.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "conformance/Report.h"
 #include "conformance/Verify.h"
 #include "conformance/tests/TestSupport.h"

@@ -2,7 +2,10 @@
 // when the editor recomputes the counts, the summary and the integrity hash.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "conformance/Report.h"
 #include "conformance/Verify.h"

@@ -3,6 +3,8 @@
 // fixed. Without --strict they are reported but do not fail it.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "conformance/tests/TestSupport.h"
 
 using namespace tegula;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
 
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
