@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# The main job: run every example kernel on every shape below and check it against its
-# direct computation. Exits non-zero on any failure.
+# The main job: the conformance suite on every device this machine has (and offline for
+# targets with no device here), writing a report bundle into ./tegula-conformance-<date>/,
+# verified afterwards; then every example kernel on the default device, checked against its
+# direct computation. Exits non-zero on any Fail, Crash or Timeout or failed example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tegula=build/bin/tegula
-[ -x "$tegula" ] || tegula=build/runtime/tegula
+
+"$tegula" devices
+out="tegula-conformance-$(date +%Y%m%d-%H%M%S)"
+"$tegula" conformance --out "$out"
+"$tegula" conformance verify "$out"
 
 runs=(
   "examples/gemm/gemm_bf16.tile M=256,N=256,K=256"
@@ -21,5 +27,5 @@ for r in "${runs[@]}"; do
   echo "== tegula run $1 --bind $2"
   if ! "$tegula" run "$1" --bind "$2" --seed 1; then failed=$((failed + 1)); fi
 done
-echo "main job: $(( ${#runs[@]} - failed )) of ${#runs[@]} runs passed"
+echo "examples: $(( ${#runs[@]} - failed )) of ${#runs[@]} runs passed; conformance report in $out/report.html"
 [ "$failed" -eq 0 ]
