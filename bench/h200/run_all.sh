@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The H200 run: build (CPU backend off: the machine has no LLVM), the GPU tests of the CUDA
+# and Vulkan backends, the conformance suite on cuda:0 and the NVIDIA Vulkan device, and
+# the benchmarks beside cuBLAS. Steps are named on the command line, in order:
+#
+#   bash bench/h200/run_all.sh build tests conformance vkbench cudabench
+#
+# On the workplace's device machine (the `run` tool) carry `.device/vulkan/debs` (Debian's
+# libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev and
+# doctest-dev, which that machine lacks); results go under $OUT. The build lives in
+# build-h200/ (git-ignored), so a second call on a still-warm machine reuses it.
+set -u
+ROOT=$(realpath "$(dirname "$0")/../..")
+cd "$ROOT"
+OUT=${OUT:-/tmp/tegula-h200}
+DEBS=${DEBS:-$ROOT/.device/vulkan/debs}
+BUILD=$ROOT/build-h200
+mkdir -p "$OUT"
+start=$(date +%s)
+stamp() { echo "[$1 at $(( $(date +%s) - start )) s]"; }
+
+if [ -d "$DEBS" ]; then
+  for f in "$DEBS"/*.deb; do case "$f" in *-dev_*) ;; *) dpkg -x "$f" /;; esac; done
+  ldconfig
+  mkdir -p /tmp/dev && for f in "$DEBS"/libvulkan-dev_*.deb "$DEBS"/doctest-dev_*.deb; do dpkg -x "$f" /tmp/dev; done
+fi
+ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -f "$ICD" ] || ICD=$(ls /usr/share/vulkan/icd.d/nvidia*.json /etc/vulkan/icd.d/nvidia*.json 2>/dev/null | head -1)
+export VK_DRIVER_FILES=$ICD VK_ICD_FILENAMES=$ICD TEGULA_VULKAN_TEST_ICD=$ICD TEGULA_CACHE_DIR=/tmp/tegula-cache
+exec > >(tee -a "$OUT/run.log") 2>&1  # at most 8 files come back: one log for everything small
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+
+for step in "$@"; do
+  case "$step" in
+    build)
+      extra=()
+      [ -d /tmp/dev/usr/include ] && extra+=(-DTEGULA_VULKAN_INCLUDE_DIR=/tmp/dev/usr/include -Ddoctest_DIR=/tmp/dev/usr/lib/cmake/doctest)
+      cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTEGULA_ENABLE_CPU=OFF "${extra[@]}" > /tmp/build.log 2>&1 \
+        || { tail -30 /tmp/build.log; exit 1; }
+      cmake --build "$BUILD" -j16 --target tegula tegula_plugin_cuda tegula_plugin_vulkan tegula_plugin_reference tegula_plugin_null \
+        cuda_tests vulkan_tests vulkan_gemm_bench tegula_bench_cuda >> /tmp/build.log 2>&1 \
+        || { grep -E "error|FAILED" /tmp/build.log | head -30; exit 1; }
+      "$BUILD/bin/tegula" devices ;;
+    tests)
+      (cd "$BUILD" && timeout 240 ctest -R 'cuda_tests|vulkan_tests' -j4 --timeout 200 --output-on-failure) > "$OUT/tests.log" 2>&1
+      grep -E "tests passed|tests failed|\(Failed\)|Timeout" "$OUT/tests.log" | tail -12 ;;
+    conformance)
+      rm -rf /tmp/conformance
+      timeout 330 "$BUILD/bin/tegula" conformance --device cuda --device vulkan --jobs 16 --no-offline --quiet --out /tmp/conformance \
+        > /tmp/conformance.txt 2>&1
+      echo "conformance rc=$?"
+      tail -3 /tmp/conformance.txt
+      "$BUILD/bin/tegula" conformance verify /tmp/conformance
+      tar -czf "$OUT/conformance-h200.tar.gz" -C /tmp conformance ;;
+    vkbench)
+      timeout 150 "$BUILD/bin/vulkan_gemm_bench" 4096 20
+      timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 ;;
+    cudabench)
+      timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
+  esac
+  stamp "$step"
+done
