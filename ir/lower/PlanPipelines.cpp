@@ -56,6 +56,25 @@ bool reads(const Stmt& s, const std::string& name) {
   return found;
 }
 
+/// Whether the tensor copy engine can write a tile into a shared buffer's layout: it writes
+/// boxes densely (no row padding), at most 256 elements per box dimension, with inner rows of
+/// whole 16 bytes, swizzled only in the 32/64/128-byte modes whose span is one column block.
+bool bulk_writable(LowerContext& ctx, const std::string& name, const std::vector<int64_t>& extent) {
+  Stmt* alloc = ctx.find_alloc(name);
+  if (!alloc) return false;
+  auto l = get_shared_layout(alloc->attrs);
+  if (!l.is_ok() || l->pad) return false;
+  int64_t esize = int64_t(dtype_size(alloc->type.dtype));
+  if (extent != alloc->type.shape || extent[0] > 256) return false;
+  int64_t inner = l->block ? l->block : extent[1];
+  if (inner > 256 || (inner * esize) % 16) return false;
+  if (l->swizzle_bits) {
+    int64_t span = int64_t(16) << l->swizzle_bits;  // bits 1, 2, 3: 32, 64, 128 bytes
+    if (l->swizzle_base != 4 || l->swizzle_shift != 3 || inner * esize != span) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Status plan_pipelines(LowerContext& ctx) {
@@ -85,7 +104,7 @@ Status plan_pipelines(LowerContext& ctx) {
         int64_t vec = stmt_attr_int(s, "plan.vec");
         int64_t esize = int64_t(dtype_size(buffers.at(dst).dtype));
         bool bulk = has_bulk && extent.is_ok() && extent->size() == 2 && vec * esize >= 16 &&
-                    buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype;
+                    buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype && bulk_writable(ctx, dst, *extent);
         bool async = has_async && (vec * esize == 4 || vec * esize == 8 || vec * esize == 16) &&
                      buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype;
         if (bulk || async) {

@@ -112,3 +112,21 @@ TEST_CASE("misuse: more threads than the target allows, and an unknown pass name
   REQUIRE_FALSE(r.is_ok());
   CHECK(r.status().message().find("unknown pass 'no_such_pass'") != std::string::npos);
 }
+
+TEST_CASE("the tensor copy engine is chosen only for layouts it can write") {
+  LowerOptions o;
+  o.divisibility = {{"K", 16}, {"N", 16}};
+  // mma.sync reads its operands from bank-padded rows, which the copy engine cannot write.
+  std::string text = example_text("gemm/gemm_f16.tile");
+  auto pos = text.find("gemm As, Bs, Acc, accumulate=true");
+  REQUIRE(pos != std::string::npos);
+  text.insert(pos + std::string("gemm As, Bs, Acc, accumulate=true").size(), ", inst=\"mma_sync.m16n8k16.f16_f32\"");
+  auto r = lower_text(text, "sm_90a", o);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  const Stmt* loop = first_op(r->kernel.body, OpKind::Pipelined);
+  for (int64_t i : stmt_attr_ints(*loop, "plan.prefetch")) {
+    const Stmt& copy = loop->body().stmts[size_t(i)];
+    auto l = get_shared_layout(alloc_of(r->kernel, copy.copy_dst().buffer)->attrs);
+    CHECK(stmt_attr_ident(copy, "plan.engine") == (l->pad ? "async" : "bulk"));
+  }
+}
