@@ -24,6 +24,48 @@ struct Access {
 };
 using AccessSet = std::map<std::string, Access>;
 
+/// A pipelined loop names its prefetched copies by index in its body (plan.prefetch); a
+/// barrier inserted in front of one moves it, so each copy is remembered by how many
+/// statements other than barriers precede it, and the indices are recomputed after the walk.
+class PrefetchMarks {
+public:
+  explicit PrefetchMarks(const Stmt& loop) {
+    if (loop.op != OpKind::Pipelined || !find_attr(loop.attrs, "plan.prefetch")) return;
+    const std::vector<Stmt>& body = loop.blocks[0].stmts;
+    for (int64_t i : stmt_attr_ints(loop, "plan.prefetch"))
+      if (i >= 0 && size_t(i) < body.size()) marked_.push_back(size_t(i));
+    non_barriers_before_.reserve(marked_.size());
+    for (size_t i : marked_) {
+      size_t n = 0;
+      for (size_t j = 0; j < i; ++j) n += body[j].op != OpKind::Barrier;
+      non_barriers_before_.push_back(n);
+    }
+  }
+
+  /// Inserted statements are barriers only, so a marked copy is the statement that has the
+  /// same number of non-barrier statements in front of it as before.
+  void renumber(Stmt& loop) const {
+    if (marked_.empty()) return;
+    const std::vector<Stmt>& body = loop.blocks[0].stmts;
+    std::vector<int64_t> now;
+    for (size_t want : non_barriers_before_) {
+      size_t n = 0;
+      for (size_t j = 0; j < body.size(); ++j) {
+        if (body[j].op == OpKind::Barrier) continue;
+        if (n++ == want) {
+          now.push_back(int64_t(j));
+          break;
+        }
+      }
+    }
+    set_attr(loop.attrs, "plan.prefetch", AttrValue::of_ints(now));
+  }
+
+private:
+  std::vector<size_t> marked_;
+  std::vector<size_t> non_barriers_before_;
+};
+
 class BarrierInserter {
 public:
   explicit BarrierInserter(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {}
@@ -210,6 +252,7 @@ private:
     // Iterate: the body's exit state flows back into its entry until no barrier is added.
     AccessSet entry = state;
     loop_vars_.push_back(loop.vars[0]);
+    PrefetchMarks marks(loop);
     for (int round = 0; round < 4; ++round) {
       int before = inserted_;
       AccessSet s2 = entry;
@@ -219,13 +262,16 @@ private:
       if (inserted_ == before && round > 0) {
         state = next_entry;
         loop_vars_.pop_back();
+        marks.renumber(loop);
         return;
       }
       entry = next_entry;
     }
     state = entry;
     loop_vars_.pop_back();
+    marks.renumber(loop);
   }
+
 
   LowerContext& ctx_;
   BufferMap buffers_;

@@ -2,6 +2,7 @@
 #include "ir/lower/Passes.h"
 
 #include <cstdint>
+#include <map>
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
@@ -128,5 +129,37 @@ TEST_CASE("the tensor copy engine is chosen only for layouts it can write") {
     const Stmt& copy = loop->body().stmts[size_t(i)];
     auto l = get_shared_layout(alloc_of(r->kernel, copy.copy_dst().buffer)->attrs);
     CHECK(stmt_attr_ident(copy, "plan.engine") == (l->pad ? "async" : "bulk"));
+  }
+}
+
+TEST_CASE("plan.prefetch still names the prefetched copies after barriers are inserted in front of them") {
+  // With N % 2 == 0 but K odd only B's copy is prefetched (statement 1); the barrier that
+  // guards A's unpipelined copy against the previous iteration's gemm goes in front of it.
+  for (const char* file : {"gemm/gemm_bf16.tile", "gemm/gemm_f16.tile"}) {
+    for (const char* target : {"sm_80", "sm_90a"}) {
+      for (const std::map<std::string, int64_t>& div :
+           {std::map<std::string, int64_t>{{"N", 2}}, {{"K", 2}}, {{"K", 16}, {"N", 16}}, {{"M", 4}, {"N", 8}, {"K", 1}}}) {
+        CAPTURE(file);
+        CAPTURE(target);
+        CAPTURE(div.size());
+        LowerOptions o;
+        o.divisibility = div;
+        auto r = lower_text(example_text(file), target, o);
+        REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+        const Stmt* loop = first_op(r->kernel.body, OpKind::Pipelined);
+        REQUIRE(loop != nullptr);
+        if (!find_attr(loop->attrs, "plan.prefetch")) continue;
+        const std::vector<Stmt>& body = loop->body().stmts;
+        for (int64_t i : stmt_attr_ints(*loop, "plan.prefetch")) {
+          REQUIRE(i >= 0);
+          REQUIRE(size_t(i) < body.size());
+          REQUIRE(body[size_t(i)].op == OpKind::Copy);
+          const Stmt* dst = alloc_of(r->kernel, body[size_t(i)].copy_dst().buffer);
+          REQUIRE(dst != nullptr);
+          CHECK(get_shared_layout(dst->attrs)->stages == stmt_attr_int(*loop, "plan.stages"));
+          CHECK(find_attr(body[size_t(i)].attrs, "plan.engine") != nullptr);
+        }
+      }
+    }
   }
 }
