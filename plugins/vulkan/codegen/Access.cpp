@@ -59,7 +59,9 @@ Value KernelGen::shared_index(const Buf& b, const std::vector<Value>& coords) {
 uint32_t KernelGen::element_ptr(const Buf& b, Value index) {
   switch (b.scope) {
     case ir::Scope::Global: return b_.chain(SCStorageBuffer, b.elem_type, b.var, {b_.cu(0).id, index.id});
-    case ir::Scope::Shared: return b_.chain(SCWorkgroup, b.elem_type, b.var, {index.id});
+    case ir::Scope::Shared:
+      packed_misuse_ = packed_misuse_ || b.packed;
+      return b_.chain(SCWorkgroup, b.elem_type, b.var, {index.id});
     case ir::Scope::Fragment:
     case ir::Scope::Local: return b_.chain(SCFunction, b.elem_type, b.var, {index.id});
   }

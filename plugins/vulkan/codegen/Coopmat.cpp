@@ -4,8 +4,8 @@
 // accumulator matrices of rows gi*rm*m + i*m and columns gj*rn*n + j*n.
 //
 //  - gemm: per k-step, A and B matrices are loaded from shared memory (OpCooperativeMatrixLoadKHR
-//    on the padded row-major tile, column-major for transposed operands) and multiplied into
-//    the accumulators with OpCooperativeMatrixMulAddKHR;
+//    on the padded row-major tile, column-major for transposed operands; in 16-byte words for
+//    packed tiles) and multiplied into the accumulators with OpCooperativeMatrixMulAddKHR;
 //  - fill: OpCompositeConstruct of the (rounded) value;
 //  - copies and maps go through a per-subgroup staging tile in shared memory: the matrix is
 //    stored there, the subgroup's invocations then read, convert (with the exact encoders of
@@ -143,8 +143,13 @@ Status KernelGen::gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
   need_coopmat_caps(m_, cb);
   uint32_t a_type = m_.type_coopmat(ca, uint32_t(c.m), uint32_t(c.k), CoopUseA);
   uint32_t b_type = m_.type_coopmat(cb, uint32_t(c.k), uint32_t(c.n), CoopUseB);
-  Value a_stride = b_.cu(uint32_t(A->shape[1] + A->layout.pad));
-  Value b_stride = b_.cu(uint32_t(B->shape[1] + B->layout.pad));
+  // Packed tiles (Packed.cpp) are read as 16-byte words: pointer and stride count words.
+  auto stride_of = [&](const Buf* x) { return uint32_t(x->shape[1] + x->layout.pad) / (x->packed ? per_word(*x) : 1); };
+  auto operand_ptr = [&](Buf* x, Value index) {
+    return x->packed ? packed_ptr(*x, index) : b_.chain(SCWorkgroup, x->elem_type, x->var, {index.id});
+  };
+  Value a_stride = b_.cu(stride_of(A));
+  Value b_stride = b_.cu(stride_of(B));
   Value row_major = b_.cu(CoopRowMajor), col_major = b_.cu(CoopColumnMajor);
   uint32_t operands = dtype_is_int(c.a) && signed_int ? (CoopASigned | CoopBSigned | CoopCSigned | CoopResultSigned) : CoopOperandsNone;
   GroupPos pos = group_pos(*C);
@@ -154,13 +159,13 @@ Status KernelGen::gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
     for (int64_t i = 0; i < C->rm; ++i) {
       Value row = b_.add(pos.row0, b_.ci(int32_t(i * c.m)));
       Value index = shared_index(*A, ta ? std::vector<Value>{kk, row} : std::vector<Value>{row, kk});
-      uint32_t ptr = b_.chain(SCWorkgroup, A->elem_type, A->var, {index.id});
+      uint32_t ptr = operand_ptr(A, index);
       am.push_back(coop_load(a_type, ptr, ta ? col_major : row_major, a_stride));
     }
     for (int64_t j = 0; j < C->rn; ++j) {
       Value col = b_.add(pos.col0, b_.ci(int32_t(j * c.n)));
       Value index = shared_index(*B, tb ? std::vector<Value>{col, kk} : std::vector<Value>{kk, col});
-      uint32_t ptr = b_.chain(SCWorkgroup, B->elem_type, B->var, {index.id});
+      uint32_t ptr = operand_ptr(B, index);
       bm.push_back(coop_load(b_type, ptr, tb ? col_major : row_major, b_stride));
     }
     for (int64_t j = 0; j < C->rn; ++j)

@@ -3,10 +3,12 @@
 // column offset), each invocation moves them with one 4-, 8- or 16-byte load through a view
 // of the tensor's binding, then stores the elements to shared memory. The tensor's element
 // offset is only known at launch: when it is not a multiple of the vector, the same copy
-// runs element by element.
+// runs element by element. A packed destination (Packed.cpp) takes the loaded words as they
+// are.
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace tegula::vulkan {
 
@@ -28,6 +30,46 @@ uint32_t KernelGen::vector_view(Buf& b, uint32_t bytes) {
   return var;
 }
 
+Value KernelGen::load_words(Buf& src, Value index, Value inside, int64_t vec, double pad) {
+  uint32_t esize = uint32_t(dtype_size(src.dtype));
+  uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
+  uint32_t view = vector_view(src, bytes);
+  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
+  // Outside the tensor: the pad value in every element.
+  Value pad_raw = raw_constant(src.dtype, pad);
+  Value pad_word = esize == 4 ? b_.bitcast(pad_raw, T::U32) : b_.convert(pad_raw, T::U32);
+  if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
+  if (esize == 1) {
+    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
+    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
+  }
+  Value pad_vec = pad_word;
+  if (words > 1) pad_vec = b_.op_type(OpCompositeConstruct, word_type, std::vector<uint32_t>(words, pad_word.id));
+  uint32_t tmp = m_.local_variable(word_type);
+  b_.store(tmp, pad_vec);
+  b_.if_(inside, [&] {
+    Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
+    uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
+    std::vector<uint32_t> ops{ptr};
+    for (uint32_t w : b_.shared_access()) ops.push_back(w);
+    b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
+  });
+  return b_.op_type(OpLoad, word_type, {tmp});
+}
+
+std::vector<Value> KernelGen::unpack_words(Value loaded, uint32_t count, DType d, T elem) {
+  uint32_t esize = uint32_t(dtype_size(d));
+  std::vector<Value> out;
+  for (uint32_t w = 0; w < count; ++w) {
+    Value word = count == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
+    for (uint32_t p = 0; p < 4 / esize; ++p) {
+      Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
+      out.push_back(esize == 4 ? b_.bitcast(part, elem) : b_.convert(part, elem));
+    }
+  }
+  return out;
+}
+
 bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
                                 const std::vector<Value>& so, const std::vector<Value>& dso, double pad) {
   int64_t vec = ir::stmt_attr_int(s, "plan.vec");
@@ -39,64 +81,48 @@ bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exe
   if (extent.back() % vec) return false;
   for (size_t d = 0; d < src.shape.size(); ++d)
     if (d + 1 == src.shape.size() && src.shape[d] > 0 && src.shape[d] % vec) return false;
-  uint32_t view = vector_view(src, bytes);
-  uint32_t words = bytes / 4;
-  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
+  if (dst.packed && !copies_whole_words(s, e.dist, extent, src, dst)) return false;
   Value aligned = b_.eq(b_.umod(b_.bitcast(src.offset, T::U32), b_.cu(uint32_t(vec))), b_.cu(0));
-  auto vector_path = [&] {
+  // Each vector of slots v0 .. v0 + vec - 1, inside the tile.
+  auto each_vector = [&](const std::function<void(const std::vector<Value>& gc, const std::vector<Value>& sc)>& fn) {
     for (int64_t v0 = 0; v0 < e.slots(); v0 += vec) {
       int in = slot_inside(e, v0, extent);
       if (in == 0) continue;
       std::vector<Value> c = slot_coords(e, v0);
-      auto body = [&] {
-        std::vector<Value> gc = add_origin(so, c), sc = add_origin(dso, c);
-        Value index = global_index(src, gc);
-        Value inside = global_inside(src, gc);
-        std::vector<Value> raws(static_cast<size_t>(vec));
-        uint32_t tmp = b_.m.local_variable(word_type);
-        // Outside the tensor: the pad value in every element.
-        Value pad_raw = raw_constant(src.dtype, pad);
-        Value pad_word = b_.convert(pad_raw, T::U32);
-        if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-        if (esize == 1) {
-          pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
-          pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-        }
-        if (esize == 4) pad_word = b_.bitcast(pad_raw, T::U32);
-        Value pad_vec = pad_word;
-        if (words > 1) {
-          std::vector<uint32_t> parts(words, pad_word.id);
-          pad_vec = b_.op_type(OpCompositeConstruct, word_type, parts);
-        }
-        b_.store(tmp, pad_vec);
-        b_.if_(inside, [&] {
-          Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
-          uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
-          std::vector<uint32_t> ops{ptr};
-          for (uint32_t w : b_.shared_access()) ops.push_back(w);
-          b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
-        });
-        Value loaded = b_.op_type(OpLoad, word_type, {tmp});
-        for (uint32_t w = 0; w < words; ++w) {
-          Value word = words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
-          uint32_t per = 4 / esize;
-          for (uint32_t p = 0; p < per; ++p) {
-            Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-            Value raw = esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem);
-            raws[size_t(w * per + p)] = raw;
-          }
-        }
-        for (int64_t u = 0; u < vec; ++u) {
-          std::vector<Value> cu = sc;
-          cu[size_t(rank - 1)] = b_.add(cu[size_t(rank - 1)], b_.ci(int32_t(u)));
-          store_raw(dst, shared_index(dst, cu), raws[size_t(u)]);
-        }
-      };
+      auto body = [&] { fn(add_origin(so, c), add_origin(dso, c)); };
       if (in == 1) body();
       else b_.if_(coords_inside(c, extent), body);
     }
   };
+  auto vector_path = [&] {
+    each_vector([&](const std::vector<Value>& gc, const std::vector<Value>& sc) {
+      Value words = load_words(src, global_index(src, gc), global_inside(src, gc), vec, pad);
+      if (dst.packed) {
+        b_.store_shared(packed_ptr(dst, shared_index(dst, sc)), words);
+        return;
+      }
+      std::vector<Value> raws = unpack_words(words, bytes / 4, src.dtype, src.elem);
+      for (int64_t u = 0; u < vec; ++u) {
+        std::vector<Value> cu = sc;
+        cu[size_t(rank - 1)] = b_.add(cu[size_t(rank - 1)], b_.ci(int32_t(u)));
+        store_raw(dst, shared_index(dst, cu), raws[size_t(u)]);
+      }
+    });
+  };
   auto scalar_path = [&] {
+    if (dst.packed) {
+      // Element by element from global memory, one word into the tile.
+      each_vector([&](const std::vector<Value>& gc, const std::vector<Value>& sc) {
+        std::vector<Value> raws;
+        for (int64_t u = 0; u < vec; ++u) {
+          std::vector<Value> cu = gc;
+          cu[size_t(rank - 1)] = b_.add(cu[size_t(rank - 1)], b_.ci(int32_t(u)));
+          raws.push_back(read_memory_raw(src, cu, pad));
+        }
+        b_.store_shared(packed_ptr(dst, shared_index(dst, sc)), pack_word(raws, src.dtype));
+      });
+      return;
+    }
     for_slots(e, extent, [&](int64_t, const std::vector<Value>& c) {
       write_memory_raw(dst, add_origin(dso, c), read_memory_raw(src, add_origin(so, c), pad));
     });

@@ -163,7 +163,13 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
-      b.var = m_.global_variable(SCWorkgroup, m_.type_array(b.elem_type, uint32_t(total)));
+      if (packed_.count(b.name)) {
+        b.packed = true;
+        b.word_type = m_.type_vector(T::U32, 4);
+        b.var = m_.global_variable(SCWorkgroup, m_.type_array(b.word_type, uint32_t(total * esize / 16)));
+      } else {
+        b.var = m_.global_variable(SCWorkgroup, m_.type_array(b.elem_type, uint32_t(total)));
+      }
       iface_.shared_bytes += uint32_t(total * esize);
       break;
     }
@@ -488,6 +494,7 @@ Result<GeneratedShader> KernelGen::run() {
   bool coop = false;
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")); });
   uses_coopmat_ = coop;
+  find_packed_tiles();
   if (coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);
@@ -579,6 +586,7 @@ Result<GeneratedShader> KernelGen::run() {
   }
   Status st = gen_block(k_.body);
   if (!st.is_ok()) return st;
+  if (packed_misuse_) return error(ErrorCode::Internal, "vulkan codegen: an element access reached a packed shared tile", k_.loc);
   m_.emit(OpReturn, {});
   m_.end_function();
 

@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ struct Buf {
   // Shared buffers.
   ir::SharedLayout layout;
   int64_t stage_elems = 0;
+  /// A packed tile (Packed.cpp): declared as 16-byte words, written only by 16-byte vector
+  /// copies from global memory and read only by cooperative-matrix loads.
+  bool packed = false;
+  uint32_t word_type = 0;  ///< uvec4, when packed
   // Fragments.
   ir::Distribution dist;
   int64_t slots = 0;
@@ -107,9 +112,26 @@ public:
   bool gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
                        const std::vector<Value>& so, const std::vector<Value>& dso, double pad);
   uint32_t vector_view(Buf& b, uint32_t bytes);
-  /// The raw elements of `vec` consecutive elements of a global tensor from one 4-, 8- or
-  /// 16-byte load at element `index` (pad outside when `inside` is false).
-  std::vector<Value> load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad);
+
+  /// One 4-, 8- or 16-byte load of `vec` consecutive elements at element `index` as u32
+  /// words (u32, uvec2 or uvec4); `pad` in every element when `inside` is false.
+  Value load_words(Buf& src, Value index, Value inside, int64_t vec, double pad);
+  /// The raw elements of a word vector of `src`'s dtype.
+  std::vector<Value> unpack_words(Value words, uint32_t count, DType d, T elem);
+
+  // --- packed shared tiles (Packed.cpp) ---------------------------------------------------
+  /// Which shared tiles can be packed: see Buf::packed and the conditions in Packed.cpp.
+  void find_packed_tiles();
+  /// Whether a global -> shared copy moves whole 16-byte words into aligned positions.
+  bool copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent, const Buf& src,
+                          const Buf& dst) const;
+  /// A pointer to the 16-byte word holding shared element `index` (a multiple of the
+  /// elements per word).
+  uint32_t packed_ptr(const Buf& b, Value index);
+  /// The elements per 16-byte word of a packed tile.
+  static uint32_t per_word(const Buf& b) { return 16 / uint32_t(dtype_size(b.dtype)); }
+  /// Pack raw 8- or 16-bit elements (storage type) into a uvec4.
+  Value pack_word(const std::vector<Value>& raws, DType d);
 
   // --- register prefetching in pipelined loops (Prefetch.cpp) --------------------------
   struct RegPrefetch {
@@ -121,7 +143,8 @@ public:
     Exec e;
     int64_t vec = 1;
     double pad = 0;
-    std::vector<uint32_t> regs;  ///< per slot, the element loaded ahead (storage type)
+    std::vector<uint32_t> regs;  ///< per slot, the element loaded ahead (storage type);
+                                 ///< for a packed tile, per word (slot / vec), a uvec4
   };
   /// Copies at the top of a pipelined loop that can be loaded one iteration ahead into
   /// registers: global -> shared, same dtype, from a tensor the kernel never writes.
@@ -238,6 +261,8 @@ public:
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
+  std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
+  bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;

@@ -6,7 +6,8 @@
 // issued right after iteration k stored its own, and the store of those registers into the
 // shared tile where the copy stood. The first iteration's elements are loaded before the
 // loop. Global latency then overlaps the barrier and the compute of the iteration; the
-// shared tile, the barriers and the results are exactly those of the plain loop.
+// shared tile, the barriers and the results are exactly those of the plain loop. For a packed
+// tile (Packed.cpp) the registers hold the loaded 16-byte words as they are.
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -77,46 +78,17 @@ Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPr
     p.e = bind(*dist, int(extent->size()));
     p.vec = ir::stmt_attr_int(s, "plan.vec");
     p.pad = ir::stmt_attr_float(s, "pad");
-    for (int64_t v = 0; v < p.e.slots(); ++v)
-      p.regs.push_back(slot_inside(p.e, v, p.extent) ? b_.var(src->elem) : 0);
+    if (dst->packed) {
+      // One word per vector of slots (prefetch_load checks the copy moves whole words).
+      for (int64_t v = 0; v < p.e.slots(); v += per_word(*dst))
+        p.regs.push_back(slot_inside(p.e, v, p.extent) ? m_.local_variable(dst->word_type) : 0);
+    } else {
+      for (int64_t v = 0; v < p.e.slots(); ++v)
+        p.regs.push_back(slot_inside(p.e, v, p.extent) ? b_.var(src->elem) : 0);
+    }
     out.push_back(std::move(p));
   }
   return Status::ok();
-}
-
-std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad) {
-  uint32_t esize = uint32_t(dtype_size(src.dtype));
-  uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
-  uint32_t view = vector_view(src, bytes);
-  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
-  Value pad_raw = raw_constant(src.dtype, pad);
-  Value pad_word = esize == 4 ? b_.bitcast(pad_raw, T::U32) : b_.convert(pad_raw, T::U32);
-  if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  if (esize == 1) {
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  }
-  Value pad_vec = pad_word;
-  if (words > 1) pad_vec = b_.op_type(OpCompositeConstruct, word_type, std::vector<uint32_t>(words, pad_word.id));
-  uint32_t tmp = m_.local_variable(word_type);
-  b_.store(tmp, pad_vec);
-  b_.if_(inside, [&] {
-    Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
-    uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
-    std::vector<uint32_t> ops{ptr};
-    for (uint32_t w : b_.shared_access()) ops.push_back(w);
-    b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
-  });
-  Value loaded = b_.op_type(OpLoad, word_type, {tmp});
-  std::vector<Value> out;
-  for (uint32_t w = 0; w < words; ++w) {
-    Value word = words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
-    for (uint32_t p = 0; p < 4 / esize; ++p) {
-      Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-      out.push_back(esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem));
-    }
-  }
-  return out;
 }
 
 Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k) {
@@ -131,24 +103,46 @@ Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k)
   bool vector = p.vec > 1 && (bytes == 4 || bytes == 8 || bytes == 16) && !e.dist.values.empty() &&
                 e.dist.values[0].size == p.vec && e.dist.values[0].dim == rank - 1 && e.dist.values[0].stride == 1 &&
                 p.extent.back() % p.vec == 0 && (p.src->shape.back() < 0 || p.src->shape.back() % p.vec == 0);
+  if (p.dst->packed && !(vector && copies_whole_words(*p.copy, e.dist, p.extent, *p.src, *p.dst)))
+    return fail(p.copy->loc, "packed shared tile '" + p.dst->name + "' prefetched by a copy that does not move whole 16-byte words");
+  // Each vector of slots v0 .. v0 + vec - 1 inside the tile, at its global coordinates.
+  auto each_vector = [&](const std::function<void(int64_t v0, const std::vector<Value>& gc)>& fn) {
+    for (int64_t v0 = 0; v0 < e.slots(); v0 += p.vec) {
+      int in = slot_inside(e, v0, p.extent);
+      if (in == 0) continue;
+      std::vector<Value> c = slot_coords(e, v0);
+      auto body = [&] { fn(v0, add_origin(*origin, c)); };
+      if (in == 1) body();
+      else b_.if_(coords_inside(c, p.extent), body);
+    }
+  };
   auto scalar_path = [&] {
+    if (p.dst->packed) {
+      each_vector([&](int64_t v0, const std::vector<Value>& gc) {
+        std::vector<Value> raws;
+        for (int64_t u = 0; u < p.vec; ++u) {
+          std::vector<Value> cu = gc;
+          cu[size_t(rank - 1)] = b_.add(cu[size_t(rank - 1)], b_.ci(int32_t(u)));
+          raws.push_back(read_memory_raw(*p.src, cu, p.pad));
+        }
+        b_.store(p.regs[size_t(v0 / p.vec)], pack_word(raws, p.src->dtype));
+      });
+      return;
+    }
     for_slots(e, p.extent, [&](int64_t v, const std::vector<Value>& c) {
       b_.store(p.regs[size_t(v)], read_memory_raw(*p.src, add_origin(*origin, c), p.pad));
     });
   };
   auto vector_path = [&] {
-    for (int64_t v0 = 0; v0 < e.slots(); v0 += p.vec) {
-      int in = slot_inside(e, v0, p.extent);
-      if (in == 0) continue;
-      std::vector<Value> c = slot_coords(e, v0);
-      auto body = [&] {
-        std::vector<Value> gc = add_origin(*origin, c);
-        std::vector<Value> raws = load_vector(*p.src, global_index(*p.src, gc), global_inside(*p.src, gc), p.vec, p.pad);
-        for (int64_t u = 0; u < p.vec; ++u) b_.store(p.regs[size_t(v0 + u)], raws[size_t(u)]);
-      };
-      if (in == 1) body();
-      else b_.if_(coords_inside(c, p.extent), body);
-    }
+    each_vector([&](int64_t v0, const std::vector<Value>& gc) {
+      Value words = load_words(*p.src, global_index(*p.src, gc), global_inside(*p.src, gc), p.vec, p.pad);
+      if (p.dst->packed) {
+        b_.store(p.regs[size_t(v0 / p.vec)], words);
+        return;
+      }
+      std::vector<Value> raws = unpack_words(words, bytes / 4, p.src->dtype, p.src->elem);
+      for (int64_t u = 0; u < p.vec; ++u) b_.store(p.regs[size_t(v0 + u)], raws[size_t(u)]);
+    });
   };
   auto run = [&] {
     if (!vector) return scalar_path();
@@ -163,6 +157,20 @@ Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k)
 Status KernelGen::prefetch_store(RegPrefetch& p) {
   TG_ASSIGN_OR_RETURN(std::vector<Value> origin, tile_origin(p.copy->copy_dst()));
   auto run = [&] {
+    if (p.dst->packed) {
+      for (int64_t v0 = 0; v0 < p.e.slots(); v0 += p.vec) {
+        uint32_t reg = p.regs[size_t(v0 / p.vec)];
+        if (!reg) continue;
+        std::vector<Value> c = slot_coords(p.e, v0);
+        auto body = [&] {
+          Value word = b_.op_type(OpLoad, p.dst->word_type, {reg});
+          b_.store_shared(packed_ptr(*p.dst, shared_index(*p.dst, add_origin(origin, c))), word);
+        };
+        if (slot_inside(p.e, v0, p.extent) == 1) body();
+        else b_.if_(coords_inside(c, p.extent), body);
+      }
+      return;
+    }
     for_slots(p.e, p.extent, [&](int64_t v, const std::vector<Value>& c) {
       store_raw(*p.dst, shared_index(*p.dst, add_origin(origin, c)), b_.load(p.regs[size_t(v)], p.src->elem));
     });

@@ -64,6 +64,7 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
     else done = vector_body();
     if (done) return Status::ok();
   }
+  if (dst->packed) return fail(s.loc, "packed shared tile '" + dst->name + "' written by a copy that does not move whole 16-byte words");
   auto body = [&] {
     for_slots(e, extent, [&](int64_t v, const std::vector<Value>& c) {
       if (raw) {
