@@ -9,9 +9,10 @@
 /// against the float64 reference in every range, with the reference's infinities, NaNs,
 /// signed zeros and subnormals. These routines reach that with the classic fdlibm recipes:
 /// Cody-Waite argument reduction, short polynomials, powers of two built from integer bits,
-/// and subnormals scaled into the normal range before any bit manipulation. They use only
-/// add, sub, mul, div, RoundEven and FAbs, which the device computes to IEEE rules (every
-/// such result is marked NoContraction so drivers neither fuse nor reassociate them).
+/// and subnormals scaled into the normal range before any bit manipulation. Their float
+/// operations are add, sub, mul, div (correctly rounded on lavapipe, subnormals kept),
+/// RoundEven and FAbs; every float result is marked NoContraction so that drivers neither
+/// fuse nor reassociate them.
 #pragma once
 
 #include "plugins/vulkan/spirv/Builder.h"
