@@ -1,8 +1,9 @@
 // Expressions: Index arithmetic in i32 (floor division and modulo), float arithmetic in f32,
 // or in f64 when an operand is f64 (the verifier's compute dtype), booleans as bool. max and
 // min are IEEE maxNum/minNum (GLSL NMax/NMin: a NaN loses to a number). Casts round with the
-// exact rules of core/DType.h.
+// exact rules of core/DType.h. exp, exp2, log and tanh come from Math.cpp.
 #include "plugins/vulkan/codegen/KernelGen.h"
+#include "plugins/vulkan/codegen/Math.h"
 
 #include <cstdint>
 
@@ -79,31 +80,15 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
     return b_.lnot(x);
   }
   TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], ty, map));
-  auto transcendental = [&](Glsl inst) {
-    // GLSL.std.450's exponentials and tanh take 16- and 32-bit floats only.
-    if (ty == T::F64) return b_.convert(b_.glsl(inst, T::F32, {b_.convert(x, T::F32)}), T::F64);
-    return b_.glsl(inst, ty, {x});
-  };
   switch (e->unary) {
     case ir::UnaryOp::Neg: return b_.neg(x);
     case ir::UnaryOp::Not: return b_.lnot(x);
     case ir::UnaryOp::Abs: return b_.glsl(ty == T::I32 ? GlslSAbs : GlslFAbs, ty, {x});
-    case ir::UnaryOp::Exp: return transcendental(GlslExp);
-    case ir::UnaryOp::Exp2: return transcendental(GlslExp2);
-    case ir::UnaryOp::Log: return transcendental(GlslLog);
-    case ir::UnaryOp::Tanh: {
-      // tanh through exp of a non-positive argument: no overflow, exact limits at +-inf,
-      // and within a few ulp everywhere (the driver's tanh is not always so careful).
-      if (ty == T::F64) return transcendental(GlslTanh);
-      Value ax = b_.glsl(GlslFAbs, ty, {x});
-      Value e2 = b_.glsl(GlslExp, ty, {b_.mul(ax, b_.cf(-2.0f))});
-      Value t = b_.fdiv(b_.sub(b_.cf(1.0f), e2), b_.add(b_.cf(1.0f), e2));
-      // Small |x|: tanh(x) ~ x - x^3/3 avoids the cancellation in 1 - e2.
-      Value x2 = b_.mul(x, x);
-      Value small = b_.mul(x, b_.add(b_.cf(1.0f), b_.mul(x2, b_.add(b_.cf(-1.0f / 3.0f), b_.mul(x2, b_.cf(2.0f / 15.0f))))));
-      Value signed_t = b_.select(b_.lt(x, b_.cf(0.0f)), b_.neg(t), t);
-      return b_.select(b_.lt(ax, b_.cf(0.0625f)), small, signed_t);
-    }
+    // Not GLSL.std.450's Exp/Exp2/Log/Tanh: no f64, loose precision, flushed subnormals (Math.h).
+    case ir::UnaryOp::Exp: return math_exp(b_, x);
+    case ir::UnaryOp::Exp2: return math_exp2(b_, x);
+    case ir::UnaryOp::Log: return math_log(b_, x);
+    case ir::UnaryOp::Tanh: return math_tanh(b_, x);
     case ir::UnaryOp::Sqrt: return b_.glsl(GlslSqrt, ty, {x});
     case ir::UnaryOp::Rsqrt: return b_.fdiv(b_.c(ty, 1.0), b_.glsl(GlslSqrt, ty, {x}));
   }

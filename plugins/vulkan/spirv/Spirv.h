@@ -56,6 +56,7 @@ enum StorageClass : uint32_t {
 
 enum Decoration : uint32_t {
   DecBlock = 2, DecArrayStride = 6, DecBuiltIn = 11, DecNonWritable = 24, DecBinding = 33,
+  DecNoContraction = 42,
   DecDescriptorSet = 34, DecOffset = 35,
 };
 

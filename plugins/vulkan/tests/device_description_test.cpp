@@ -49,6 +49,16 @@ TEST_CASE("a device without 8- or 16-bit storage does not claim those dtypes") {
   CHECK_FALSE(t.has_feature(Feature::SubgroupOps));
 }
 
+TEST_CASE("f64 needs both shaderFloat64 and shaderInt64 (exp, exp2, log work on its 64-bit integer bits)") {
+  DeviceCaps c = lavapipe_caps();
+  CHECK(describe(c).has_dtype(DType::F64));
+  c.int64 = false;
+  CHECK_FALSE(describe(c).has_dtype(DType::F64));
+  c = lavapipe_caps();
+  c.float64 = false;
+  CHECK_FALSE(describe(c).has_dtype(DType::F64));
+}
+
 TEST_CASE("the devices found describe themselves from what they report") {
   Plugin p;
   for (uint32_t i = 0; i < p.devices(); ++i) {
