@@ -3,10 +3,14 @@
 // column offset), each invocation moves them with one 4-, 8- or 16-byte load through a view
 // of the tensor's binding, then stores the elements to shared memory. The tensor's element
 // offset is only known at launch: when it is not a multiple of the vector, the same copy
-// runs element by element.
+// runs element by element. An 8-byte element (f64) is two words of the load.
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include "core/DType.h"
+
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 namespace tegula::vulkan {
 
@@ -28,6 +32,59 @@ uint32_t KernelGen::vector_view(Buf& b, uint32_t bytes) {
   return var;
 }
 
+/// The encoding of `pad` repeated over `words` 32-bit words, as the buffer holds them
+/// (little-endian); an 8-byte element spans two words.
+static std::vector<uint32_t> pad_words(DType d, double pad, uint32_t words) {
+  size_t esize = dtype_size(d);
+  alignas(8) unsigned char elem[8] = {};
+  store_element(d, pad, elem);
+  std::vector<unsigned char> bytes(size_t(words) * 4);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = elem[i % esize];
+  std::vector<uint32_t> out(words);
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad) {
+  uint32_t esize = uint32_t(dtype_size(src.dtype));
+  uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
+  uint32_t view = vector_view(src, bytes);
+  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
+  std::vector<uint32_t> pad_ids;
+  for (uint32_t w : pad_words(src.dtype, pad, words)) pad_ids.push_back(b_.cu(w).id);
+  Value pad_vec = words == 1 ? Value{pad_ids[0], T::U32} : b_.op_type(OpCompositeConstruct, word_type, pad_ids);
+  uint32_t tmp = m_.local_variable(word_type);
+  b_.store(tmp, pad_vec);
+  b_.if_(inside, [&] {
+    Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
+    uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
+    std::vector<uint32_t> ops{ptr};
+    for (uint32_t w : b_.shared_access()) ops.push_back(w);
+    b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
+  });
+  Value loaded = b_.op_type(OpLoad, word_type, {tmp});
+  auto word = [&](uint32_t w) { return words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w}); };
+  std::vector<Value> out;
+  if (esize == 8) {
+    // Two words make one element: a uvec2 bitcast to the 64-bit type.
+    uint32_t pair = m_.type_vector(T::U32, 2);
+    for (uint32_t w = 0; w < words; w += 2) {
+      Value lo = word(w), hi = word(w + 1);
+      Value v2 = b_.op_type(OpCompositeConstruct, pair, {lo.id, hi.id});
+      out.push_back(b_.op(OpBitcast, src.elem, {v2.id}));
+    }
+    return out;
+  }
+  for (uint32_t w = 0; w < words; ++w) {
+    Value x = word(w);
+    for (uint32_t p = 0; p < 4 / esize; ++p) {
+      Value part = esize == 4 ? x : b_.band(b_.shr(x, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
+      out.push_back(esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem));
+    }
+  }
+  return out;
+}
+
 bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
                                 const std::vector<Value>& so, const std::vector<Value>& dso, double pad) {
   int64_t vec = ir::stmt_attr_int(s, "plan.vec");
@@ -39,9 +96,6 @@ bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exe
   if (extent.back() % vec) return false;
   for (size_t d = 0; d < src.shape.size(); ++d)
     if (d + 1 == src.shape.size() && src.shape[d] > 0 && src.shape[d] % vec) return false;
-  uint32_t view = vector_view(src, bytes);
-  uint32_t words = bytes / 4;
-  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
   Value aligned = b_.eq(b_.umod(b_.bitcast(src.offset, T::U32), b_.cu(uint32_t(vec))), b_.cu(0));
   auto vector_path = [&] {
     for (int64_t v0 = 0; v0 < e.slots(); v0 += vec) {
@@ -50,42 +104,7 @@ bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exe
       std::vector<Value> c = slot_coords(e, v0);
       auto body = [&] {
         std::vector<Value> gc = add_origin(so, c), sc = add_origin(dso, c);
-        Value index = global_index(src, gc);
-        Value inside = global_inside(src, gc);
-        std::vector<Value> raws(static_cast<size_t>(vec));
-        uint32_t tmp = b_.m.local_variable(word_type);
-        // Outside the tensor: the pad value in every element.
-        Value pad_raw = raw_constant(src.dtype, pad);
-        Value pad_word = b_.convert(pad_raw, T::U32);
-        if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-        if (esize == 1) {
-          pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
-          pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-        }
-        if (esize == 4) pad_word = b_.bitcast(pad_raw, T::U32);
-        Value pad_vec = pad_word;
-        if (words > 1) {
-          std::vector<uint32_t> parts(words, pad_word.id);
-          pad_vec = b_.op_type(OpCompositeConstruct, word_type, parts);
-        }
-        b_.store(tmp, pad_vec);
-        b_.if_(inside, [&] {
-          Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
-          uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
-          std::vector<uint32_t> ops{ptr};
-          for (uint32_t w : b_.shared_access()) ops.push_back(w);
-          b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
-        });
-        Value loaded = b_.op_type(OpLoad, word_type, {tmp});
-        for (uint32_t w = 0; w < words; ++w) {
-          Value word = words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
-          uint32_t per = 4 / esize;
-          for (uint32_t p = 0; p < per; ++p) {
-            Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-            Value raw = esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem);
-            raws[size_t(w * per + p)] = raw;
-          }
-        }
+        std::vector<Value> raws = load_vector(src, global_index(src, gc), global_inside(src, gc), vec, pad);
         for (int64_t u = 0; u < vec; ++u) {
           std::vector<Value> cu = sc;
           cu[size_t(rank - 1)] = b_.add(cu[size_t(rank - 1)], b_.ci(int32_t(u)));

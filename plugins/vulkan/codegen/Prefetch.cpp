@@ -84,41 +84,6 @@ Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPr
   return Status::ok();
 }
 
-std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, int64_t vec, double pad) {
-  uint32_t esize = uint32_t(dtype_size(src.dtype));
-  uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
-  uint32_t view = vector_view(src, bytes);
-  uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
-  Value pad_raw = raw_constant(src.dtype, pad);
-  Value pad_word = esize == 4 ? b_.bitcast(pad_raw, T::U32) : b_.convert(pad_raw, T::U32);
-  if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  if (esize == 1) {
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  }
-  Value pad_vec = pad_word;
-  if (words > 1) pad_vec = b_.op_type(OpCompositeConstruct, word_type, std::vector<uint32_t>(words, pad_word.id));
-  uint32_t tmp = m_.local_variable(word_type);
-  b_.store(tmp, pad_vec);
-  b_.if_(inside, [&] {
-    Value vi = b_.bitcast(b_.udiv(b_.bitcast(index, T::U32), b_.cu(uint32_t(vec))), T::I32);
-    uint32_t ptr = b_.chain(SCStorageBuffer, word_type, view, {b_.cu(0).id, vi.id});
-    std::vector<uint32_t> ops{ptr};
-    for (uint32_t w : b_.shared_access()) ops.push_back(w);
-    b_.store(tmp, b_.op_type(OpLoad, word_type, ops));
-  });
-  Value loaded = b_.op_type(OpLoad, word_type, {tmp});
-  std::vector<Value> out;
-  for (uint32_t w = 0; w < words; ++w) {
-    Value word = words == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
-    for (uint32_t p = 0; p < 4 / esize; ++p) {
-      Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-      out.push_back(esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem));
-    }
-  }
-  return out;
-}
-
 Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k) {
   var_scopes_.emplace_back();
   var_scopes_.back()[var] = Var{k, 0, T::I32};
