@@ -167,6 +167,7 @@ Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
     }
     case ir::Scope::Fragment: break;
   }
+  if (auto it = staged_.find(b); it != staged_.end()) return read_memory(*it->second, idx, 0.0);
   return fail(e->loc, "reading one element of fragment '" + e->name + "' by index (its threads hold it, not this one)");
 }
 
