@@ -73,6 +73,7 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
 }
 
 Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
+  if (saturates(e)) return saturating_expr(e, map);
   T ty = type_of(e->type);
   if (e->unary == ir::UnaryOp::Not) {
     TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], T::Bool, map));
@@ -111,6 +112,7 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
 }
 
 Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
+  if (saturates(e)) return saturating_expr(e, map);
   ir::BinaryOp op = e->binary;
   if (ir::is_logical(op)) {
     TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], T::Bool, map));

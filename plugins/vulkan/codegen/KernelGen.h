@@ -216,6 +216,12 @@ public:
   Result<Value> unary_expr(const ir::Expr& e, const MapCtx* map);
   Result<Value> binary_expr(const ir::Expr& e, const MapCtx* map);
   Result<std::vector<Value>> tile_origin(const ir::TileRef& t);
+  /// Integer + - * neg abs on element values, computed so that a store saturates as the
+  /// IR's does (IntSat.cpp).
+  static bool saturates(const ir::Expr& e);
+  Result<Value> saturating_expr(const ir::Expr& e, const MapCtx* map);
+  Value saturating_unary(ir::UnaryOp op, Value x);
+  Value saturating_binary(ir::BinaryOp op, Value a, Value b);
 
   Status fail(const SourceLoc& loc, const std::string& what);
 
@@ -243,6 +249,7 @@ public:
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
   bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
+  uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;
   int64_t staging_tile_ = 0;    ///< elements per subgroup
