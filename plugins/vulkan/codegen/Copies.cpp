@@ -71,7 +71,7 @@ std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, i
     for (uint32_t w = 0; w < words; w += 2) {
       Value lo = word(w), hi = word(w + 1);
       Value v2 = b_.op_type(OpCompositeConstruct, pair, {lo.id, hi.id});
-      out.push_back(b_.op(OpBitcast, src.elem, {v2.id}));
+      out.push_back(cv_.restore(src.dtype, b_.op(OpBitcast, src.elem, {v2.id})));
     }
     return out;
   }
@@ -79,7 +79,7 @@ std::vector<Value> KernelGen::load_vector(Buf& src, Value index, Value inside, i
     Value x = word(w);
     for (uint32_t p = 0; p < 4 / esize; ++p) {
       Value part = esize == 4 ? x : b_.band(b_.shr(x, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-      out.push_back(esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem));
+      out.push_back(cv_.restore(src.dtype, esize == 4 ? b_.bitcast(part, src.elem) : b_.convert(part, src.elem)));
     }
   }
   return out;

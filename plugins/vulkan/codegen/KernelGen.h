@@ -190,7 +190,8 @@ public:
   void write_memory(const Buf& b, const std::vector<Value>& coords, Value value);
   void atomic_add_global(const Buf& b, const std::vector<Value>& coords, Value value);
   /// Read the raw storage value (no decode) of a shared or global element; `pad` (a value of
-  /// the dtype) outside a global tensor.
+  /// the dtype) outside a global tensor. It is what a store of the element's value writes
+  /// (Conversions::restore), so raw copies give what the IR's load-then-store gives.
   Value read_memory_raw(const Buf& b, const std::vector<Value>& coords, double pad);
   void write_memory_raw(const Buf& b, const std::vector<Value>& coords, Value raw);
   /// The storage encoding of a constant, as a constant.
