@@ -134,6 +134,7 @@ public:
   /// Store the registers into the shared tile (the copy, at its place in the body).
   Status prefetch_store(RegPrefetch& p);
   Status gen_fill(const ir::Stmt& s);
+  Result<Value> fill_value(const ir::Expr& e, DType d);
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp
   Status gen_gemm(const ir::Stmt& s);    // Gemm.cpp
