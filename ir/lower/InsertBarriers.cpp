@@ -137,6 +137,8 @@ private:
   /// (the tiles are disjoint); that is every "write tile j of the output" loop.
   bool self_disjoint(const std::string& name, const Stmt* writer) const {
     if (!writer || buffers_.at(name).scope != Scope::Global || loop_vars_.empty()) return false;
+    // Element stores (inside parallel loops) have no destination tile to reason about.
+    if (writer->op != OpKind::Fill && writer->tiles.size() < 2) return false;
     const TileRef& t = writer->op == OpKind::Fill ? writer->target() : writer->tiles[1];
     if (t.offsets.empty()) return false;
     auto extent = tile_op_extent(*writer, buffers_);

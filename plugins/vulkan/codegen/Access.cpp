@@ -124,11 +124,11 @@ Value KernelGen::raw_constant(DType d, double v) {
 }
 
 Value KernelGen::read_memory_raw(const Buf& b, const std::vector<Value>& coords, double pad) {
-  if (b.scope == ir::Scope::Shared) return load_raw(b, shared_index(b, coords));
+  if (b.scope == ir::Scope::Shared) return cv_.restore(b.dtype, load_raw(b, shared_index(b, coords)));
   uint32_t tmp = b_.var(b.elem, raw_constant(b.dtype, pad));
   Value index = global_index(b, coords);
   b_.if_(global_inside(b, coords), [&] { b_.store(tmp, load_raw(b, index)); });
-  return b_.load(tmp, b.elem);
+  return cv_.restore(b.dtype, b_.load(tmp, b.elem));
 }
 
 void KernelGen::write_memory_raw(const Buf& b, const std::vector<Value>& coords, Value raw) {

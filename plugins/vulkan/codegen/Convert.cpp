@@ -213,6 +213,14 @@ Value Conversions::round(DType d, Value v) {
   return v;
 }
 
+Value Conversions::restore(DType d, Value raw) {
+  if (d != DType::E5M2) return raw;
+  Value w = b_.convert(raw, T::U32);
+  Value is_inf = b_.eq(b_.band(w, b_.cu(0x7f)), b_.cu(0x7c));
+  Value max = b_.bor(b_.band(w, b_.cu(0x80)), b_.cu(0x7b));
+  return b_.convert(b_.select(is_inf, max, w), raw.ty);
+}
+
 Value Conversions::encode(DType d, Value v) {
   switch (d) {
     case DType::F64: return to_float(v, T::F64);

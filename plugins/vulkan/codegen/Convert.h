@@ -8,7 +8,8 @@
 ///  - encode: any value -> storage, rounding to nearest even with the dtype's overflow,
 ///    saturation and NaN rules, done on the integer bits (no reliance on the device's
 ///    conversion rounding or denormal handling);
-///  - round: any value -> value_type, rounded as a store to that dtype would round it.
+///  - round: any value -> value_type, rounded as a store to that dtype would round it;
+///  - restore: storage -> the storage a store of its value writes (raw copies).
 ///
 /// Narrow float encoders are SPIR-V functions emitted once per module and called; a value
 /// computed in f64 is first rounded to f32 with round-to-odd, which makes the second
@@ -36,6 +37,9 @@ public:
   Value decode(DType d, Value raw);
   Value encode(DType d, Value v);
   Value round(DType d, Value v);
+  /// The encoding a store of `raw`'s value writes: the same bits, except e5m2 +-Inf, which
+  /// the (saturating) store turns into +-57344. NaN payloads may stay (any NaN is NaN).
+  Value restore(DType d, Value raw);
   /// A value as a float of type `to` (F32 or F64): ints convert, bools become 0 or 1.
   Value to_float(Value v, T to);
   /// A float value (F32 or F64) as an i32, rounded to nearest even and saturated to

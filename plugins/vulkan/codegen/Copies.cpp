@@ -3,12 +3,16 @@
 // column offset), each invocation moves them with one 4-, 8- or 16-byte load through a view
 // of the tensor's binding, then stores the elements to shared memory. The tensor's element
 // offset is only known at launch: when it is not a multiple of the vector, the same copy
-// runs element by element. A packed destination (Packed.cpp) takes the loaded words as they
-// are.
+// runs element by element. An 8-byte element (f64) is two words of the load. A packed
+// destination (Packed.cpp) takes the loaded words as they are.
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <vector>
+
+#include "core/DType.h"
 
 namespace tegula::vulkan {
 
@@ -30,21 +34,28 @@ uint32_t KernelGen::vector_view(Buf& b, uint32_t bytes) {
   return var;
 }
 
+/// The encoding of `pad` repeated over `words` 32-bit words, as the buffer holds them
+/// (little-endian); an 8-byte element spans two words.
+static std::vector<uint32_t> pad_words(DType d, double pad, uint32_t words) {
+  size_t esize = dtype_size(d);
+  alignas(8) unsigned char elem[8] = {};
+  store_element(d, pad, elem);
+  std::vector<unsigned char> bytes(size_t(words) * 4);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = elem[i % esize];
+  std::vector<uint32_t> out(words);
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
 Value KernelGen::load_words(Buf& src, Value index, Value inside, int64_t vec, double pad) {
   uint32_t esize = uint32_t(dtype_size(src.dtype));
   uint32_t bytes = uint32_t(vec) * esize, words = bytes / 4;
   uint32_t view = vector_view(src, bytes);
   uint32_t word_type = words == 1 ? m_.type(T::U32) : m_.type_vector(T::U32, words);
   // Outside the tensor: the pad value in every element.
-  Value pad_raw = raw_constant(src.dtype, pad);
-  Value pad_word = esize == 4 ? b_.bitcast(pad_raw, T::U32) : b_.convert(pad_raw, T::U32);
-  if (esize == 2) pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  if (esize == 1) {
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(8)));
-    pad_word = b_.bor(pad_word, b_.shl(pad_word, b_.cu(16)));
-  }
-  Value pad_vec = pad_word;
-  if (words > 1) pad_vec = b_.op_type(OpCompositeConstruct, word_type, std::vector<uint32_t>(words, pad_word.id));
+  std::vector<uint32_t> pad_ids;
+  for (uint32_t w : pad_words(src.dtype, pad, words)) pad_ids.push_back(b_.cu(w).id);
+  Value pad_vec = words == 1 ? Value{pad_ids[0], T::U32} : b_.op_type(OpCompositeConstruct, word_type, pad_ids);
   uint32_t tmp = m_.local_variable(word_type);
   b_.store(tmp, pad_vec);
   b_.if_(inside, [&] {
@@ -59,12 +70,23 @@ Value KernelGen::load_words(Buf& src, Value index, Value inside, int64_t vec, do
 
 std::vector<Value> KernelGen::unpack_words(Value loaded, uint32_t count, DType d, T elem) {
   uint32_t esize = uint32_t(dtype_size(d));
+  auto word = [&](uint32_t w) { return count == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w}); };
   std::vector<Value> out;
+  if (esize == 8) {
+    // Two words make one element: a uvec2 bitcast to the 64-bit type.
+    uint32_t pair = m_.type_vector(T::U32, 2);
+    for (uint32_t w = 0; w < count; w += 2) {
+      Value lo = word(w), hi = word(w + 1);
+      Value v2 = b_.op_type(OpCompositeConstruct, pair, {lo.id, hi.id});
+      out.push_back(cv_.restore(d, b_.op(OpBitcast, elem, {v2.id})));
+    }
+    return out;
+  }
   for (uint32_t w = 0; w < count; ++w) {
-    Value word = count == 1 ? Value{loaded.id, T::U32} : b_.op(OpCompositeExtract, T::U32, {loaded.id, w});
+    Value x = word(w);
     for (uint32_t p = 0; p < 4 / esize; ++p) {
-      Value part = esize == 4 ? word : b_.band(b_.shr(word, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
-      out.push_back(esize == 4 ? b_.bitcast(part, elem) : b_.convert(part, elem));
+      Value part = esize == 4 ? x : b_.band(b_.shr(x, b_.cu(p * esize * 8)), b_.cu((1u << (esize * 8)) - 1));
+      out.push_back(cv_.restore(d, esize == 4 ? b_.bitcast(part, elem) : b_.convert(part, elem)));
     }
   }
   return out;

@@ -74,6 +74,7 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
 }
 
 Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
+  if (saturates(e)) return saturating_expr(e, map);
   T ty = type_of(e->type);
   if (e->unary == ir::UnaryOp::Not) {
     TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], T::Bool, map));
@@ -96,6 +97,7 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
 }
 
 Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
+  if (saturates(e)) return saturating_expr(e, map);
   ir::BinaryOp op = e->binary;
   if (ir::is_logical(op)) {
     TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], T::Bool, map));
@@ -152,6 +154,7 @@ Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
     }
     case ir::Scope::Fragment: break;
   }
+  if (auto it = staged_.find(b); it != staged_.end()) return read_memory(*it->second, idx, 0.0);
   return fail(e->loc, "reading one element of fragment '" + e->name + "' by index (its threads hold it, not this one)");
 }
 

@@ -2,8 +2,9 @@
 // ((t / gn) mod gm) * rm, columns (t mod gn) * rn, as accumulator_distribution says) and
 // walks K, reading A and B from shared memory (through the SharedLayout formula) or from its
 // own operand registers, with one fused multiply-add per product. Sums run in f32 (f64 for
-// f64 operands, i32 for integers) from the accumulator's old value, and round once to the
-// accumulator's dtype at the end, as the reference rounds once per gemm.
+// f64 operands or an f64 accumulator, i32 for integers) from the accumulator's old value,
+// and round once to the accumulator's dtype at the end, as the reference rounds once per
+// gemm.
 #include "ir/lower/GemmPlan.h"
 
 #include <cstdint>
@@ -46,7 +47,8 @@ Status KernelGen::gen_gemm(const ir::Stmt& s) {
   }
   if ((a_regs || b_regs) && plan.Kp > 256) return fail(s.loc, "gemm with register operands and K > 256");
 
-  T ty = A->dtype == DType::F64 || B->dtype == DType::F64 ? T::F64 : (dtype_is_int(A->dtype) ? T::I32 : T::F32);
+  bool f64 = A->dtype == DType::F64 || B->dtype == DType::F64 || C->dtype == DType::F64;
+  T ty = f64 ? T::F64 : (dtype_is_int(A->dtype) ? T::I32 : T::F32);
   Exec e = bind(acc_dist, 2);
   Value row0 = e.tc[0], col0 = e.tc[1];
   int64_t rm = plan.rm, rn = plan.rn;

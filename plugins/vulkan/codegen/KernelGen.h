@@ -102,6 +102,9 @@ public:
   Status gen_stmt(const ir::Stmt& s);
   Status gen_for(const ir::Stmt& s);
   Status gen_parallel(const ir::Stmt& s);
+  /// Shared copies of the fragments a parallel loop reads by index (FragmentStage.cpp).
+  Status stage_fragments(const ir::Stmt& parallel);
+  Buf& staged_copy(const Buf& fragment);
   Status gen_if(const ir::Stmt& s);
   Status gen_store(const ir::Stmt& s);
 
@@ -154,6 +157,7 @@ public:
   /// Store the registers into the shared tile (the copy, at its place in the body).
   Status prefetch_store(RegPrefetch& p);
   Status gen_fill(const ir::Stmt& s);
+  Result<Value> fill_value(const ir::Expr& e, DType d);
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp
   Status gen_gemm(const ir::Stmt& s);    // Gemm.cpp
@@ -210,7 +214,8 @@ public:
   void write_memory(const Buf& b, const std::vector<Value>& coords, Value value);
   void atomic_add_global(const Buf& b, const std::vector<Value>& coords, Value value);
   /// Read the raw storage value (no decode) of a shared or global element; `pad` (a value of
-  /// the dtype) outside a global tensor.
+  /// the dtype) outside a global tensor. It is what a store of the element's value writes
+  /// (Conversions::restore), so raw copies give what the IR's load-then-store gives.
   Value read_memory_raw(const Buf& b, const std::vector<Value>& coords, double pad);
   void write_memory_raw(const Buf& b, const std::vector<Value>& coords, Value raw);
   /// The storage encoding of a constant, as a constant.
@@ -236,6 +241,12 @@ public:
   Result<Value> unary_expr(const ir::Expr& e, const MapCtx* map);
   Result<Value> binary_expr(const ir::Expr& e, const MapCtx* map);
   Result<std::vector<Value>> tile_origin(const ir::TileRef& t);
+  /// Integer + - * neg abs on element values, computed so that a store saturates as the
+  /// IR's does (IntSat.cpp).
+  static bool saturates(const ir::Expr& e);
+  Result<Value> saturating_expr(const ir::Expr& e, const MapCtx* map);
+  Value saturating_unary(ir::UnaryOp op, Value x);
+  Value saturating_binary(ir::BinaryOp op, Value a, Value b);
 
   Status fail(const SourceLoc& loc, const std::string& what);
 
@@ -248,6 +259,7 @@ public:
   ShaderInterface iface_;
 
   std::deque<Buf> bufs_;
+  std::map<const Buf*, Buf*> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   std::vector<std::map<std::string, Buf*>> buf_scopes_;
   struct Var {
     Value value;        ///< an immutable value, or
@@ -264,6 +276,7 @@ public:
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
+  uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;
   int64_t staging_tile_ = 0;    ///< elements per subgroup

@@ -1,5 +1,6 @@
 // Tile ops that move or compute elements where their plan says: copy (masked at tensor
 // edges, with pad), atomic_add, fill and map (with broadcast operands).
+#include "core/DType.h"
 #include "ir/Analysis.h"
 
 #include <cstdint>
@@ -84,6 +85,18 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   return Status::ok();
 }
 
+/// A literal fill value rounds once, on the host, from its full double value (the IR's
+/// semantics; an f32 literal constant would round f64 fills twice, or overflow); the
+/// rounded value is exact in the register type. Anything else is computed.
+Result<Value> KernelGen::fill_value(const ir::Expr& e, DType d) {
+  if (e->kind != ir::ExprKind::FloatImm && e->kind != ir::ExprKind::IntImm) return expr(e);
+  double v = e->kind == ir::ExprKind::FloatImm ? e->float_value : double(e->int_value);
+  T ty = Conversions::value_type(d);
+  double r = round_to_dtype(d, v);
+  if (ty == T::Bool) return b_.cb(r != 0);
+  return b_.c(ty, r);
+}
+
 Status KernelGen::gen_fill(const ir::Stmt& s) {
   Buf* dst = find_buf(s.target().buffer);
   if (!dst) return fail(s.loc, "unbound fill target");
@@ -91,7 +104,7 @@ Status KernelGen::gen_fill(const ir::Stmt& s) {
   infos[dst->name] = ir::BufferInfo{dst->scope, dst->dtype, dst->shape, {}};
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
   TG_ASSIGN_OR_RETURN(std::vector<Value> origin, tile_origin(s.target()));
-  TG_ASSIGN_OR_RETURN(Value value, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(Value value, fill_value(s.value(), dst->dtype));
   if (dst->opaque) return opaque_fill(*dst, value);
   std::string exec_name;
   TG_ASSIGN_OR_RETURN(ir::Distribution dist, plan_distribution(s, *this, extent, exec_name));

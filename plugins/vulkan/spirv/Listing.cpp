@@ -22,6 +22,7 @@ const char* op_name(uint32_t op) {
     TG_OP_NAME(OpUConvert) TG_OP_NAME(OpSConvert) TG_OP_NAME(OpFConvert) TG_OP_NAME(OpBitcast) TG_OP_NAME(OpSNegate)
     TG_OP_NAME(OpFNegate) TG_OP_NAME(OpIAdd) TG_OP_NAME(OpFAdd) TG_OP_NAME(OpISub) TG_OP_NAME(OpFSub) TG_OP_NAME(OpIMul)
     TG_OP_NAME(OpFMul) TG_OP_NAME(OpUDiv) TG_OP_NAME(OpSDiv) TG_OP_NAME(OpFDiv) TG_OP_NAME(OpUMod) TG_OP_NAME(OpSRem)
+    TG_OP_NAME(OpSMulExtended)
     TG_OP_NAME(OpIsNan) TG_OP_NAME(OpLogicalEqual) TG_OP_NAME(OpLogicalNotEqual) TG_OP_NAME(OpLogicalOr) TG_OP_NAME(OpLogicalAnd)
     TG_OP_NAME(OpLogicalNot) TG_OP_NAME(OpSelect) TG_OP_NAME(OpIEqual) TG_OP_NAME(OpINotEqual) TG_OP_NAME(OpULessThan)
     TG_OP_NAME(OpSLessThan) TG_OP_NAME(OpULessThanEqual) TG_OP_NAME(OpSLessThanEqual) TG_OP_NAME(OpFOrdEqual)

@@ -1,6 +1,7 @@
 // Copies between every pair of dtypes round exactly as core/DType.h says: every 8-bit
 // encoding, and for wider sources values at the edges (ties, subnormals, overflow, Inf, NaN,
-// signed zero, integer saturation). Also through f32 registers and cast<>.
+// signed zero, integer saturation). Also through f32 registers and cast<>. Same-dtype copies
+// between buffers give what a load and a store give (e5m2 +-Inf saturates to +-57344).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -75,4 +76,35 @@ TEST_CASE("copies round exactly between every pair of dtypes") {
     }
   }
   MESSAGE(runs << " conversion kernels");
+}
+
+TEST_CASE("same-dtype copies give what the IR's load and store give: e5m2 Inf saturates") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  if (!env().target->has_dtype(DType::E5M2)) return;
+  // Every e5m2 encoding as raw bytes (store_element would already saturate +-Inf), through
+  // each raw route: global to global, into shared (fixed shape: vector loads; symbolic:
+  // element loads), shared to shared.
+  const std::string head = "kernel c(X: e5m2[N], Y: e5m2[N]) grid(ceildiv(N, 64)) threads(64) {\n";
+  const std::string routes[] = {
+      head + "  copy X[bx * 64], Y[bx * 64], extent=[64]\n}\n",
+      head + "  alloc s: shared e5m2[64]\n  copy X[bx * 64], s\n  copy s, Y[bx * 64]\n}\n",
+      head + "  alloc s: shared e5m2[64]\n  alloc t: shared e5m2[64]\n  copy X[bx * 64], s\n  copy s, t\n  copy t, Y[bx * 64]\n}\n",
+  };
+  for (const std::string& route : routes) {
+    for (bool fixed : {false, true}) {
+      CAPTURE(route);
+      CAPTURE(fixed);
+      RunSpec spec;
+      spec.text = route;
+      if (fixed) {
+        for (size_t p = spec.text.find("[N]"); p != std::string::npos; p = spec.text.find("[N]", p)) spec.text.replace(p, 3, "[256]");
+        spec.text.replace(spec.text.find("ceildiv(N, 64)"), 14, "4");
+      }
+      spec.bindings = fixed ? "" : "N=256";
+      spec.prepare = [](const ir::Kernel&, examples::LaunchData& data) {
+        for (int i = 0; i < 256; ++i) data.tensors[0].bytes[size_t(i)] = uint8_t(i);
+      };
+      CHECK(run_compare(spec) == "");
+    }
+  }
 }

@@ -1,6 +1,7 @@
 // The fma gemm path matches the reference: f32, f16, bf16 and i8 operands, transposed A or B,
 // operands in fragments (registers) or shared memory, accumulate on and off, shapes that are
-// not multiples of the tiles, and fixed shapes whose global copies move 16-byte vectors.
+// not multiples of the tiles, and fixed shapes whose global copies move 16-byte vectors; an
+// f64 accumulator over f32 operands sums in f64.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 using namespace tegula;
@@ -51,4 +52,17 @@ TEST_CASE("fma gemms match the reference across dtypes, transposes and operand s
     spec.tol = ulps(*parse_dtype(c.out), std::string(c.out) == "f32" ? 64 : 1, 1e-5);
     CHECK(run_compare(spec) == "");
   }
+}
+
+TEST_CASE("an f64 accumulator sums f32 products in f64") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  if (!env().target->has_dtype(DType::F64)) return;
+  // f32 operands, f64 accumulator and output: f32 sums would be off in the 8th digit.
+  RunSpec spec;
+  spec.text = "kernel g(A: f32[32, 64], B: f32[64, 32], C: f64[32, 32]) grid(1) threads(64) {\n"
+              "  alloc As: shared f32[32, 64]\n  alloc Bs: shared f32[64, 32]\n  alloc Acc: fragment f64[32, 32]\n"
+              "  copy A[0, 0], As\n  copy B[0, 0], Bs\n  fill Acc, 0.0\n  gemm As, Bs, Acc, accumulate=true\n"
+              "  copy Acc, C[0, 0]\n}\n";
+  spec.tol = ulps(DType::F64, 64);
+  CHECK(run_compare(spec) == "");
 }

@@ -1,6 +1,7 @@
 // Parallel loops run each iteration once (threads the plan replicates stay idle) with local
 // buffers, if/else, nested serial loops and stores to shared memory read back after a
-// barrier; out-of-range loads and stores inside them are guarded.
+// barrier; out-of-range loads and stores inside them are guarded; fragment elements other
+// threads hold are read by index (through a shared copy refreshed before every loop).
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 using namespace tegula;
@@ -34,4 +35,21 @@ TEST_CASE("scalars of every kind reach the kernel") {
       "      store Y[i] = select(e, a * cast<f32>(i) + b, cast<f32>(c - d))\n    }\n  }\n}\n";
   spec.bindings = "N=30,a=3,c=-7,d=200,e=1";
   CHECK(run_compare(spec) == "");
+}
+
+TEST_CASE("a parallel loop reads fragment elements that other threads hold") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  for (std::string t : {"f64", "f32", "f16", "e4m3", "i8", "bool"}) {
+    if (!env().target->has_dtype(*parse_dtype(t))) continue;
+    CAPTURE(t);
+    std::string value = t == "bool" ? "!f[15 - i, 63 - j]" : "f[15 - i, 63 - j] * 3";
+    // Two trips: the second must see the fragment's new contents, not the first trip's copy.
+    RunSpec spec;
+    spec.text = "kernel p(X: " + t + "[M, N], Y: " + t + "[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n"
+                "  alloc f: fragment " + t + "[16, 64]\n  for r in 0 .. 2 {\n    copy X[by * 16, bx * 64 + r], f, pad=1\n"
+                "    parallel (i, j) in (16, 64) {\n      if by * 16 + i < M && bx * 64 + j < N {\n"
+                "        store Y[by * 16 + i, bx * 64 + j] = " + value + "\n      }\n    }\n  }\n}\n";
+    spec.bindings = "M=21,N=100";
+    CHECK(run_compare(spec) == "");
+  }
 }
