@@ -84,6 +84,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   parts.target_hash = target_hash(*target);
   parts.plugin_name = plugin.name();
   parts.plugin_version = plugin.version();
+  parts.plugin_build = plugin.library_identity();
   parts.abi_version = plugin.abi_version();
   parts.options = plugin_options;
   std::string key = cache_key(parts);

@@ -58,6 +58,7 @@ std::string cache_key(const CacheKeyParts& p) {
   add_part(h, "target", p.target_hash);
   add_part(h, "plugin", p.plugin_name);
   add_part(h, "plugin_version", p.plugin_version);
+  add_part(h, "plugin_build", p.plugin_build);
   add_part(h, "abi", std::to_string(p.abi_version));
   add_part(h, "options", p.options);
   return h.hex();

@@ -37,6 +37,7 @@ struct CacheKeyParts {
   std::string plugin_version;
   uint32_t abi_version = 0;
   std::string options;
+  std::string plugin_build;  ///< PluginInstance::library_identity
 };
 
 /// 64 hex characters.

@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "runtime/AbiTable.h"
 #include "runtime/Elf.h"
@@ -63,6 +65,15 @@ std::shared_ptr<PluginInstance> share(const std::string& key, LiveInstance& live
   return std::shared_ptr<PluginInstance>(live.instance.get(), [key, owner](PluginInstance*) { release(key, owner); });
 }
 
+/// The loaded file's identity: a rebuild changes its inode, size or modification time.
+std::string library_identity(const std::string& library) {
+  struct stat st {};
+  if (::stat(library.c_str(), &st) != 0) return library;
+  return library + ":" + std::to_string(uint64_t(st.st_dev)) + ":" + std::to_string(uint64_t(st.st_ino)) + ":" +
+         std::to_string(uint64_t(st.st_size)) + ":" + std::to_string(int64_t(st.st_mtim.tv_sec)) + "." +
+         std::to_string(int64_t(st.st_mtim.tv_nsec));
+}
+
 /// dlopen through init. Runs under the registry lock.
 Result<std::unique_ptr<PluginInstance>> load(const Manifest& m, const std::string& library, const Log& log,
                                              const void* owner) {
@@ -95,6 +106,7 @@ Result<std::unique_ptr<PluginInstance>> load(const Manifest& m, const std::strin
   Manifest resolved = m;
   resolved.library = library;
   auto instance = std::make_unique<PluginInstance>(resolved, handle, api);
+  instance->set_library_identity(library_identity(library));
   if (Status st = instance->read_info(); !st.is_ok()) return unload_on_failure(st);
   instance->add_log_sink(owner, log);
   if (Status st = instance->init(TEGULA_VERSION); !st.is_ok()) return unload_on_failure(st);

@@ -62,6 +62,11 @@ public:
   const std::string& version() const { return version_; }
   const std::string& description() const { return description_; }
   uint32_t abi_version() const { return api_->abi_version; }
+  /// Which build of the library was loaded (device, inode, size, modification time): part
+  /// of every compile-cache key, so a rebuilt plugin with an unchanged version string never
+  /// loads executables an earlier build made.
+  const std::string& library_identity() const { return library_identity_; }
+  void set_library_identity(std::string identity) { library_identity_ = std::move(identity); }
   const std::vector<DeviceInfo>& devices() const { return devices_; }
   const std::vector<Skipped>& skipped_devices() const { return skipped_devices_; }
   void* handle() const { return handle_; }
@@ -106,6 +111,7 @@ public:
   void plugin_log(int level, const char* message);
 
 private:
+  std::string library_identity_;
   struct OpenDevice {
     tg_device* device = nullptr;
     tg_queue* queue = nullptr;

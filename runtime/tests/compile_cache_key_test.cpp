@@ -22,6 +22,7 @@ TEST_CASE("every key part matters") {
   CHECK(differs([](CacheKeyParts& p) { p.plugin_version = "0.1.1"; }));
   CHECK(differs([](CacheKeyParts& p) { p.abi_version = 2; }));
   CHECK(differs([](CacheKeyParts& p) { p.options = "x=1"; }));
+  CHECK(differs([](CacheKeyParts& p) { p.plugin_build = "/lib/libtegula_reference.so:1:2:3:4.5"; }));
   // Length prefixes: moving a character between parts changes the key.
   CacheKeyParts a = base, b = base;
   a.plugin_name = "ab", a.plugin_version = "c";
