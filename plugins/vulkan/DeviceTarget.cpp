@@ -180,6 +180,24 @@ std::string device_target_json(const DeviceCaps& caps) {
   if (caps.atomic_float64_add && has("f64")) caps_note += " atomic_float64_add";
   if (caps.int64_atomics && has("f64")) caps_note += " int64_atomics";
   caps_note += " push_constants=" + std::to_string(std::max<uint32_t>(128, caps.max_push_constants));
+  // The widths a shader declares DenormPreserve for. Without independence every width must
+  // be set alike (all three or none); with "32-bit only", 16 and 64 go together.
+  {
+    bool p16 = caps.denorm_preserve16, p32 = caps.denorm_preserve32, p64 = caps.denorm_preserve64;
+    std::vector<int> widths;
+    if (caps.denorm_independence == 1) {
+      for (auto [w, ok] : {std::pair<int, bool>{16, p16}, {32, p32}, {64, p64}})
+        if (ok) widths.push_back(w);
+    } else if (caps.denorm_independence == 0) {
+      if (p16 && p64) widths.insert(widths.end(), {16, 64});
+      if (p32) widths.push_back(32);
+    } else if (p16 && p32 && p64) {
+      widths = {16, 32, 64};
+    }
+    std::string list;
+    for (int w : widths) list += (list.empty() ? "" : ",") + std::to_string(w);
+    if (!list.empty()) caps_note += " denorm_preserve=" + list;
+  }
 
   Json t = Json::object();
   t.set("schema", Json("tegula.target.v1"));

@@ -43,6 +43,11 @@ struct DeviceCaps {
   bool atomic_float32_add = false, atomic_float64_add = false, int64_atomics = false;
   bool subgroup_size_control = false;
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
+  /// VK_KHR_shader_float_controls: the float widths whose subnormals a shader may ask the
+  /// driver to keep (DenormPreserve), and whether widths can be set independently
+  /// (VkShaderFloatControlsIndependence: 0 = 32-bit only, 1 = all, 2 = none).
+  bool denorm_preserve16 = false, denorm_preserve32 = false, denorm_preserve64 = false;
+  uint32_t denorm_independence = 2;
   bool timestamps = false;
   float timestamp_period = 0;
   std::vector<CoopmatProps> coopmat;

@@ -114,9 +114,17 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   // Properties.
   auto sub = make_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
   auto scp = make_struct<VkPhysicalDeviceSubgroupSizeControlProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+  auto fcp = make_struct<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
   auto props2 = make_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  props2.pNext = &sub;
-  if (has_size_control) sub.pNext = &scp;
+  void** ptail = &props2.pNext;
+  auto pchain = [&](auto& s) {
+    *ptail = &s;
+    ptail = &s.pNext;
+  };
+  pchain(sub);
+  if (has_size_control) pchain(scp);
+  bool has_float_controls = v12 || p.has_extension("VK_KHR_shader_float_controls");
+  if (has_float_controls) pchain(fcp);
   vk.vkGetPhysicalDeviceProperties2(handle, &props2);
   VkPhysicalDeviceMemoryProperties mem;
   vk.vkGetPhysicalDeviceMemoryProperties(handle, &mem);
@@ -154,6 +162,12 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   if (has_size_control) {
     c.min_subgroup_size = scp.minSubgroupSize;
     c.max_subgroup_size = scp.maxSubgroupSize;
+  }
+  if (has_float_controls) {
+    c.denorm_preserve16 = fcp.shaderDenormPreserveFloat16;
+    c.denorm_preserve32 = fcp.shaderDenormPreserveFloat32;
+    c.denorm_preserve64 = fcp.shaderDenormPreserveFloat64;
+    c.denorm_independence = uint32_t(fcp.denormBehaviorIndependence);
   }
   c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
   c.timestamp_period = props.limits.timestampPeriod;

@@ -30,7 +30,13 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
           if (w == "atomic_float32_add") t.atomic_float32_add = true;
           if (w == "atomic_float64_add") t.atomic_float64_add = true;
           if (w == "int64_atomics") t.int64_atomics = true;
-          if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::stoul(w.substr(15)));
+          if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::strtoul(w.c_str() + 15, nullptr, 10));
+          if (w.rfind("denorm_preserve=", 0) == 0) {
+            std::istringstream list(w.substr(16));
+            std::string item;
+            while (std::getline(list, item, ','))
+              if (item == "16" || item == "32" || item == "64") t.denorm_preserve.push_back(uint32_t(std::strtoul(item.c_str(), nullptr, 10)));
+          }
         }
       }
     }

@@ -7,7 +7,8 @@
 /// the catalogue). Facts the schema has no field for travel in one line of the description's
 /// `notes`, written by the plugin when it describes a device:
 ///
-///   "vulkan.caps: atomic_float32_add atomic_float64_add int64_atomics push_constants=128"
+///   "vulkan.caps: atomic_float32_add atomic_float64_add int64_atomics push_constants=128
+///    denorm_preserve=16,32,64"
 ///
 /// A description without that line (vulkan_generic) gets the conservative defaults: CAS
 /// loops for float atomics and 128 bytes of push constants (the Vulkan minimum).
@@ -42,6 +43,9 @@ struct CodegenTarget {
   bool atomic_float64_add = false;
   bool int64_atomics = false;
   uint32_t push_constant_bytes = 128;
+  /// Float widths (16, 32, 64) the shader declares DenormPreserve for: drivers that flush
+  /// subnormals by default (NVIDIA) then keep them, as the IR's arithmetic does.
+  std::vector<uint32_t> denorm_preserve;
   std::vector<CoopmatShape> coopmat;
 };
 

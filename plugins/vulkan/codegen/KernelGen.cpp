@@ -594,6 +594,12 @@ Result<GeneratedShader> KernelGen::run() {
   std::vector<uint32_t> interface{in_workgroup_id_, in_num_workgroups_, in_local_index_};
   m_.entry_point(ModelGLCompute, main_fn, "main", interface);
   m_.execution_mode(main_fn, ModeLocalSize, {uint32_t(k_.threads), 1, 1});
+  // The IR keeps subnormals; ask drivers that would flush them not to (SPV_KHR_float_controls).
+  if (!t_.denorm_preserve.empty()) {
+    m_.capability(CapDenormPreserve);
+    m_.extension("SPV_KHR_float_controls");
+    for (uint32_t w : t_.denorm_preserve) m_.execution_mode(main_fn, ModeDenormPreserve, {w});
+  }
   iface_.workgroup_size = uint32_t(k_.threads);
   if (uses_subgroup_) iface_.subgroup_size = uint32_t(t_.subgroup_width);
   GeneratedShader out;
