@@ -40,6 +40,13 @@ std::string subst(std::string text, const std::vector<std::pair<std::string, std
   return text;
 }
 
+/// The plugin's pipeline statistics (registers, spills, as the driver reports them), printed
+/// under the variant that compiled them.
+void print_statistics(void*, int, const char* message) {
+  std::string m = message;
+  if (m.find("pipeline statistics") != std::string::npos) std::printf("    %s\n", m.c_str());
+}
+
 int fail(const Status& s, const char* what) {
   std::fprintf(stderr, "%s: %s\n", what, s.str().c_str());
   return 1;
@@ -53,6 +60,7 @@ int main(int argc, char** argv) {
   RuntimeOptions o;
   o.manifest_paths = std::vector<std::string>{std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d/vulkan.json"};
   o.cache_dir = "off";
+  o.log = print_statistics;
   auto rt = Runtime::open(o);
   if (!rt.is_ok()) return fail(rt.status(), "runtime");
   auto dev = rt->find_device("vulkan");

@@ -58,6 +58,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
                           "VK_EXT_shader_atomic_float", "VK_KHR_shader_atomic_int64", "VK_EXT_subgroup_size_control", kCoopMatrixExtension,
                           "VK_KHR_vulkan_memory_model"})
       if (p.has_extension(e)) exts.push_back(e);
+    if (p.pipeline_statistics) exts.push_back("VK_KHR_pipeline_executable_properties");
 
     auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     f16s.storageBuffer16BitAccess = c.storage16;
@@ -96,6 +97,10 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     if (c.subgroup_size_control) chain(fsc);
     if (!c.coopmat.empty()) chain(fcm);
     if (c.vulkan_memory_model) chain(fmm);
+    auto fpe = make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+    fpe.pipelineExecutableInfo = VK_TRUE;
+    if (p.pipeline_statistics) chain(fpe);
 
     float priority = 1.0f;
     auto qinfo = make_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
@@ -140,6 +145,12 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
       return make_error(TG_ERR_DEVICE, "vulkan: the driver has no " + missing);
     }
     d->fn.vkGetDeviceQueue(d->device, p.queue_family, 0, &d->queue);
+    if (p.pipeline_statistics) {
+      d->get_executable_properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+          vk.vkGetDeviceProcAddr(d->device, "vkGetPipelineExecutablePropertiesKHR"));
+      d->get_executable_statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+          vk.vkGetDeviceProcAddr(d->device, "vkGetPipelineExecutableStatisticsKHR"));
+    }
     VkPhysicalDeviceProperties props;
     vk.vkGetPhysicalDeviceProperties(p.handle, &props);
     d->max_storage_range = props.limits.maxStorageBufferRange;

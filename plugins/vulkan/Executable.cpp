@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "ir/Lower.h"
 #include "plugins/vulkan/Blob.h"
@@ -159,6 +161,40 @@ void destroy_executable(tg_executable* e) {
   delete e;
 }
 
+/// What the driver says about the compiled pipeline (register count, spills, shared memory,
+/// as the driver names them), one debug log line: how a developer sees what a kernel costs.
+static void log_pipeline_statistics(tg_device* device, tg_executable* e) {
+  auto info = make_struct<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  info.pipeline = e->pipeline;
+  uint32_t n = 0;
+  if (device->get_executable_properties(device->device, &info, &n, nullptr) != VK_SUCCESS || n == 0) return;
+  std::string line = "pipeline statistics for '" + e->kernel.name + "':";
+  for (uint32_t x = 0; x < n && x < 4; ++x) {
+    auto ei = make_struct<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    ei.pipeline = e->pipeline;
+    ei.executableIndex = x;
+    uint32_t count = 0;
+    if (device->get_executable_statistics(device->device, &ei, &count, nullptr) != VK_SUCCESS || count == 0) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(count);
+    for (auto& s : stats) s = make_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR);
+    if (device->get_executable_statistics(device->device, &ei, &count, stats.data()) != VK_SUCCESS) continue;
+    for (uint32_t i = 0; i < count && i < stats.size(); ++i) {
+      const VkPipelineExecutableStatisticKHR& s = stats[i];
+      std::string name(s.name, strnlen(s.name, VK_MAX_DESCRIPTION_SIZE));
+      std::string value;
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(s.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(s.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(s.value.f64); break;
+        default: continue;
+      }
+      line += " " + name + "=" + value + ";";
+    }
+  }
+  device->plugin->note(TG_LOG_DEBUG, line);
+}
+
 tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out) {
   return guarded("executable_load", [&]() -> tg_error* {
     if (!device || !out || (!data && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: executable_load: bad argument");
@@ -229,8 +265,11 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     auto ci = make_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
     ci.stage = stage;
     ci.layout = e->layout;
+    bool stats = device->get_executable_properties && device->get_executable_statistics;
+    if (stats) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     r = device->fn.vkCreateComputePipelines(device->device, VK_NULL_HANDLE, 1, &ci, nullptr, &e->pipeline);
     if (r != VK_SUCCESS) return fail(r, "vkCreateComputePipelines");
+    if (stats) log_pipeline_statistics(device, e);
     device->executables.insert(e);
     *out = e;
     return nullptr;

@@ -109,6 +109,10 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   if (has_coopmat) chain(fcm);
   bool has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
   if (has_mm) chain(fmm);
+  auto fpe = make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  bool has_pe = p.has_extension("VK_KHR_pipeline_executable_properties");
+  if (has_pe) chain(fpe);
   vk.vkGetPhysicalDeviceFeatures2(handle, &features);
 
   // Properties.
@@ -184,6 +188,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
       }
     }
   }
+  p.pipeline_statistics = has_pe && fpe.pipelineExecutableInfo;
   p.driver_text = driver_string(c.vendor_id, c.driver_version);
   p.target_name = device_target_name(c);
   p.target_json = device_target_json(c);

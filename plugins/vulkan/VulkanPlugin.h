@@ -38,6 +38,9 @@ struct PhysicalDevice {
   std::string target_name;
   std::string target_json;
   std::string driver_text;
+  /// VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics
+  /// (registers, memory), logged when an executable is loaded.
+  bool pipeline_statistics = false;
   bool has_extension(const char* name) const;
 };
 
@@ -103,6 +106,9 @@ struct tg_device {
   VkDeviceSize max_storage_range = 0;
   uint32_t max_group_count[3] = {0, 0, 0};
   tegula::TargetDescription target;
+  /// Optional (VK_KHR_pipeline_executable_properties); null when the device lacks it.
+  PFN_vkGetPipelineExecutablePropertiesKHR get_executable_properties = nullptr;
+  PFN_vkGetPipelineExecutableStatisticsKHR get_executable_statistics = nullptr;
   std::set<tg_queue*> queues;
   std::set<tg_buffer*> buffers;
   std::set<tg_executable*> executables;
