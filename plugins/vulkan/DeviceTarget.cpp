@@ -197,6 +197,11 @@ std::string device_target_json(const DeviceCaps& caps) {
     std::string list;
     for (int w : widths) list += (list.empty() ? "" : ",") + std::to_string(w);
     if (!list.empty()) caps_note += " denorm_preserve=" + list;
+    list.clear();
+    for (auto [w, ok] : {std::pair<int, bool>{16, caps.signed_zero_preserve16}, {32, caps.signed_zero_preserve32},
+                         {64, caps.signed_zero_preserve64}})
+      if (ok) list += (list.empty() ? "" : ",") + std::to_string(w);
+    if (!list.empty()) caps_note += " signed_zero_inf_nan_preserve=" + list;
   }
 
   Json t = Json::object();

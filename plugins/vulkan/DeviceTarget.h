@@ -48,6 +48,9 @@ struct DeviceCaps {
   /// (VkShaderFloatControlsIndependence: 0 = 32-bit only, 1 = all, 2 = none).
   bool denorm_preserve16 = false, denorm_preserve32 = false, denorm_preserve64 = false;
   uint32_t denorm_independence = 2;
+  /// ... and whose signed zeros, infinities and NaNs it may ask to be kept exactly (no
+  /// rewriting of `x >= y ? x : y` into a max that loses -0, for instance).
+  bool signed_zero_preserve16 = false, signed_zero_preserve32 = false, signed_zero_preserve64 = false;
   bool timestamps = false;
   float timestamp_period = 0;
   std::vector<CoopmatProps> coopmat;

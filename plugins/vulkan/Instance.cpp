@@ -172,6 +172,9 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
     c.denorm_preserve32 = fcp.shaderDenormPreserveFloat32;
     c.denorm_preserve64 = fcp.shaderDenormPreserveFloat64;
     c.denorm_independence = uint32_t(fcp.denormBehaviorIndependence);
+    c.signed_zero_preserve16 = fcp.shaderSignedZeroInfNanPreserveFloat16;
+    c.signed_zero_preserve32 = fcp.shaderSignedZeroInfNanPreserveFloat32;
+    c.signed_zero_preserve64 = fcp.shaderSignedZeroInfNanPreserveFloat64;
   }
   c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
   c.timestamp_period = props.limits.timestampPeriod;

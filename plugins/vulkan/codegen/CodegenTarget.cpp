@@ -31,11 +31,13 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
           if (w == "atomic_float64_add") t.atomic_float64_add = true;
           if (w == "int64_atomics") t.int64_atomics = true;
           if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::strtoul(w.c_str() + 15, nullptr, 10));
-          if (w.rfind("denorm_preserve=", 0) == 0) {
-            std::istringstream list(w.substr(16));
+          for (auto [key, widths] : {std::pair<std::string, std::vector<uint32_t>*>{"denorm_preserve=", &t.denorm_preserve},
+                                     {"signed_zero_inf_nan_preserve=", &t.signed_zero_preserve}}) {
+            if (w.rfind(key, 0) != 0) continue;
+            std::istringstream list(w.substr(key.size()));
             std::string item;
             while (std::getline(list, item, ','))
-              if (item == "16" || item == "32" || item == "64") t.denorm_preserve.push_back(uint32_t(std::strtoul(item.c_str(), nullptr, 10)));
+              if (item == "16" || item == "32" || item == "64") widths->push_back(uint32_t(std::strtoul(item.c_str(), nullptr, 10)));
           }
         }
       }

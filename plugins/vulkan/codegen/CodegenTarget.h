@@ -8,7 +8,7 @@
 /// `notes`, written by the plugin when it describes a device:
 ///
 ///   "vulkan.caps: atomic_float32_add atomic_float64_add int64_atomics push_constants=128
-///    denorm_preserve=16,32,64"
+///    denorm_preserve=16,32,64 signed_zero_inf_nan_preserve=16,32,64"
 ///
 /// A description without that line (vulkan_generic) gets the conservative defaults: CAS
 /// loops for float atomics and 128 bytes of push constants (the Vulkan minimum).
@@ -46,6 +46,8 @@ struct CodegenTarget {
   /// Float widths (16, 32, 64) the shader declares DenormPreserve for: drivers that flush
   /// subnormals by default (NVIDIA) then keep them, as the IR's arithmetic does.
   std::vector<uint32_t> denorm_preserve;
+  /// Float widths the shader declares SignedZeroInfNanPreserve for.
+  std::vector<uint32_t> signed_zero_preserve;
   std::vector<CoopmatShape> coopmat;
 };
 

@@ -4,6 +4,7 @@
 // exact rules of core/DType.h. exp, exp2, log and tanh come from Math.cpp.
 #include "plugins/vulkan/codegen/KernelGen.h"
 #include "plugins/vulkan/codegen/Math.h"
+#include "plugins/vulkan/codegen/Roots.h"
 
 #include <cstdint>
 
@@ -90,8 +91,8 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::UnaryOp::Exp2: return math_exp2(b_, x);
     case ir::UnaryOp::Log: return math_log(b_, x);
     case ir::UnaryOp::Tanh: return math_tanh(b_, x);
-    case ir::UnaryOp::Sqrt: return b_.glsl(GlslSqrt, ty, {x});
-    case ir::UnaryOp::Rsqrt: return b_.fdiv(b_.c(ty, 1.0), b_.glsl(GlslSqrt, ty, {x}));
+    case ir::UnaryOp::Sqrt: return math_sqrt(b_, x);
+    case ir::UnaryOp::Rsqrt: return math_rsqrt(b_, x);
   }
   return error(ErrorCode::Internal, "vulkan: unknown unary op");
 }
@@ -119,7 +120,7 @@ Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::BinaryOp::Add: return b_.add(a, b);
     case ir::BinaryOp::Sub: return b_.sub(a, b);
     case ir::BinaryOp::Mul: return b_.mul(a, b);
-    case ir::BinaryOp::Div: return ints ? b_.floor_div(a, b) : b_.fdiv(a, b);
+    case ir::BinaryOp::Div: return ints ? b_.floor_div(a, b) : math_div(b_, a, b, t_.float64);
     case ir::BinaryOp::Mod: return b_.floor_mod(a, b);
     case ir::BinaryOp::CeilDiv: return b_.neg(b_.floor_div(b_.neg(a), b));
     case ir::BinaryOp::Max: return ints ? b_.smax(a, b) : b_.glsl(GlslNMax, ct, {a, b});

@@ -600,6 +600,11 @@ Result<GeneratedShader> KernelGen::run() {
     m_.extension("SPV_KHR_float_controls");
     for (uint32_t w : t_.denorm_preserve) m_.execution_mode(main_fn, ModeDenormPreserve, {w});
   }
+  if (!t_.signed_zero_preserve.empty()) {
+    m_.capability(CapSignedZeroInfNanPreserve);
+    m_.extension("SPV_KHR_float_controls");
+    for (uint32_t w : t_.signed_zero_preserve) m_.execution_mode(main_fn, ModeSignedZeroInfNanPreserve, {w});
+  }
   iface_.workgroup_size = uint32_t(k_.threads);
   if (uses_subgroup_) iface_.subgroup_size = uint32_t(t_.subgroup_width);
   GeneratedShader out;

@@ -47,7 +47,7 @@ enum Capability : uint32_t {
   CapInt16 = 22, CapInt8 = 39, CapGroupNonUniform = 61, CapGroupNonUniformShuffle = 65,
   CapStorageBuffer16BitAccess = 4433, CapStorageBuffer8BitAccess = 4448,
   CapVulkanMemoryModel = 5345, CapVulkanMemoryModelDeviceScope = 5346, CapAtomicFloat32AddEXT = 6033, CapAtomicFloat64AddEXT = 6034,
-  CapCooperativeMatrixKHR = 6022, CapDenormPreserve = 4464,
+  CapCooperativeMatrixKHR = 6022, CapDenormPreserve = 4464, CapSignedZeroInfNanPreserve = 4466,
 };
 
 enum StorageClass : uint32_t {
@@ -72,7 +72,7 @@ enum MemorySemantics : uint32_t {
 };
 
 enum ExecutionModel : uint32_t { ModelGLCompute = 5 };
-enum ExecutionMode : uint32_t { ModeLocalSize = 17, ModeDenormPreserve = 4459 };
+enum ExecutionMode : uint32_t { ModeLocalSize = 17, ModeDenormPreserve = 4459, ModeSignedZeroInfNanPreserve = 4461 };
 enum AddressingModel : uint32_t { AddressingLogical = 0 };
 enum MemoryModel : uint32_t { MemoryModelGLSL450 = 1, MemoryModelVulkan = 3 };
 enum FunctionControl : uint32_t { FunctionControlNone = 0 };

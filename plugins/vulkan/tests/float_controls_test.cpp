@@ -1,6 +1,7 @@
-// Subnormals are kept where the driver can be told to (SPV_KHR_float_controls): the device's
-// float-controls properties become the widths the description allows, respecting the
-// driver's independence rule, and every generated shader declares DenormPreserve for them.
+// Subnormals, signed zeros, infinities and NaNs are kept where the driver can be told to
+// (SPV_KHR_float_controls): the device's float-controls properties become the widths the
+// description allows (for subnormals under the driver's independence rule), and every
+// generated shader declares DenormPreserve and SignedZeroInfNanPreserve for them.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 
 #include <string>
@@ -20,6 +21,9 @@ DeviceCaps with_float_controls(bool p16, bool p32, bool p64, uint32_t independen
   c.denorm_preserve32 = p32;
   c.denorm_preserve64 = p64;
   c.denorm_independence = independence;
+  c.signed_zero_preserve16 = p16;
+  c.signed_zero_preserve32 = p32;
+  c.signed_zero_preserve64 = p64;
   return c;
 }
 
@@ -52,19 +56,29 @@ TEST_CASE("the description allows the widths the driver can preserve, under its 
   CHECK(widths(with_float_controls(true, false, true, only32)) == std::vector<uint32_t>{16, 64});
 }
 
-TEST_CASE("shaders declare DenormPreserve for exactly those widths, and stay valid") {
+TEST_CASE("signed zeros are preserved per width, with no independence rule") {
+  auto t = codegen_target(describe(with_float_controls(false, true, true, 2)));
+  REQUIRE(t.is_ok());
+  CHECK(t->signed_zero_preserve == std::vector<uint32_t>{32, 64});
+  CHECK(t->denorm_preserve.empty());
+}
+
+TEST_CASE("shaders declare DenormPreserve and SignedZeroInfNanPreserve for exactly those widths, and stay valid") {
   for (bool preserve : {false, true}) {
     CAPTURE(preserve);
     auto shader = generate_for(kMap, describe(with_float_controls(preserve, preserve, preserve, 1)));
     REQUIRE_MESSAGE(shader.is_ok(), shader.status().str());
     std::string listing = spirv_listing(shader->words);
-    int modes = 0;
+    int denorm = 0, signed_zero = 0;
     for (size_t p = listing.find("OpExecutionMode"); p != std::string::npos; p = listing.find("OpExecutionMode", p + 1)) {
       std::string line = listing.substr(p, listing.find('\n', p) - p);
-      if (line.find(" 4459 ") != std::string::npos) ++modes;
+      if (line.find(" 4459 ") != std::string::npos) ++denorm;
+      if (line.find(" 4461 ") != std::string::npos) ++signed_zero;
     }
-    CHECK(modes == (preserve ? 3 : 0));
+    CHECK(denorm == (preserve ? 3 : 0));
+    CHECK(signed_zero == (preserve ? 3 : 0));
     CHECK((listing.find("OpCapability 4464") != std::string::npos) == preserve);
+    CHECK((listing.find("OpCapability 4466") != std::string::npos) == preserve);
     std::string verdict = spirv_val(shader->words);
     if (verdict != "skip") CHECK_MESSAGE(verdict.empty(), verdict);
   }
