@@ -3,7 +3,7 @@
 # and Vulkan backends, the conformance suite on cuda:0 and the NVIDIA Vulkan device, and
 # the benchmarks beside cuBLAS. Steps are named on the command line, in order:
 #
-#   bash bench/h200/run_all.sh build tests conformance vkbench cudabench
+#   bash bench/h200/run_all.sh build tests conformance vkbench cudabench sanitizer
 #
 # On the workplace's device machine (the `run` tool) carry `.device/vulkan/debs` (Debian's
 # libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev and
@@ -55,6 +55,17 @@ for step in "$@"; do
     vkbench)
       timeout 150 "$BUILD/bin/vulkan_gemm_bench" 4096 20
       timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 ;;
+    sanitizer)
+      : > "$OUT/sanitizer.log"
+      for tool in memcheck racecheck; do
+        echo "=== $tool: gemm kernels (gpu_pipelines)" >> "$OUT/sanitizer.log"
+        timeout 170 compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/bin/cuda_tests" --source-file='*gpu_pipelines*' --no-intro \
+          >> "$OUT/sanitizer.log" 2>&1; echo "$tool gemm rc=$?" | tee -a "$OUT/sanitizer.log"
+        echo "=== $tool: copy, fill, map and reduction kernels (gpu_tile_ops)" >> "$OUT/sanitizer.log"
+        timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/bin/cuda_tests" --source-file='*gpu_tile_ops*' --no-intro \
+          >> "$OUT/sanitizer.log" 2>&1; echo "$tool copy rc=$?" | tee -a "$OUT/sanitizer.log"
+      done
+      grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
     cudabench)
       timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
   esac
