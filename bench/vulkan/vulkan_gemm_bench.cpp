@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
   struct Variant {
     int bm, bn, bk, threads;
   };
-  const Variant variants[] = {{128, 128, 32, 256}, {128, 128, 64, 256}, {128, 128, 64, 128}, {128, 64, 64, 128},
-                              {64, 128, 64, 128},  {128, 256, 32, 256}, {256, 128, 32, 512}, {64, 64, 32, 128}};
+  const Variant variants[] = {{128, 128, 32, 256}, {128, 128, 16, 256}, {128, 128, 64, 256}, {128, 128, 32, 128},
+                              {128, 128, 64, 128}, {128, 64, 64, 128},  {64, 128, 64, 128},  {256, 128, 32, 256},
+                              {128, 256, 32, 256}, {256, 128, 32, 512}, {64, 64, 32, 128}};
   double best = 0;
   for (const Variant& v : variants) {
     std::string text = subst(tmpl, {{"M", std::to_string(n)}, {"N", std::to_string(n)}, {"K", std::to_string(n)},
