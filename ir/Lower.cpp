@@ -55,6 +55,7 @@ Result<LowerResult> lower(const Kernel& k, const TargetDescription& target, cons
   set_attr(ctx.kernel.attrs, "lower.target", AttrValue::of_string(target.name));
   set_attr(ctx.kernel.attrs, "lower.target_hash", AttrValue::of_string(target_hash(target)));
   set_attr(ctx.kernel.attrs, "lower.subgroup", AttrValue::of_int(target.subgroup_width));
+  if (options.tensors_aligned) set_attr(ctx.kernel.attrs, "lower.tensor_align", AttrValue::of_int(16));
   VerifyOptions vo;
   vo.allow_lowering_attrs = true;
   for (const Pass& p : kPipeline) {

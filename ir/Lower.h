@@ -31,6 +31,11 @@ struct LowerOptions {
   std::map<std::string, int64_t> divisibility;
   /// Group this many rows of blocks together for L2 reuse (2-D grids); 0 or 1 turns it off.
   int64_t raster_group = 0;
+  /// The launch guarantees that every tensor argument starts on a 16-byte boundary (its
+  /// element offset a multiple of 16 bytes). Recorded as lower.tensor_align=16: backends may
+  /// then drop their run-time alignment checks around vector accesses (the runtime compiles
+  /// such a variant only for launches that keep it).
+  bool tensors_aligned = false;
 };
 
 struct LowerResult {

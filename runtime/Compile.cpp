@@ -67,7 +67,7 @@ struct Built {
 
 /// Lower `kernel` for the device with `divisibility`, then cache lookup, plugin compile,
 /// cache store and load.
-Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<std::string, int64_t>& divisibility,
+Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<std::string, int64_t>& divisibility, bool aligned,
                     const std::string& plugin_options, bool want_cache) {
   tegula_runtime* rt = d->runtime;
   PluginInstance& plugin = *d->plugin;
@@ -75,6 +75,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
   ir::LowerOptions options;
   options.divisibility = divisibility;
+  options.tensors_aligned = aligned;
   TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, options));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
   std::string lowered_text = ir::print_kernel(lowered.kernel);
@@ -130,8 +131,9 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
 
 Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
   TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::parse_and_verify(ir_text, request.source_name));
-  // The generic variant is compiled now, so that a kernel the device cannot run fails here.
-  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, request.plugin_options, request.use_cache));
+  // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
+  // a kernel the device cannot run fails here.
+  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, true, request.plugin_options, request.use_cache));
   auto k = std::make_unique<tegula_kernel>();
   k->device = d;
   k->source = std::move(kernel);
@@ -145,16 +147,14 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   return k.release();
 }
 
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
                                       const std::vector<int64_t>& key) {
-  bool generic = true;
-  for (int64_t d : key) generic = generic && d <= 1;
-  if (generic) return k->executable;
+  if (aligned && divisibility.empty()) return k->executable;
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return it->second.executable;
-  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, k->plugin_options, k->use_cache));
-  std::string what;
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->plugin_options, k->use_cache));
+  std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
   k->device->runtime->log.debug("kernel " + k->source.name + ": variant for " + what);
   auto& v = k->variants[key];

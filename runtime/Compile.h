@@ -32,9 +32,11 @@ Result<const TargetDescription*> device_target(tegula_device* device);
 
 Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir_text, const CompileRequest& request);
 
-/// The executable of `k` specialised for `divisibility` (symbol -> power of two dividing
-/// it), compiled (through the cache) on first use; the generic one when nothing is known.
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+/// The executable of `k` for a launch: specialised for `divisibility` (symbol -> power of
+/// two dividing it) and for whether every tensor starts 16-byte aligned, compiled (through
+/// the cache) on first use. The kernel's own executable (compiled by compile_kernel) assumes
+/// aligned tensors and nothing about the shapes: what most launches give.
+Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
                                       const std::vector<int64_t>& key);
 
 }  // namespace tegula::runtime

@@ -102,13 +102,14 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   bool aligned = true;
   for (size_t i = 0; i < kernel.params.size(); ++i)
     if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
+  key.push_back(aligned ? 16 : 1);
   for (size_t i = kernel.params.size(); i < count; ++i) {
     int64_t v = args[i].i, div = 1;
     while (aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
     key.push_back(div);
     if (div > 1) divisibility[k->arg_names[i]] = div;
   }
-  TG_ASSIGN_OR_RETURN(tg_executable* exe, kernel_variant(k, divisibility, key));
+  TG_ASSIGN_OR_RETURN(tg_executable* exe, kernel_variant(k, divisibility, aligned, key));
   return k->device->plugin->launch(k->device->info->index, exe, g, targs);
 }
 

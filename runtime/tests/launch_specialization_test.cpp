@@ -1,6 +1,7 @@
-// Launches specialise the kernel on what their shapes guarantee: a variant per distinct set
-// of power-of-two divisors, compiled once on first use; shapes that guarantee nothing, or
-// tensors that start unaligned, use the generic executable compiled up front.
+// Launches specialise the kernel on what they guarantee: a variant per distinct set of
+// power-of-two divisors, compiled once on first use. The executable compiled up front
+// assumes 16-byte-aligned tensors and nothing about shapes; a launch with a tensor that
+// starts unaligned gets a variant without that assumption (and without divisors).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -33,7 +34,7 @@ TEST_CASE("variants are compiled once per divisibility key, and all compute the 
     REQUIRE(out.is_ok());
     for (float v : *out) CHECK(v == float(n));
   };
-  run(3, 7, 0);    // nothing divides: the generic executable
+  run(3, 7, 0);    // nothing divides, tensors aligned: the executable compiled up front
   CHECK(rt->stats().plugin_compiles == 1);
   run(4, 64, 0);   // M % 4, N % 16: a new variant
   CHECK(rt->stats().plugin_compiles == 2);
@@ -41,6 +42,22 @@ TEST_CASE("variants are compiled once per divisibility key, and all compute the 
   CHECK(rt->stats().plugin_compiles == 2);
   run(8, 64, 0);   // M % 8: another key
   CHECK(rt->stats().plugin_compiles == 3);
-  run(8, 64, 2);   // a tensor 2 bytes into its buffer: no alignment, the generic executable
-  CHECK(rt->stats().plugin_compiles == 3);
+  run(8, 64, 2);   // a tensor 2 bytes into its buffer: the unaligned variant
+  CHECK(rt->stats().plugin_compiles == 4);
+  run(3, 7, 2);    // unaligned again (divisors are ignored without alignment): the same variant
+  CHECK(rt->stats().plugin_compiles == 4);
+}
+
+TEST_CASE("the up-front executable records the alignment it assumes; the unaligned variant does not") {
+  auto rt = open_runtime({reference_manifest()}, nullptr, "off");
+  REQUIRE(rt.is_ok());
+  auto d = rt->find_device("reference");
+  REQUIRE(d.is_ok());
+  auto text = read_file(example("reduce/row_sum.tile"));
+  REQUIRE(text.is_ok());
+  auto k = d->compile(*text);
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto lowered = k->describe();  // the reference executable is the lowered kernel
+  REQUIRE(lowered.is_ok());
+  CHECK(lowered->find("lower.tensor_align=16") != std::string::npos);
 }

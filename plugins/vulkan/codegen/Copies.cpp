@@ -149,7 +149,10 @@ bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exe
       write_memory_raw(dst, add_origin(dso, c), read_memory_raw(src, add_origin(so, c), pad));
     });
   };
-  b_.if_(aligned, vector_path, scalar_path);
+  // A variant compiled for aligned tensors (lower.tensor_align) needs no run-time choice:
+  // the element-by-element path would only cost instruction cache in the loop.
+  if (tensor_align_ >= int64_t(bytes)) vector_path();
+  else b_.if_(aligned, vector_path, scalar_path);
   return true;
 }
 

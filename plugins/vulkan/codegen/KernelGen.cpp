@@ -495,6 +495,8 @@ Result<GeneratedShader> KernelGen::run() {
   bool coop = false;
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")); });
   uses_coopmat_ = coop;
+  if (const ir::Attr* a = ir::find_attr(k_.attrs, "lower.tensor_align"); a && a->value.kind == ir::AttrValue::Kind::Int)
+    tensor_align_ = a->value.i;
   find_packed_tiles();
   if (coop) {
     b_.vulkan_memory_model = true;

@@ -273,6 +273,7 @@ public:
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
+  int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)

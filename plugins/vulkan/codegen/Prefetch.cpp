@@ -146,6 +146,7 @@ Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k)
   };
   auto run = [&] {
     if (!vector) return scalar_path();
+    if (tensor_align_ >= int64_t(bytes)) return vector_path();
     Value aligned = b_.eq(b_.umod(b_.bitcast(p.src->offset, T::U32), b_.cu(uint32_t(p.vec))), b_.cu(0));
     b_.if_(aligned, vector_path, scalar_path);
   };
