@@ -499,7 +499,7 @@ Status Emitter::emit_store(const ir::Stmt& s) {
     TG_ASSIGN_OR_RETURN(std::string c, index_expr(e));
     coords.push_back(c);
   }
-  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), b->dtype));
   write_element(*b, coords, v, true);
   return Status::ok();
 }

@@ -54,6 +54,12 @@ std::string encode(const Value& v, DType d);
 Value decode(const std::string& raw, DType d);
 /// A float literal of exactly `x` in `rep` (F32 rounds it to float first).
 std::string float_literal(double x, Rep rep);
+/// A literal of exactly `x` in `rep` (x must be representable in it).
+std::string exact_literal(double x, Rep rep);
+/// The literal `x` rounded once, on the host, to dtype d (core/DType.h), exact in
+/// natural_rep(d): the IR's literals carry a full double, so rounding it to float first
+/// would round f64 values twice (0.1), overflow (DBL_MAX) or flush (subnormals).
+Value literal_value(double x, DType d);
 /// The raw bits of x stored as dtype d, as a C literal of raw_type(d).
 std::string raw_literal(double x, DType d);
 
@@ -163,6 +169,9 @@ public:
   Result<Value> expr(const ir::Expr& e, const MapContext* map = nullptr);
   Result<std::string> expr_as(const ir::Expr& e, Rep rep, const MapContext* map = nullptr);
   Result<std::string> index_expr(const ir::Expr& e) { return expr_as(e, Rep::I64); }
+  /// The value `e` stores into an element of dtype d (fill, map, store): a literal is rounded
+  /// on the host (literal_value); anything else is expr(e).
+  Result<Value> value_for(const ir::Expr& e, DType d, const MapContext* map = nullptr);
 
   // --- element access (Tiles.cpp) ------------------------------------------------------
   /// Read one element of a non-fragment buffer at tile index idx + offsets (masked with

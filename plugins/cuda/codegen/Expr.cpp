@@ -163,6 +163,28 @@ std::string float_literal(double x, Rep rep) {
   return buf;
 }
 
+std::string exact_literal(double x, Rep rep) {
+  switch (rep) {
+    case Rep::F32:
+    case Rep::F64: return float_literal(x, rep);
+    case Rep::Bool: return x != 0 ? "true" : "false";
+    case Rep::I32: {
+      // INT_MIN has no decimal spelling of type int: its bits then.
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "(int)0x%08xu", unsigned(uint32_t(int32_t(x))));
+      return buf;
+    }
+    case Rep::I64: return "(" + itos(int64_t(x)) + "LL)";
+  }
+  return float_literal(x, rep);
+}
+
+Value literal_value(double x, DType d) {
+  double r = round_to_dtype(d, x);
+  Rep rep = natural_rep(d);
+  return {exact_literal(r, rep), rep};
+}
+
 std::string raw_literal(double x, DType d) {
   uint8_t bytes[8] = {0};
   store_element(d, x, bytes);
@@ -195,6 +217,12 @@ Result<std::string> Emitter::expr_as(const ir::Expr& e, Rep rep, const MapContex
   if (e->kind == ir::ExprKind::IntImm && (rep == Rep::F32 || rep == Rep::F64)) return float_literal(double(e->int_value), rep);
   TG_ASSIGN_OR_RETURN(Value v, expr(e, map));
   return convert(v, rep);
+}
+
+Result<Value> Emitter::value_for(const ir::Expr& e, DType d, const MapContext* map) {
+  if (e->kind == ir::ExprKind::FloatImm) return literal_value(e->float_value, d);
+  if (e->kind == ir::ExprKind::IntImm) return literal_value(double(e->int_value), d);
+  return expr(e, map);
 }
 
 Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {

@@ -411,7 +411,7 @@ Status Emitter::emit_fill(const ir::Stmt& s) {
   std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
   open("");
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.target(), s));
-  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst.b->dtype));
   std::string fv = fresh("fv");
   line(std::string("const ") + rep_type(v.rep) + " " + fv + " = " + v.code + ";");
   Value val{fv, v.rep};
@@ -497,7 +497,7 @@ Status Emitter::emit_map(const ir::Stmt& s) {
       if (operands[n].rep == Rep::I32) operands[n] = {"((long long)" + operands[n].code + ")", Rep::I64};
     }
     MapContext ctx{&operands};
-    TG_ASSIGN_OR_RETURN(Value v, expr(s.value(), &ctx));
+    TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst->dtype, &ctx));
     if (dst->scope == ir::Scope::Fragment) {
       line(dst->cname + "[" + itos(e.slot) + "] = " + round_to(v, dst->dtype).code + ";");
     } else {

@@ -3,8 +3,8 @@
 // ops in it: maps (every function, broadcasting, shared operands, select, casts, maxNum with
 // NaN), integer floor division and modulo, fills, padded copies through shared memory,
 // reductions of every kind along both axes with NaN rows and clear=false, parallel loops with
-// locals, loops and branches, atomic_add into every dtype it takes from many blocks at once.
-// Skips without a device.
+// locals, loops and branches, atomic_add into every dtype it takes from many blocks at once,
+// and literal fills bit for bit (f64 specials). Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
 #include <cstdint>
@@ -226,4 +226,18 @@ TEST_CASE("atomic_add from many blocks into every dtype it takes") {
     put(d.tensors[1], 5, 2147483000.0);  // saturates
   };
   check(*gpu, "integer atomics", ints, oi);
+}
+
+TEST_CASE("literal fills round once to their dtype: f64 specials bit for bit") {
+  TG_REQUIRE_GPU(gpu);
+  // Bit-exact: an f64 subnormal lost to 0 would pass any relative tolerance.
+  RunOptions exact;
+  exact.use_default_tolerance = false;
+  exact.tolerance = {0, 0};
+  exact.bindings = {{"M", 17}, {"N", 67}};
+  for (const char* value : {"1.7976931348623157e308", "5e-324", "0.1", "1.0e300", "-1.0e300"}) {
+    std::string text = std::string("kernel fill_tile(Y: f64[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n") +
+                       "  alloc t: fragment f64[16, 64]\n  fill t, " + value + "\n  copy t, Y[by * 16, bx * 64]\n}\n";
+    check(*gpu, std::string("f64 fill ") + value, text, exact);
+  }
 }
