@@ -54,8 +54,11 @@ std::string encode(const Value& v, DType d);
 Value decode(const std::string& raw, DType d);
 /// A float literal of exactly `x` in `rep` (F32 rounds it to float first).
 std::string float_literal(double x, Rep rep);
-/// A literal of exactly `x` in `rep` (x must be representable in it).
+/// A literal of exactly `x` in `rep` (x must be representable in it: see exact_rep).
 std::string exact_literal(double x, Rep rep);
+/// `rep`, or a wider representation where `x` (a value already rounded to some dtype, such
+/// as a copy's pad) would not be exact in it.
+Rep exact_rep(double x, Rep rep);
 /// The literal `x` rounded once, on the host, to dtype d (core/DType.h), exact in
 /// natural_rep(d): the IR's literals carry a full double, so rounding it to float first
 /// would round f64 values twice (0.1), overflow (DBL_MAX) or flush (subnormals).

@@ -179,6 +179,17 @@ std::string exact_literal(double x, Rep rep) {
   return float_literal(x, rep);
 }
 
+Rep exact_rep(double x, Rep rep) {
+  switch (rep) {
+    case Rep::F64: return Rep::F64;
+    case Rep::F32: return std::isnan(x) || double(float(x)) == x ? Rep::F32 : Rep::F64;
+    case Rep::Bool: return x == 0 || x == 1 ? Rep::Bool : Rep::F64;
+    case Rep::I32:
+    case Rep::I64: return x == std::floor(x) && x >= -2147483648.0 && x <= 2147483647.0 ? rep : Rep::F64;
+  }
+  return Rep::F64;
+}
+
 Value literal_value(double x, DType d) {
   double r = round_to_dtype(d, x);
   Rep rep = natural_rep(d);

@@ -4,7 +4,8 @@
 // NaN), integer floor division and modulo, fills, padded copies through shared memory,
 // reductions of every kind along both axes with NaN rows and clear=false, parallel loops with
 // locals, loops and branches, atomic_add into every dtype it takes from many blocks at once,
-// and literal fills bit for bit (f64 specials). Skips without a device.
+// and literal fills and pads bit for bit (f64 specials, integer min reductions padded with
+// inf). Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
 #include <cstdint>
@@ -239,5 +240,23 @@ TEST_CASE("literal fills round once to their dtype: f64 specials bit for bit") {
     std::string text = std::string("kernel fill_tile(Y: f64[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n") +
                        "  alloc t: fragment f64[16, 64]\n  fill t, " + value + "\n  copy t, Y[by * 16, bx * 64]\n}\n";
     check(*gpu, std::string("f64 fill ") + value, text, exact);
+  }
+}
+
+TEST_CASE("integer min reductions padded with inf give the true minimum") {
+  TG_REQUIRE_GPU(gpu);
+  RunOptions exact;
+  exact.use_default_tolerance = false;
+  exact.tolerance = {0, 0};
+  for (const char* d : {"i8", "u8", "i32"}) {
+    std::string t = d;
+    std::string text = "kernel reduce_rows(X: " + t + "[M, N], Y: " + t + "[M]) grid(ceildiv(M, 8)) threads(128) {\n  alloc xs: fragment " + t +
+                       "[8, 64]\n  alloc acc: fragment " + t + "[8]\n  fill acc, inf\n  for j in 0 .. ceildiv(N, 64) {\n"
+                       "    copy X[bx * 8, j * 64], xs, pad=inf\n    reduce xs, acc, op=min, axis=1, clear=false\n  }\n  copy acc, Y[bx * 8]\n}\n";
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {9, 67}, {5, 33}}) {
+      RunOptions o = exact;
+      o.bindings = {{"M", m}, {"N", n}};
+      check(*gpu, "min " + t + " " + std::to_string(m) + "x" + std::to_string(n), text, o);
+    }
   }
 }
