@@ -4,8 +4,8 @@
 // NaN), integer floor division and modulo, fills, padded copies through shared memory,
 // reductions of every kind along both axes with NaN rows and clear=false, parallel loops with
 // locals, loops and branches, atomic_add into every dtype it takes from many blocks at once,
-// and literal fills and pads bit for bit (f64 specials, integer min reductions padded with
-// inf). Skips without a device.
+// literal fills and pads bit for bit (f64 specials, integer min reductions padded with inf),
+// and parallel loops reading fragment elements through a shared copy. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
 #include <cstdint>
@@ -259,4 +259,23 @@ TEST_CASE("integer min reductions padded with inf give the true minimum") {
       check(*gpu, "min " + t + " " + std::to_string(m) + "x" + std::to_string(n), text, o);
     }
   }
+}
+
+TEST_CASE("parallel loops read any fragment element through a shared copy") {
+  TG_REQUIRE_GPU(gpu);
+  for (const char* d : {"f64", "f32", "f16", "bf16", "e4m3", "i8", "u8", "i32", "bool"}) {
+    std::string t = d;
+    std::string value = t == "bool" ? "!f[15 - i, j]" : "f[15 - i, j] * 3";
+    std::string text = "kernel par_fragment(X: " + t + "[M, N], Y: " + t + "[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n" +
+                       "  alloc f: fragment " + t + "[16, 64]\n  copy X[by * 16, bx * 64], f, pad=1\n  parallel (i, j) in (16, 64) {\n" +
+                       "    if by * 16 + i < M && bx * 64 + j < N {\n      store Y[by * 16 + i, bx * 64 + j] = " + value + "\n    }\n  }\n}\n";
+    RunOptions o;
+    o.bindings = {{"M", 21}, {"N", 100}};
+    check(*gpu, "fragment read " + t, text, o);
+  }
+  // Restaged on every trip of a loop that rewrites the fragment.
+  std::string again = "kernel again(X: f32[64], Y: f32[4, 64]) grid(1) threads(64) {\n  alloc f: fragment f32[64]\n"
+                      "  copy X[0], f\n  for k in 0 .. 4 {\n    parallel i in 64 {\n      store Y[k, i] = f[63 - i]\n    }\n"
+                      "    map f = f * 2.0\n  }\n}\n";
+  check(*gpu, "fragment read, restaged", again, RunOptions{});
 }
