@@ -453,6 +453,7 @@ Status Emitter::emit_parallel(const ir::Stmt& s) {
   for (const ir::Expr& e : s.exprs) extent.push_back(*ir::const_int(e));
   int rank = int(extent.size());
   if (plan.thread_count() != k_.threads) return unsupported(s, "a parallel loop planned over the wrong thread count");
+  TG_RETURN_IF_ERROR(stage_fragments(s));
   open("");
   ThreadPart tp = thread_part(plan, rank, fresh("tp"));
   std::string rep = replica_guard(plan);
@@ -499,7 +500,7 @@ Status Emitter::emit_store(const ir::Stmt& s) {
     TG_ASSIGN_OR_RETURN(std::string c, index_expr(e));
     coords.push_back(c);
   }
-  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), b->dtype));
   write_element(*b, coords, v, true);
   return Status::ok();
 }
@@ -540,6 +541,7 @@ Status Emitter::plan_shared() {
 
 Result<Generated> Emitter::run() {
   TG_RETURN_IF_ERROR(declare_buffers());
+  TG_RETURN_IF_ERROR(plan_fragment_stages());
   if (k_.threads < 1 || k_.threads > 1024) return error(ErrorCode::Unsupported, "cuda: a block of " + itos(k_.threads) + " threads");
   info.name = "tg_" + k_.name;
   info.threads = k_.threads;

@@ -54,6 +54,15 @@ std::string encode(const Value& v, DType d);
 Value decode(const std::string& raw, DType d);
 /// A float literal of exactly `x` in `rep` (F32 rounds it to float first).
 std::string float_literal(double x, Rep rep);
+/// A literal of exactly `x` in `rep` (x must be representable in it: see exact_rep).
+std::string exact_literal(double x, Rep rep);
+/// `rep`, or a wider representation where `x` (a value already rounded to some dtype, such
+/// as a copy's pad) would not be exact in it.
+Rep exact_rep(double x, Rep rep);
+/// The literal `x` rounded once, on the host, to dtype d (core/DType.h), exact in
+/// natural_rep(d): the IR's literals carry a full double, so rounding it to float first
+/// would round f64 values twice (0.1), overflow (DBL_MAX) or flush (subnormals).
+Value literal_value(double x, DType d);
 /// The raw bits of x stored as dtype d, as a C literal of raw_type(d).
 std::string raw_literal(double x, DType d);
 
@@ -163,6 +172,9 @@ public:
   Result<Value> expr(const ir::Expr& e, const MapContext* map = nullptr);
   Result<std::string> expr_as(const ir::Expr& e, Rep rep, const MapContext* map = nullptr);
   Result<std::string> index_expr(const ir::Expr& e) { return expr_as(e, Rep::I64); }
+  /// The value `e` stores into an element of dtype d (fill, map, store): a literal is rounded
+  /// on the host (literal_value); anything else is expr(e).
+  Result<Value> value_for(const ir::Expr& e, DType d, const MapContext* map = nullptr);
 
   // --- element access (Tiles.cpp) ------------------------------------------------------
   /// Read one element of a non-fragment buffer at tile index idx + offsets (masked with
@@ -188,6 +200,15 @@ public:
   Status emit_loop(const ir::Stmt& s);        // Emitter.cpp
   Status emit_pipelined(const ir::Stmt& s);   // Pipeline.cpp
   void emit_barrier();
+
+  // fragments read by index in parallel loops (FragmentStage.cpp)
+  /// Give every fragment that a parallel loop reads element by element a shared copy.
+  Status plan_fragment_stages();
+  /// Before a parallel loop: write the fragments it reads by index into their shared copies.
+  Status stage_fragments(const ir::Stmt& parallel);
+  /// The shared copy of a fragment, if it has one.
+  const Buffer* staged_copy(const std::string& fragment) const;
+  std::set<std::string> fragment_names() const;
 
   // gemm families
   Status emit_gemm_fma(const ir::Stmt& s, const ir::GemmPlan& p);
@@ -272,6 +293,7 @@ private:
   std::vector<std::map<std::string, std::string>> scopes_;  // IR variable -> C expression
   std::string body_;
   std::map<std::pair<const ir::Stmt*, int>, LdPlan> ld_plans_;
+  std::map<std::string, std::string> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   int indent_ = 1;
   int counter_ = 0;
   int64_t smem_align_ = 16;

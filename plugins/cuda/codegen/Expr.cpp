@@ -163,6 +163,39 @@ std::string float_literal(double x, Rep rep) {
   return buf;
 }
 
+std::string exact_literal(double x, Rep rep) {
+  switch (rep) {
+    case Rep::F32:
+    case Rep::F64: return float_literal(x, rep);
+    case Rep::Bool: return x != 0 ? "true" : "false";
+    case Rep::I32: {
+      // INT_MIN has no decimal spelling of type int: its bits then.
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "(int)0x%08xu", unsigned(uint32_t(int32_t(x))));
+      return buf;
+    }
+    case Rep::I64: return "(" + itos(int64_t(x)) + "LL)";
+  }
+  return float_literal(x, rep);
+}
+
+Rep exact_rep(double x, Rep rep) {
+  switch (rep) {
+    case Rep::F64: return Rep::F64;
+    case Rep::F32: return std::isnan(x) || double(float(x)) == x ? Rep::F32 : Rep::F64;
+    case Rep::Bool: return x == 0 || x == 1 ? Rep::Bool : Rep::F64;
+    case Rep::I32:
+    case Rep::I64: return x == std::floor(x) && x >= -2147483648.0 && x <= 2147483647.0 ? rep : Rep::F64;
+  }
+  return Rep::F64;
+}
+
+Value literal_value(double x, DType d) {
+  double r = round_to_dtype(d, x);
+  Rep rep = natural_rep(d);
+  return {exact_literal(r, rep), rep};
+}
+
 std::string raw_literal(double x, DType d) {
   uint8_t bytes[8] = {0};
   store_element(d, x, bytes);
@@ -197,6 +230,12 @@ Result<std::string> Emitter::expr_as(const ir::Expr& e, Rep rep, const MapContex
   return convert(v, rep);
 }
 
+Result<Value> Emitter::value_for(const ir::Expr& e, DType d, const MapContext* map) {
+  if (e->kind == ir::ExprKind::FloatImm) return literal_value(e->float_value, d);
+  if (e->kind == ir::ExprKind::IntImm) return literal_value(double(e->int_value), d);
+  return expr(e, map);
+}
+
 Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
   using ir::ExprKind;
   switch (e->kind) {
@@ -219,11 +258,12 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
     case ExprKind::Load: {
       const Buffer* b = buffer(e->name);
       if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + e->name + "'", e->loc);
-      if (b->scope == ir::Scope::Fragment)
-        return error(ErrorCode::Unsupported,
-                     "cuda: element load '" + e->name + "[...]' from a fragment inside a parallel loop: a fragment element lives "
-                     "in the registers of the thread that holds it, not in the thread that runs the iteration",
-                     e->loc);
+      if (b->scope == ir::Scope::Fragment) {
+        // The element lives in another thread's registers: read the shared copy the loop
+        // staged (FragmentStage.cpp).
+        b = staged_copy(e->name);
+        if (!b) return error(ErrorCode::Internal, "cuda codegen: fragment '" + e->name + "' read by index outside a parallel loop", e->loc);
+      }
       std::vector<std::string> coords;
       for (const ir::Expr& i : e->args) {
         TG_ASSIGN_OR_RETURN(std::string c, index_expr(i));

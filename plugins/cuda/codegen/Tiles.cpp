@@ -62,11 +62,9 @@ Value Emitter::read_element(const Buffer& b, const std::vector<std::string>& coo
   switch (b.scope) {
     case ir::Scope::Global: {
       Value v = decode("(*(const " + raw_t + "*)(" + b.cname + " + (" + global_linear(b, coords) + ") * " + es + "))", b.dtype);
-      Rep r = v.rep;
-      if (r == Rep::Bool) return {"((" + inside(b, coords) + ") ? " + v.code + " : " + (pad != 0 ? "true" : "false") + ")", r};
-      if (r == Rep::I32 && pad != std::floor(pad)) r = Rep::F64;
-      std::string p = r == Rep::I32 ? "(int)" + itos(int64_t(pad)) : float_literal(pad, r);
-      return {"((" + inside(b, coords) + ") ? " + convert(v, r) + " : " + p + ")", r};
+      // The pad is exact in the value's representation, or both widen to double.
+      Rep r = exact_rep(pad, v.rep);
+      return {"((" + inside(b, coords) + ") ? " + convert(v, r) + " : " + exact_literal(pad, r) + ")", r};
     }
     case ir::Scope::Shared: {
       Value v = decode("(*(const " + raw_t + "*)" + shared_ptr(b, coords) + ")", b.dtype);
@@ -174,10 +172,12 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
   int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
   std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
-  double pad = ir::stmt_attr_float(s, "pad");
   open("");
   TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.copy_src(), s));
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.copy_dst(), s));
+  // The pad stands for a read value that the store rounds to the destination: round it
+  // once, here, from its full double (never through float: an f64 pad of 0.1 stays 0.1).
+  double pad = round_to_dtype(dst.b->dtype, ir::stmt_attr_float(s, "pad"));
   std::vector<Elem> elems;
   ir::Distribution exec_dist;
   if (kind == "fragment") {
@@ -324,13 +324,10 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
         }
         for (int64_t i = 0; i < n; ++i) {
           Value v = pairs ? Value{pair_names[size_t(i)], Rep::F32} : decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
-          if (pad != 0 && src.b->scope == ir::Scope::Global) {
+          if ((pad != 0 || std::signbit(pad)) && src.b->scope == ir::Scope::Global) {
             std::vector<std::string> ci = shifted(sc, i);
-            if (v.rep == Rep::Bool) v = {"((" + inside_of(src, src_in, ci) + ") ? " + v.code + " : true)", Rep::Bool};
-            else {
-              Rep r = v.rep == Rep::I32 ? Rep::F64 : v.rep;
-              v = {"((" + inside_of(src, src_in, ci) + ") ? " + convert(v, r) + " : " + float_literal(pad, r) + ")", r};
-            }
+            Rep r = exact_rep(pad, v.rep);
+            v = {"((" + inside_of(src, src_in, ci) + ") ? " + convert(v, r) + " : " + exact_literal(pad, r) + ")", r};
           }
           vals[ei].push_back(v);
         }
@@ -411,7 +408,7 @@ Status Emitter::emit_fill(const ir::Stmt& s) {
   std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
   open("");
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.target(), s));
-  TG_ASSIGN_OR_RETURN(Value v, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst.b->dtype));
   std::string fv = fresh("fv");
   line(std::string("const ") + rep_type(v.rep) + " " + fv + " = " + v.code + ";");
   Value val{fv, v.rep};
@@ -497,7 +494,7 @@ Status Emitter::emit_map(const ir::Stmt& s) {
       if (operands[n].rep == Rep::I32) operands[n] = {"((long long)" + operands[n].code + ")", Rep::I64};
     }
     MapContext ctx{&operands};
-    TG_ASSIGN_OR_RETURN(Value v, expr(s.value(), &ctx));
+    TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst->dtype, &ctx));
     if (dst->scope == ir::Scope::Fragment) {
       line(dst->cname + "[" + itos(e.slot) + "] = " + round_to(v, dst->dtype).code + ";");
     } else {

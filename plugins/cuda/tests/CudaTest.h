@@ -28,6 +28,7 @@
 #include "plugins/abi/tegula_plugin.h"
 #include "plugins/cuda/DriverApi.h"
 #include "plugins/cuda/Nvrtc.h"
+#include "plugins/cuda/codegen/CodeGen.h"
 #include "targets/Target.h"
 
 namespace tegula::cuda::testing {
@@ -162,6 +163,16 @@ inline Result<std::string> ptx_for(const std::string& text, const std::string& t
   TG_ASSIGN_OR_RETURN(std::string lowered, lower_text(text, target(target_name), o));
   TG_ASSIGN_OR_RETURN(std::string blob, compile_offline(lowered, target_name));
   return describe(blob);
+}
+
+/// What the code generator writes for a kernel lowered for a built-in target: the CUDA C++
+/// and the launch facts (shared bytes), without compiling it.
+inline Result<cuda::Generated> generate_for(const std::string& text, const std::string& target_name) {
+  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_and_verify(text, "test.tile"));
+  TargetDescription t = target(target_name);
+  TG_ASSIGN_OR_RETURN(ir::LowerResult r, ir::lower(k, t));
+  TG_ASSIGN_OR_RETURN(std::string arch, cuda::arch_for_target(t));
+  return cuda::generate_cuda(r.kernel, t, arch);
 }
 
 inline std::string example(const std::string& rel) {

@@ -3,8 +3,9 @@
 // ops in it: maps (every function, broadcasting, shared operands, select, casts, maxNum with
 // NaN), integer floor division and modulo, fills, padded copies through shared memory,
 // reductions of every kind along both axes with NaN rows and clear=false, parallel loops with
-// locals, loops and branches, atomic_add into every dtype it takes from many blocks at once.
-// Skips without a device.
+// locals, loops and branches, atomic_add into every dtype it takes from many blocks at once,
+// literal fills and pads bit for bit (f64 specials, integer min reductions padded with inf),
+// and parallel loops reading fragment elements through a shared copy. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
 #include <cstdint>
@@ -226,4 +227,55 @@ TEST_CASE("atomic_add from many blocks into every dtype it takes") {
     put(d.tensors[1], 5, 2147483000.0);  // saturates
   };
   check(*gpu, "integer atomics", ints, oi);
+}
+
+TEST_CASE("literal fills round once to their dtype: f64 specials bit for bit") {
+  TG_REQUIRE_GPU(gpu);
+  // Bit-exact: an f64 subnormal lost to 0 would pass any relative tolerance.
+  RunOptions exact;
+  exact.use_default_tolerance = false;
+  exact.tolerance = {0, 0};
+  exact.bindings = {{"M", 17}, {"N", 67}};
+  for (const char* value : {"1.7976931348623157e308", "5e-324", "0.1", "1.0e300", "-1.0e300"}) {
+    std::string text = std::string("kernel fill_tile(Y: f64[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n") +
+                       "  alloc t: fragment f64[16, 64]\n  fill t, " + value + "\n  copy t, Y[by * 16, bx * 64]\n}\n";
+    check(*gpu, std::string("f64 fill ") + value, text, exact);
+  }
+}
+
+TEST_CASE("integer min reductions padded with inf give the true minimum") {
+  TG_REQUIRE_GPU(gpu);
+  RunOptions exact;
+  exact.use_default_tolerance = false;
+  exact.tolerance = {0, 0};
+  for (const char* d : {"i8", "u8", "i32"}) {
+    std::string t = d;
+    std::string text = "kernel reduce_rows(X: " + t + "[M, N], Y: " + t + "[M]) grid(ceildiv(M, 8)) threads(128) {\n  alloc xs: fragment " + t +
+                       "[8, 64]\n  alloc acc: fragment " + t + "[8]\n  fill acc, inf\n  for j in 0 .. ceildiv(N, 64) {\n"
+                       "    copy X[bx * 8, j * 64], xs, pad=inf\n    reduce xs, acc, op=min, axis=1, clear=false\n  }\n  copy acc, Y[bx * 8]\n}\n";
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {9, 67}, {5, 33}}) {
+      RunOptions o = exact;
+      o.bindings = {{"M", m}, {"N", n}};
+      check(*gpu, "min " + t + " " + std::to_string(m) + "x" + std::to_string(n), text, o);
+    }
+  }
+}
+
+TEST_CASE("parallel loops read any fragment element through a shared copy") {
+  TG_REQUIRE_GPU(gpu);
+  for (const char* d : {"f64", "f32", "f16", "bf16", "e4m3", "i8", "u8", "i32", "bool"}) {
+    std::string t = d;
+    std::string value = t == "bool" ? "!f[15 - i, j]" : "f[15 - i, j] * 3";
+    std::string text = "kernel par_fragment(X: " + t + "[M, N], Y: " + t + "[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n" +
+                       "  alloc f: fragment " + t + "[16, 64]\n  copy X[by * 16, bx * 64], f, pad=1\n  parallel (i, j) in (16, 64) {\n" +
+                       "    if by * 16 + i < M && bx * 64 + j < N {\n      store Y[by * 16 + i, bx * 64 + j] = " + value + "\n    }\n  }\n}\n";
+    RunOptions o;
+    o.bindings = {{"M", 21}, {"N", 100}};
+    check(*gpu, "fragment read " + t, text, o);
+  }
+  // Restaged on every trip of a loop that rewrites the fragment.
+  std::string again = "kernel again(X: f32[64], Y: f32[4, 64]) grid(1) threads(64) {\n  alloc f: fragment f32[64]\n"
+                      "  copy X[0], f\n  for k in 0 .. 4 {\n    parallel i in 64 {\n      store Y[k, i] = f[63 - i]\n    }\n"
+                      "    map f = f * 2.0\n  }\n}\n";
+  check(*gpu, "fragment read, restaged", again, RunOptions{});
 }

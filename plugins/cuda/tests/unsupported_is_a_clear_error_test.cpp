@@ -1,15 +1,16 @@
 // What the generator cannot produce exactly is a compile error with a message, never wrong
-// code: here a fragment element read inside a parallel loop (its value lives in another
-// thread's registers) and a gemm forced onto an instruction the target lacks.
+// code: here a store into a fragment element inside a parallel loop (the element lives in
+// another thread's registers; reads go through a shared copy, fragment_read_in_parallel_test)
+// and a kernel lowered for another target.
 #include "plugins/cuda/tests/CudaTest.h"
 
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
-TEST_CASE("an element load from a fragment in a parallel loop is refused with a reason") {
+TEST_CASE("a store into a fragment element in a parallel loop is refused with a reason") {
   TG_REQUIRE_NVRTC();
   std::string text = "kernel f(Y: f32[64]) grid(1) threads(64) {\n  alloc x: fragment f32[64]\n  fill x, 1.0\n"
-                     "  parallel i in 64 {\n    store Y[i] = x[63 - i]\n  }\n}\n";
+                     "  parallel i in 64 {\n    store x[63 - i] = 2.0\n  }\n  copy x, Y[0]\n}\n";
   auto lowered = lower_text(text, target("sm_90a"));
   REQUIRE_MESSAGE(lowered.is_ok(), lowered.status().str());
   auto blob = compile_offline(*lowered, "sm_90a");
