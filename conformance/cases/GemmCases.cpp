@@ -98,12 +98,14 @@ bool takes_registers(const Operand& op) {
   return p && p->form != OperandPlacement::Form::Opaque;
 }
 
-/// The accumulator must come back to registers in a layout the description gives;
-/// an entry without one (tcgen05 M=64 read-back) cannot be used by any kernel.
+/// The accumulator must come back to registers in a layout the description gives, or be
+/// opaque (a cooperative matrix: the backend stores it itself); an entry without either
+/// (tcgen05 M=64 read-back) cannot be used by any kernel.
 bool accumulator_described(const MatrixInstruction& mi) {
   const OperandPlacement* regs = mi.acc.find(OperandLocation::Registers);
   const OperandPlacement* tmem = mi.acc.find(OperandLocation::TensorMemory);
-  return (regs && regs->form == OperandPlacement::Form::ThreadValue) || (tmem && tmem->readback_layout);
+  return (regs && (regs->form == OperandPlacement::Form::ThreadValue || regs->form == OperandPlacement::Form::Opaque)) ||
+         (tmem && tmem->readback_layout);
 }
 
 /// "" when the entry accepts the layout (and A as a fragment), else why not.

@@ -110,8 +110,9 @@ std::string device_target_json(const DeviceCaps& caps) {
       e.set("group_threads", Json(int64_t(subgroup)));
       e.set("issue_threads", Json(int64_t(subgroup)));
       Json majors = Json::object();
-      majors.set("a", strings({"k"}));
-      majors.set("b", strings({"k"}));
+      // Matrices load row- or column-major (OpCooperativeMatrixLoadKHR's layout operand).
+      majors.set("a", strings({"k", "mn"}));
+      majors.set("b", strings({"k", "mn"}));
       e.set("majors", majors);
       Json layouts = Json::object();
       for (const char* op : {"a", "b", "acc"}) layouts.set(op, opaque_registers());

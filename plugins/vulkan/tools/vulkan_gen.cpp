@@ -4,6 +4,7 @@
 ///
 ///   tegula_vulkan_gen FILE.tile DEVICE [--div SYM=D ...] [--show lowered|spirv|all|none]
 ///                     [--spv OUT.spv]
+///   tegula_vulkan_gen --target DEVICE     (the device's description, JSON)
 ///
 /// lowers FILE for the description a known DEVICE (h200, lavapipe) reports, generates the
 /// SPIR-V and prints what --show asks (default: all; the SPIR-V through spirv-dis when it is
@@ -56,6 +57,12 @@ std::string disassemble(const std::vector<uint32_t>& words) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--target") {
+    std::string device = argv[2];
+    if (device != "h200" && device != "lavapipe") return usage();
+    std::printf("%s\n", vulkan::device_target_json(device == "h200" ? vulkan::h200_caps() : vulkan::lavapipe_caps()).c_str());
+    return 0;
+  }
   if (argc < 3) return usage();
   std::ifstream f(argv[1]);
   if (!f) return std::fprintf(stderr, "cannot read %s\n", argv[1]), 2;
