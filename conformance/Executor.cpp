@@ -166,10 +166,17 @@ Result<std::shared_ptr<Kernel>> compiled(DeviceContext& ctx, const CaseSpec& spe
 
 bool contains_mnemonic(const std::string& text, const std::string& pattern, std::string* found) {
   size_t end = 0;
+  // A ranged dimension is written as its lowercase letter and the uppercase one (m64nNk16);
+  // any other uppercase letter is literal (OpCooperativeMatrixMulAddKHR).
+  auto wildcard = [&](size_t i) {
+    char c = pattern[i];
+    return (c == 'M' || c == 'N' || c == 'K') && i > 0 && pattern[i - 1] == char(c - 'A' + 'a');
+  };
   auto match_at = [&](size_t pos) {
     size_t t = pos;
-    for (char c : pattern) {
-      if (c == 'M' || c == 'N' || c == 'K') {
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      char c = pattern[i];
+      if (wildcard(i)) {
         size_t start = t;
         while (t < text.size() && text[t] >= '0' && text[t] <= '9') ++t;
         if (t == start) return false;

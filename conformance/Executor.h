@@ -44,8 +44,9 @@ Record run_case(DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, con
 /// described code: CompileOnly, or Fail.
 Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseSpec& spec);
 
-/// Whether `text` contains `pattern`, where the capital letters M, N and K in the pattern
-/// stand for any decimal number (a ranged instruction dimension). `found` gets the match.
+/// Whether `text` contains `pattern`, where a capital M, N or K right after its lowercase
+/// letter (m64nNk16) stands for any decimal number (a ranged instruction dimension); other
+/// capitals are literal. `found` gets the match.
 bool contains_mnemonic(const std::string& text, const std::string& pattern, std::string* found = nullptr);
 
 /// A record for a case that does not run: NotSupported with the reason.

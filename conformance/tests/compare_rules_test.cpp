@@ -111,4 +111,7 @@ TEST_CASE("mnemonic patterns: capitals stand for the ranged dimension") {
   CHECK_FALSE(contains_mnemonic("wgmma.mma_async.sync.aligned.m64nk16.f32", "wgmma.mma_async.sync.aligned.m64nNk16.f32"));
   CHECK(contains_mnemonic("mma.sync.aligned.m16n8k16.row.col", "mma.sync.aligned.m16n8k16.row.col"));
   CHECK_FALSE(contains_mnemonic("fma.rn.f32", "mma.sync.aligned.m16n8k16"));
+  // Uppercase letters outside a ranged dimension are literal.
+  CHECK(contains_mnemonic("%12 = OpCooperativeMatrixMulAddKHR %9 %10 %11", "OpCooperativeMatrixMulAddKHR"));
+  CHECK_FALSE(contains_mnemonic("OpCooperativeMatrixLoadKHR", "OpCooperativeMatrixMulAddKHR"));
 }
