@@ -79,28 +79,6 @@ tg_error* compile_for(const TargetDescription& target, const tg_compile_request*
   return nullptr;
 }
 
-/// spirv-dis over the words, or "" when it cannot be run.
-std::string spirv_dis(const std::vector<uint32_t>& words) {
-  char path[] = "/tmp/tegula-spirv-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return {};
-  size_t bytes = words.size() * 4;
-  bool written = write(fd, words.data(), bytes) == ssize_t(bytes);
-  close(fd);
-  std::string out;
-  if (written) {
-    std::string cmd = std::string("spirv-dis --no-color '") + path + "' 2>/dev/null";
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-      char buf[4096];
-      size_t n;
-      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-      if (pclose(p) != 0) out.clear();
-    }
-  }
-  unlink(path);
-  return out;
-}
-
 }  // namespace
 
 tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
@@ -145,8 +123,7 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
     text += "; workgroup " + std::to_string(i.workgroup_size) + ", shared " + std::to_string(i.shared_bytes) + " bytes, push constants " +
             std::to_string(i.push_bytes) + " bytes, subgroup " + std::to_string(i.subgroup_size) + ", " +
             std::to_string(i.bindings.size()) + " storage buffers\n";
-    std::string dis = spirv_dis(e->words);
-    text += dis.empty() ? spirv_listing(e->words) : dis;
+    text += spirv_text(e->words);
     fill_blob(std::move(text), out_text);
     return nullptr;
   });

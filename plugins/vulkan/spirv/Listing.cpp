@@ -1,6 +1,9 @@
 #include "plugins/vulkan/spirv/Listing.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
 
 #include "plugins/vulkan/spirv/Spirv.h"
 
@@ -59,6 +62,37 @@ std::string spirv_listing(const std::vector<uint32_t>& words) {
     i += n;
   }
   return out;
+}
+
+namespace {
+
+/// spirv-dis over the words, or "" when it cannot be run.
+std::string spirv_dis(const std::vector<uint32_t>& words) {
+  char path[] = "/tmp/tegula-spirv-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return {};
+  size_t bytes = words.size() * 4;
+  bool written = write(fd, words.data(), bytes) == ssize_t(bytes);
+  close(fd);
+  std::string out;
+  if (written) {
+    std::string cmd = std::string("spirv-dis --no-color '") + path + "' 2>/dev/null";
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+      if (pclose(p) != 0) out.clear();
+    }
+  }
+  unlink(path);
+  return out;
+}
+
+}  // namespace
+
+std::string spirv_text(const std::vector<uint32_t>& words) {
+  std::string dis = spirv_dis(words);
+  return dis.empty() ? spirv_listing(words) : dis;
 }
 
 }  // namespace tegula::vulkan

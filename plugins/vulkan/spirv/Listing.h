@@ -12,4 +12,8 @@ namespace tegula::vulkan {
 
 std::string spirv_listing(const std::vector<uint32_t>& words);
 
+/// spirv-dis's text for the words when spirv-dis is on the PATH and accepts them (run on a
+/// temporary file), else spirv_listing's.
+std::string spirv_text(const std::vector<uint32_t>& words);
+
 }  // namespace tegula::vulkan

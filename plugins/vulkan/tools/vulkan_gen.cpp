@@ -14,7 +14,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "ir/Lower.h"
 #include "ir/Parser.h"
@@ -31,27 +30,6 @@ namespace {
 int usage() {
   std::fprintf(stderr, "usage: tegula_vulkan_gen FILE.tile (h200|lavapipe) [--div SYM=D ...] [--show lowered|spirv|all|none] [--spv OUT.spv]\n");
   return 2;
-}
-
-/// spirv-dis's text for the words, or "" when it is not installed or fails.
-std::string disassemble(const std::vector<uint32_t>& words) {
-  char path[] = "/tmp/tegula-vulkan-gen-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return "";
-  bool wrote = write(fd, words.data(), words.size() * 4) == ssize_t(words.size() * 4);
-  close(fd);
-  std::string out;
-  if (wrote) {
-    std::string cmd = std::string("spirv-dis --no-color ") + path + " 2>/dev/null";
-    if (FILE* p = popen(cmd.c_str(), "r")) {
-      char buf[4096];
-      size_t n;
-      while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-      if (pclose(p) != 0) out.clear();
-    }
-  }
-  unlink(path);
-  return out;
 }
 
 }  // namespace
@@ -104,8 +82,7 @@ int main(int argc, char** argv) {
   auto g = vulkan::generate_shader(*read_back, *ct);
   if (!g.is_ok()) return std::fprintf(stderr, "%s\n", g.status().str().c_str()), 1;
   if (show == "spirv" || show == "all") {
-    std::string dis = disassemble(g->words);
-    std::printf("%s\n", dis.empty() ? vulkan::spirv_listing(g->words).c_str() : dis.c_str());
+    std::printf("%s\n", vulkan::spirv_text(g->words).c_str());
   }
   if (!spv_path.empty()) {
     std::ofstream out(spv_path, std::ios::binary);
