@@ -1,6 +1,7 @@
 #include "ir/Analysis.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace tegula::ir {
 
@@ -87,6 +88,24 @@ std::vector<size_t> written_params(const Kernel& k) {
       break;
     }
   }
+  return out;
+}
+
+std::set<std::string> element_loads(const Block& b) {
+  std::set<std::string> out;
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if (e->kind == ExprKind::Load) out.insert(e->name);
+    for (const Expr& a : e->args) walk(a);
+  };
+  std::function<void(const Block&)> block = [&](const Block& blk) {
+    for (const Stmt& s : blk.stmts) {
+      for (const Expr& e : s.exprs) walk(e);
+      for (const TileRef& t : s.tiles)
+        for (const Expr& e : t.offsets) walk(e);
+      for (const Block& inner : s.blocks) block(inner);
+    }
+  };
+  block(b);
   return out;
 }
 

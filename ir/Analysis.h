@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,9 @@ namespace tegula::ir {
 /// Indices of the tensor parameters the kernel writes (copy, store or atomic_add targets):
 /// its outputs.
 std::vector<size_t> written_params(const Kernel& k);
+
+/// The buffers a block reads element by element (`X[i, j]` in an expression or a tile
+/// offset), at any depth: what a parallel loop needs readable from every thread.
+std::set<std::string> element_loads(const Block& b);
 
 }  // namespace tegula::ir

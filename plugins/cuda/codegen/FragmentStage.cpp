@@ -11,6 +11,7 @@
 #include <functional>
 #include <set>
 
+#include "ir/Analysis.h"
 #include "ir/lower/Context.h"
 #include "plugins/cuda/codegen/Emitter.h"
 
@@ -19,15 +20,8 @@ namespace tegula::cuda::gen {
 /// Fragments (of `fragments`) that a parallel loop's body reads element by element.
 static std::set<std::string> fragments_read_by_index(const ir::Block& body, const std::set<std::string>& fragments) {
   std::set<std::string> out;
-  std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& e) {
-    if (e->kind == ir::ExprKind::Load && fragments.count(e->name)) out.insert(e->name);
-    for (const ir::Expr& a : e->args) walk(a);
-  };
-  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-    for (const ir::Expr& e : s.exprs) walk(e);
-    for (const ir::TileRef& t : s.tiles)
-      for (const ir::Expr& e : t.offsets) walk(e);
-  });
+  for (const std::string& name : ir::element_loads(body))
+    if (fragments.count(name)) out.insert(name);
   return out;
 }
 

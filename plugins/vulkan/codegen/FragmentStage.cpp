@@ -10,6 +10,7 @@
 #include <functional>
 #include <set>
 
+#include "ir/Analysis.h"
 #include "ir/lower/Context.h"
 
 namespace tegula::vulkan {
@@ -19,18 +20,10 @@ using namespace spv;
 /// Fragments a parallel loop's body reads element by element.
 static std::set<std::string> fragments_read_by_index(const ir::Block& body, KernelGen& g) {
   std::set<std::string> out;
-  std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& e) {
-    if (e->kind == ir::ExprKind::Load) {
-      Buf* b = g.find_buf(e->name);
-      if (b && b->scope == ir::Scope::Fragment && !b->opaque) out.insert(e->name);
-    }
-    for (const ir::Expr& a : e->args) walk(a);
-  };
-  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-    for (const ir::Expr& e : s.exprs) walk(e);
-    for (const ir::TileRef& t : s.tiles)
-      for (const ir::Expr& e : t.offsets) walk(e);
-  });
+  for (const std::string& name : ir::element_loads(body)) {
+    Buf* b = g.find_buf(name);
+    if (b && b->scope == ir::Scope::Fragment && !b->opaque) out.insert(name);
+  }
   return out;
 }
 
