@@ -1,10 +1,15 @@
 #include "runtime/CompileCache.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "core/Files.h"
 #include "core/Sha256.h"
@@ -64,6 +69,23 @@ std::string cache_key(const CacheKeyParts& p) {
   return h.hex();
 }
 
+uint64_t resolve_cache_limit(const Env& env, const Log& log) {
+  const std::string* v = env.get("TEGULA_CACHE_MAX_BYTES");
+  if (!v) return kDefaultCacheLimit;
+  const std::string& text = *v;
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  std::string suffix = text.substr(digits);
+  int shift = suffix.empty() ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+  if (digits == 0 || digits > 15 || shift < 0) {
+    log.warn("TEGULA_CACHE_MAX_BYTES='" + text + "' is not a size (digits, then K, M or G): using 1G");
+    return kDefaultCacheLimit;
+  }
+  uint64_t value = std::stoull(text.substr(0, digits));
+  if (value > (UINT64_MAX >> shift)) return UINT64_MAX;  // larger than any disk: no limit
+  return value << shift;
+}
+
 std::string resolve_cache_dir(const char* option, const Env& env) {
   std::string dir;
   if (option) dir = option;
@@ -116,6 +138,7 @@ CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* p
     return Lookup::Rejected;
   }
   log_.debug("compile cache hit: " + path);
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // now: recently used
   *payload = std::move(decoded).value();
   return Lookup::Hit;
 }
@@ -130,6 +153,41 @@ void CompileCache::store(const std::string& key, const std::string& payload) con
     return;
   }
   log_.debug("compile cache: stored " + path);
+  evict(path);
+}
+
+void CompileCache::evict(const std::string& keep) const {
+  struct Entry {
+    std::string path;
+    uint64_t bytes = 0;
+    int64_t mtime_ns = 0;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::string folder = dir_ + "/kernels-v1";
+  DIR* d = ::opendir(folder.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    // Entries only (64 hex digits and ".bin"): never a temporary file another process writes.
+    if (name.size() != 68 || name.compare(64, 4, ".bin") != 0 || name.find_first_not_of("0123456789abcdef") != 64) continue;
+    struct stat st {};
+    std::string path = folder + "/" + name;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    entries.push_back({path, uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+    total += uint64_t(st.st_size);
+  }
+  ::closedir(d);
+  if (total <= max_bytes_) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.mtime_ns < b.mtime_ns; });
+  for (const Entry& e : entries) {
+    if (total <= max_bytes_) break;
+    if (e.path == keep) continue;
+    // Another process may have removed it already: either way it no longer counts.
+    ::unlink(e.path.c_str());
+    total -= e.bytes;
+    log_.debug("compile cache: evicted " + e.path + " (limit " + std::to_string(max_bytes_) + " bytes)");
+  }
 }
 
 void CompileCache::remove(const std::string& key, const std::string& reason) const {

@@ -48,6 +48,11 @@ std::string cache_key(const CacheKeyParts& parts);
 /// home to put it in).
 std::string resolve_cache_dir(const char* option, const Env& env);
 
+/// The cache's size limit in bytes: TEGULA_CACHE_MAX_BYTES (a number with an optional K, M or
+/// G suffix, powers of 1024), else 1 GiB. A value that does not parse is logged and ignored.
+uint64_t resolve_cache_limit(const Env& env, const Log& log);
+inline constexpr uint64_t kDefaultCacheLimit = uint64_t(1) << 30;
+
 /// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
 /// names what is wrong).
 std::string encode_cache_entry(const std::string& key, const std::string& payload);
@@ -56,22 +61,29 @@ Result<std::string> decode_cache_entry(const std::string& key, const std::string
 class CompileCache {
 public:
   CompileCache() = default;
-  CompileCache(std::string dir, Log log) : dir_(std::move(dir)), log_(log) {}
+  CompileCache(std::string dir, Log log, uint64_t max_bytes = kDefaultCacheLimit)
+      : dir_(std::move(dir)), log_(log), max_bytes_(max_bytes) {}
 
   bool enabled() const { return !dir_.empty(); }
   const std::string& dir() const { return dir_; }
   std::string entry_path(const std::string& key) const;
 
   enum class Lookup { Miss, Hit, Rejected };
-  /// Hit fills *payload. Rejected: the entry was damaged; it has been logged and deleted.
+  /// Hit fills *payload and marks the entry as just used. Rejected: the entry was damaged;
+  /// it has been logged and deleted.
   Lookup lookup(const std::string& key, std::string* payload) const;
+  /// Store, then evict the least recently used entries (by modification time, which a hit
+  /// refreshes) until the folder holds at most the limit; the new entry always stays.
   void store(const std::string& key, const std::string& payload) const;
   /// Delete an entry the plugin refused (TG_ERR_CORRUPT).
   void remove(const std::string& key, const std::string& reason) const;
 
 private:
+  void evict(const std::string& keep) const;
+
   std::string dir_;
   Log log_;
+  uint64_t max_bytes_ = kDefaultCacheLimit;
 };
 
 }  // namespace tegula::runtime

@@ -36,7 +36,7 @@ private:
 /// The names Env::process() captures.
 inline constexpr const char* kEnvNames[] = {
     "TEGULA_PLUGINS",        "TEGULA_ADD_PLUGINS", "TEGULA_SELECT_PLUGINS", "TEGULA_DISABLE_PLUGINS",
-    "TEGULA_LOADER_DEBUG",   "TEGULA_CACHE_DIR",   "XDG_DATA_HOME",         "XDG_DATA_DIRS",
+    "TEGULA_LOADER_DEBUG",   "TEGULA_CACHE_DIR",   "TEGULA_CACHE_MAX_BYTES",   "XDG_DATA_HOME",         "XDG_DATA_DIRS",
     "XDG_CACHE_HOME",        "HOME",
 };
 

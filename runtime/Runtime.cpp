@@ -57,7 +57,7 @@ Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
       rt->devices.push_back(std::move(device));
     }
   }
-  rt->cache = CompileCache(resolve_cache_dir(o.cache_dir, env), rt->log);
+  rt->cache = CompileCache(resolve_cache_dir(o.cache_dir, env), rt->log, resolve_cache_limit(env, rt->log));
   rt->log.debug(rt->cache.enabled() ? "compile cache: " + rt->cache.dir() : "compile cache: off");
   return rt.release();
 }
