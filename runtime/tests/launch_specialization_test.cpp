@@ -22,6 +22,9 @@ TEST_CASE("variants are compiled once per divisibility key, and all compute the 
   auto k = d->compile(*text);
   REQUIRE_MESSAGE(k.is_ok(), k.status().str());
   CHECK(rt->stats().plugin_compiles == 1);
+  auto lowered = k->describe();  // the reference executable is the lowered kernel
+  REQUIRE(lowered.is_ok());
+  CHECK(lowered->find("lower.tensor_align=16") != std::string::npos);  // the up-front one assumes alignment
   auto run = [&](int64_t m, int64_t n, uint64_t offset) {
     auto x = d->alloc(uint64_t(m * n) * 2 + 64);
     auto y = d->alloc(uint64_t(m) * 4);
@@ -46,18 +49,4 @@ TEST_CASE("variants are compiled once per divisibility key, and all compute the 
   CHECK(rt->stats().plugin_compiles == 4);
   run(3, 7, 2);    // unaligned again (divisors are ignored without alignment): the same variant
   CHECK(rt->stats().plugin_compiles == 4);
-}
-
-TEST_CASE("the up-front executable records the alignment it assumes; the unaligned variant does not") {
-  auto rt = open_runtime({reference_manifest()}, nullptr, "off");
-  REQUIRE(rt.is_ok());
-  auto d = rt->find_device("reference");
-  REQUIRE(d.is_ok());
-  auto text = read_file(example("reduce/row_sum.tile"));
-  REQUIRE(text.is_ok());
-  auto k = d->compile(*text);
-  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
-  auto lowered = k->describe();  // the reference executable is the lowered kernel
-  REQUIRE(lowered.is_ok());
-  CHECK(lowered->find("lower.tensor_align=16") != std::string::npos);
 }
