@@ -13,12 +13,14 @@
 #include <new>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugins/abi/tegula_plugin.h"
 #include "plugins/cuda/Blob.h"
 #include "plugins/cuda/DriverApi.h"
 #include "targets/Target.h"
+#include "plugins/support/PluginErrors.h"
 
 namespace tegula::cuda {
 
@@ -93,41 +95,26 @@ struct tg_event {
 
 namespace tegula::cuda {
 
-/// An error object; never returns nullptr (a static out-of-memory error is the fallback).
-tg_error* make_error(tg_status_code code, const std::string& message);
-tg_error* from_status(const Status& status, const char* context);
-/// A driver failure: "cuda: <what>: CUDA_ERROR_X: text".
-tg_error* driver_error(const Driver& d, CUresult r, const std::string& what);
-tg_status_code error_code(const tg_error* error);
-const char* error_message(const tg_error* error);
-void error_destroy(tg_error* error);
-
-/// Run an entry point's body; an exception that escapes it becomes an error.
+// Error objects, the exception guard and range checks (plugins/support/PluginErrors.h).
+using plugin::error_code;
+using plugin::error_destroy;
+using plugin::error_message;
+using plugin::guarded_void;
+using plugin::make_error;
+using plugin::range_ok;
+using plugin::status_code_for;
+inline tg_error* from_status(const Status& status, const char* context) {
+  return plugin::error_from_status("cuda", status, context);
+}
 template <typename F>
 tg_error* guarded(const char* entry, F&& body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return make_error(TG_ERR_OUT_OF_MEMORY, std::string("cuda: ") + entry + ": out of memory");
-  } catch (...) {
-    return make_error(TG_ERR_INTERNAL, std::string("cuda: ") + entry + ": unexpected exception");
-  }
+  return plugin::guarded("cuda", entry, std::forward<F>(body));
 }
 
-template <typename F>
-void guarded_void(F&& body) {
-  try {
-    body();
-  } catch (...) {
-  }
-}
-
+/// A driver failure: "cuda: <what>: CUDA_ERROR_X: text".
+tg_error* driver_error(const Driver& d, CUresult r, const std::string& what);
 /// Make the device's context current on this thread (driver calls need one).
 tg_error* activate(tg_device* device);
-
-inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
-  return offset <= buffer_size && size <= buffer_size - offset;
-}
 
 // Entry points (Api.cpp puts them in the table).
 tg_error* get_info(tg_plugin_info* out_info);

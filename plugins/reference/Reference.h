@@ -14,9 +14,11 @@
 #include <new>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "ir/IR.h"
 #include "plugins/abi/tegula_plugin.h"
+#include "plugins/support/PluginErrors.h"
 
 struct tg_plugin {
   uint32_t abi_version = 0;
@@ -57,40 +59,20 @@ struct tg_event {
 
 namespace tegula::reference {
 
-/// An error object; never returns nullptr (a static out-of-memory error is the fallback).
-tg_error* make_error(tg_status_code code, const std::string& message);
-/// The tg_status_code closest to a tegula Status code.
-tg_status_code status_code_for(const Status& status);
-tg_error* from_status(const Status& status, const char* context);
-
-tg_status_code error_code(const tg_error* error);
-const char* error_message(const tg_error* error);
-void error_destroy(tg_error* error);
-
-/// Run an entry point's body; an exception that escapes it becomes an error.
+// Error objects, the exception guard and range checks (plugins/support/PluginErrors.h).
+using plugin::error_code;
+using plugin::error_destroy;
+using plugin::error_message;
+using plugin::guarded_void;
+using plugin::make_error;
+using plugin::range_ok;
+using plugin::status_code_for;
+inline tg_error* from_status(const Status& status, const char* context) {
+  return plugin::error_from_status("reference", status, context);
+}
 template <typename F>
 tg_error* guarded(const char* entry, F&& body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return make_error(TG_ERR_OUT_OF_MEMORY, std::string("reference: ") + entry + ": out of memory");
-  } catch (...) {
-    return make_error(TG_ERR_INTERNAL, std::string("reference: ") + entry + ": unexpected exception");
-  }
-}
-
-/// For entry points that return nothing: swallow whatever escapes.
-template <typename F>
-void guarded_void(F&& body) {
-  try {
-    body();
-  } catch (...) {
-  }
-}
-
-/// [offset, offset + size) lies inside a buffer of `buffer_size` bytes, without overflow.
-inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
-  return offset <= buffer_size && size <= buffer_size - offset;
+  return plugin::guarded("reference", entry, std::forward<F>(body));
 }
 
 /// Physical memory: the reference device's memory size, and its largest buffer.

@@ -17,6 +17,7 @@
 #include <new>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/IR.h"
@@ -26,6 +27,7 @@
 #include "plugins/vulkan/VulkanSymbols.h"
 #include "plugins/vulkan/codegen/Generate.h"
 #include "targets/Target.h"
+#include "plugins/support/PluginErrors.h"
 
 namespace tegula::vulkan {
 
@@ -149,36 +151,24 @@ struct tg_event {
 namespace tegula::vulkan {
 
 // --- errors (Errors.cpp) ------------------------------------------------------------------
-tg_error* make_error(tg_status_code code, const std::string& message);
-tg_error* from_status(const Status& status, const char* context);
-tg_error* vk_error(VkResult r, const char* what);
-const char* vk_result_name(VkResult r);
-tg_status_code error_code(const tg_error* error);
-const char* error_message(const tg_error* error);
-void error_destroy(tg_error* error);
-
+// Error objects, the exception guard and range checks (plugins/support/PluginErrors.h).
+using plugin::error_code;
+using plugin::error_destroy;
+using plugin::error_message;
+using plugin::guarded_void;
+using plugin::make_error;
+using plugin::range_ok;
+using plugin::status_code_for;
+inline tg_error* from_status(const Status& status, const char* context) {
+  return plugin::error_from_status("vulkan", status, context);
+}
 template <typename F>
 tg_error* guarded(const char* entry, F&& body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return make_error(TG_ERR_OUT_OF_MEMORY, std::string("vulkan: ") + entry + ": out of memory");
-  } catch (...) {
-    return make_error(TG_ERR_INTERNAL, std::string("vulkan: ") + entry + ": unexpected exception");
-  }
+  return plugin::guarded("vulkan", entry, std::forward<F>(body));
 }
 
-template <typename F>
-void guarded_void(F&& body) {
-  try {
-    body();
-  } catch (...) {
-  }
-}
-
-inline bool range_ok(uint64_t buffer_size, uint64_t offset, uint64_t size) {
-  return offset <= buffer_size && size <= buffer_size - offset;
-}
+tg_error* vk_error(VkResult r, const char* what);
+const char* vk_result_name(VkResult r);
 
 // --- instance and devices (Instance.cpp, Device.cpp) -------------------------------------
 /// Load the loader, create the instance and describe every compute-capable device. A

@@ -1,11 +1,7 @@
-/// \file
-/// The CPU plugin's error objects. Messages are copied into the error; when that
-/// allocation fails, a static out-of-memory error stands in (error_destroy leaves it alone),
-/// because a NULL error would mean success.
+#include "plugins/support/PluginErrors.h"
+
 #include <cstdlib>
 #include <cstring>
-
-#include "plugins/cpu/Cpu.h"
 
 struct tg_error {
   tg_status_code code;
@@ -13,9 +9,9 @@ struct tg_error {
   char storage[1];  // the message, allocated to its length
 };
 
-namespace tegula::cpu {
+namespace tegula::plugin {
 namespace {
-tg_error oom_error = {TG_ERR_OUT_OF_MEMORY, "cpu: out of memory", {0}};
+tg_error oom_error = {TG_ERR_OUT_OF_MEMORY, "out of memory (while reporting an error)", {0}};
 }  // namespace
 
 tg_error* make_error(tg_status_code code, const std::string& message) {
@@ -48,8 +44,11 @@ tg_status_code status_code_for(const Status& status) {
   return TG_ERR_INTERNAL;
 }
 
-tg_error* from_status(const Status& status, const char* context) {
-  return make_error(status_code_for(status), std::string("cpu: ") + context + ": " + status.str());
+tg_error* error_from_status(const char* plugin, const Status& status, const char* context) {
+  std::string message = status.str();
+  std::string name = std::string(plugin) + ":";
+  if (message.rfind(name, 0) == 0 || message.find(" " + name) != std::string::npos) return make_error(status_code_for(status), message);
+  return make_error(status_code_for(status), std::string(plugin) + ": " + context + ": " + message);
 }
 
 tg_status_code error_code(const tg_error* error) { return error ? error->code : TG_OK; }
@@ -61,4 +60,4 @@ void error_destroy(tg_error* error) {
   std::free(error);
 }
 
-}  // namespace tegula::cpu
+}  // namespace tegula::plugin
