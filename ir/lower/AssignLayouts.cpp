@@ -12,8 +12,9 @@
 //
 // Shared buffers: an operand that a matrix instruction reads through a shared-memory
 // descriptor (wgmma, tcgen05) gets the swizzled, column-blocked layout the descriptor encodes;
-// other buffers get their rows padded by 16 bytes when rows would otherwise start in the
-// same bank, which removes the conflicts of column-wise fragment loads.
+// other buffers get their rows padded by 16 bytes when a row is an even number of 16-byte
+// pieces, which removes the bank conflicts of fragment loads (8 rows of 16 bytes at once)
+// and most of those of column-wise element loads.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -343,11 +344,15 @@ private:
         ctx_.note("shared '" + alloc.name + "': interleaved 8x16-byte core matrices for the " + mi->id + " descriptor");
       }
     } else if (ctx_.target.shared_memory_banks && shape.size() >= 2 && rows > 1) {
+      // Fragment loads read 16-byte pieces from consecutive rows (ldmatrix, cooperative-matrix
+      // loads: 8 rows at once). They fall in distinct banks when the row stride is an odd
+      // number of 16-byte pieces; an even number (rows of 32, 64, 128 ... bytes) would put 2
+      // to 8 of them in the same banks, so such rows get one more piece.
       int64_t bank_span = int64_t(ctx_.target.shared_memory_banks->count) * ctx_.target.shared_memory_banks->width_bytes;
-      if (bank_span > 0 && row_bytes % bank_span == 0) {
+      if (bank_span >= 32 && row_bytes % 32 == 0) {
         l.pad = std::max<int64_t>(1, 16 / esize);
-        ctx_.note("shared '" + alloc.name + "': rows padded by " + std::to_string(l.pad) + " elements (row of " +
-                  std::to_string(row_bytes) + " bytes is a multiple of the " + std::to_string(bank_span) + "-byte bank span)");
+        ctx_.note("shared '" + alloc.name + "': rows padded by " + std::to_string(l.pad) + " elements (a row of " +
+                  std::to_string(row_bytes) + " bytes is an even number of 16-byte pieces)");
       }
     }
     TG_RETURN_IF_ERROR(check_shared_layout(l, shape, alloc.type.dtype).with_context(where(alloc) + "shared '" + alloc.name + "'"));

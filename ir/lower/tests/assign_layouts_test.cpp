@@ -49,6 +49,24 @@ TEST_CASE("shared tiles read by register-operand instructions get bank padding")
   CHECK(as->pad == 8);
 }
 
+TEST_CASE("rows of an even number of 16-byte pieces are padded by one piece, odd ones are not") {
+  // 8 rows of 16-byte pieces (one fragment load) hit distinct banks only at an odd stride.
+  struct Case {
+    int64_t bk;
+    int64_t pad;
+  };
+  for (Case c : {Case{16, 8}, Case{32, 8}, Case{64, 8}, Case{8, 0}, Case{24, 0}}) {
+    CAPTURE(c.bk);
+    auto r = lower_text(gemm_text("f16", 64, 64, c.bk, 128), "sm_80");
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    auto as = get_shared_layout(alloc_of(r->kernel, "As")->attrs);
+    REQUIRE(as.is_ok());
+    CHECK(as->pad == c.pad);
+    int64_t stride_pieces = (c.bk + as->pad) * 2 / 16;
+    if (c.bk * 2 % 16 == 0) CHECK(stride_pieces % 2 == 1);
+  }
+}
+
 TEST_CASE("misuse: one fragment wanted in two different layouts") {
   std::string text =
       "kernel g(A: f16[64, 32], B: f16[32, 64], C: f32[64, 64]) grid(1) threads(128) {\n"
