@@ -1,0 +1,76 @@
+// Interval arithmetic over index expressions. Bounds stay within +-2^40 (far beyond any
+// tensor index) so products cannot overflow; anything larger is "unknown".
+#include "ir/Ranges.h"
+
+#include <algorithm>
+
+namespace tegula::ir {
+namespace {
+
+constexpr int64_t kLimit = int64_t(1) << 40;
+
+std::optional<IntRange> bounded(int64_t lo, int64_t hi) {
+  if (lo < -kLimit || hi > kLimit || lo > hi) return std::nullopt;
+  return IntRange{lo, hi};
+}
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+}  // namespace
+
+std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
+  if (!e) return std::nullopt;
+  switch (e->kind) {
+    case ExprKind::IntImm: return bounded(e->int_value, e->int_value);
+    case ExprKind::Var: {
+      auto it = vars.find(e->name);
+      if (it == vars.end()) return std::nullopt;
+      return bounded(it->second.lo, it->second.hi);
+    }
+    case ExprKind::Unary: {
+      if (e->unary != UnaryOp::Neg || e->args.size() != 1) return std::nullopt;
+      auto a = expr_range(e->args[0], vars);
+      if (!a) return std::nullopt;
+      return bounded(-a->hi, -a->lo);
+    }
+    case ExprKind::Binary: {
+      if (e->args.size() != 2) return std::nullopt;
+      auto a = expr_range(e->args[0], vars), b = expr_range(e->args[1], vars);
+      if (!a || !b) return std::nullopt;
+      switch (e->binary) {
+        case BinaryOp::Add: return bounded(a->lo + b->lo, a->hi + b->hi);
+        case BinaryOp::Sub: return bounded(a->lo - b->hi, a->hi - b->lo);
+        case BinaryOp::Mul: {
+          int64_t p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
+          return bounded(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+        }
+        case BinaryOp::Max: return bounded(std::max(a->lo, b->lo), std::max(a->hi, b->hi));
+        case BinaryOp::Min: return bounded(std::min(a->lo, b->lo), std::min(a->hi, b->hi));
+        case BinaryOp::Div:
+        case BinaryOp::CeilDiv:
+        case BinaryOp::Mod: {
+          // Non-negative by a positive constant: every convention agrees there.
+          if (a->lo < 0 || b->lo != b->hi || b->lo <= 0) return std::nullopt;
+          int64_t d = b->lo;
+          if (e->binary == BinaryOp::Div) return bounded(floor_div(a->lo, d), floor_div(a->hi, d));
+          if (e->binary == BinaryOp::CeilDiv) return bounded((a->lo + d - 1) / d, (a->hi + d - 1) / d);
+          if (a->hi < d) return a;
+          return bounded(0, d - 1);
+        }
+        default: return std::nullopt;
+      }
+    }
+    default: return std::nullopt;
+  }
+}
+
+RangeMap grid_ranges(const Kernel& k) {
+  RangeMap out;
+  for (size_t i = 0; i < k.grid.size() && i < 3; ++i) {
+    std::optional<int64_t> g = const_int(k.grid[i]);
+    if (g && *g >= 1) out[kBlockIndexNames[i]] = IntRange{0, *g - 1};
+  }
+  return out;
+}
+
+}  // namespace tegula::ir
