@@ -29,6 +29,15 @@ Value KernelGen::global_inside(const Buf& b, const std::vector<Value>& coords) {
   return ok;
 }
 
+bool KernelGen::tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const {
+  if (b.scope != ir::Scope::Global || t.offsets.size() != b.shape.size() || extent.size() != b.shape.size()) return false;
+  for (size_t d = 0; d < b.shape.size(); ++d) {
+    std::optional<ir::IntRange> r = ir::expr_range(t.offsets[d], ranges_);
+    if (b.shape[d] < 0 || !r || r->lo < 0 || r->hi + extent[d] > b.shape[d]) return false;
+  }
+  return true;
+}
+
 Value KernelGen::shared_index(const Buf& b, const std::vector<Value>& coords) {
   const ir::SharedLayout& l = b.layout;
   int64_t rows = 1;
@@ -48,6 +57,8 @@ Value KernelGen::shared_index(const Buf& b, const std::vector<Value>& coords) {
   } else {
     elem = b_.add(b_.mul(i, b_.ci(int32_t(cols + l.pad))), j);
   }
+  // A double-buffered tile (never swizzled): the stage the loop is at.
+  if (b.stage_base.id) elem = b_.add(elem, b.stage_base);
   if (!l.swizzle_bits) return elem;
   int64_t esize = int64_t(dtype_size(b.dtype));
   Value bytes = b_.bitcast(b_.mul(elem, b_.ci(int32_t(esize))), T::U32);

@@ -15,6 +15,7 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
   t.name = d.name;
   t.hash = target_hash(d);
   t.subgroup_width = d.subgroup_width;
+  t.shared_memory_per_block = d.shared_memory_per_block;
   t.subgroup_ops = d.has_feature(Feature::SubgroupOps);
   for (DType x : {DType::I8, DType::U8, DType::E4M3, DType::E5M2, DType::Bool}) t.int8 = t.int8 || d.has_dtype(x);
   t.int16 = d.has_dtype(DType::F16) || d.has_dtype(DType::BF16);

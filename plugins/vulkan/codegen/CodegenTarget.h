@@ -35,6 +35,7 @@ struct CodegenTarget {
   std::string name;
   std::string hash;
   int subgroup_width = 1;
+  int64_t shared_memory_per_block = 0;  ///< 0: unknown (no limit checked here)
   bool int8 = false;     ///< 8-bit storage and Int8 (i8, u8, e4m3, e5m2, bool)
   bool int16 = false;    ///< 16-bit storage and Int16 (f16, bf16)
   bool float64 = false;  ///< Float64 and Int64 (f64)

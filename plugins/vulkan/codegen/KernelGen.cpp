@@ -13,7 +13,7 @@ namespace tegula::vulkan {
 
 using namespace spv;
 
-KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t) : k_(k), t_(t) {}
+KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t, const GenOptions& o) : k_(k), t_(t), double_buffer_(o.double_buffer) {}
 
 Status KernelGen::fail(const SourceLoc& loc, const std::string& what) {
   return error(ErrorCode::Unsupported, "vulkan: " + what, loc);
@@ -162,6 +162,7 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       if (uses_coopmat_ && b.dtype == DType::F16) b.elem = T::F16;
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
+      if (double_buffered_.count(b.name)) b.layout.stages = 2;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
       if (packed_.count(b.name)) {
         b.packed = true;
@@ -365,7 +366,15 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   if (s.op == ir::OpKind::Pipelined && prefetched.empty() && !no_register_prefetch_) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
+  // The loop variable's range, while the loop is generated (bounds checks it makes needless).
+  ir::RangeMap outer_ranges = ranges_;
+  bind_range(s.vars[0], s.lo(), s.hi());
   Status st;
+  if (!ahead.empty() && double_buffered_loops_.count(&s)) {
+    st = gen_double_buffered_loop(s, lo, hi, ahead);
+    ranges_ = outer_ranges;
+    return st;
+  }
   if (!ahead.empty()) {
     b_.if_(b_.lt(lo, hi), [&] {
       for (RegPrefetch& p : ahead)
@@ -400,7 +409,14 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     buf_scopes_.pop_back();
     var_scopes_.pop_back();
   });
+  ranges_ = outer_ranges;
   return st;
+}
+
+void KernelGen::bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi) {
+  ranges_.erase(var);
+  std::optional<ir::IntRange> l = ir::expr_range(lo, ranges_), h = ir::expr_range(hi, ranges_);
+  if (l && h && l->lo <= h->hi - 1) ranges_[var] = ir::IntRange{l->lo, h->hi - 1};
 }
 
 Status KernelGen::gen_parallel(const ir::Stmt& s) {
@@ -497,7 +513,10 @@ Result<GeneratedShader> KernelGen::run() {
   uses_coopmat_ = coop;
   if (const ir::Attr* a = ir::find_attr(k_.attrs, "lower.tensor_align"); a && a->value.kind == ir::AttrValue::Kind::Int)
     tensor_align_ = a->value.i;
+  // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
+  ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
+  if (double_buffer_) find_double_buffered();
   if (coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);
@@ -615,12 +634,19 @@ Result<GeneratedShader> KernelGen::run() {
   return out;
 }
 
-Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target) {
+Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target, const GenOptions& options) {
   if (const ir::Attr* t = ir::find_attr(kernel.attrs, "lower.target"); !t || t->value.s != target.name)
     return error(ErrorCode::InvalidArgument, "vulkan: kernel '" + kernel.name + "' was lowered for target '" + (t ? t->value.s : "") +
                                                  "', not '" + target.name + "'");
-  KernelGen gen(kernel, target);
-  return gen.run();
+  auto shader = KernelGen(kernel, target, options).run();
+  // Two stages of the prefetched tiles that do not fit: the same loops with one stage.
+  if (shader.is_ok() && options.double_buffer && target.shared_memory_per_block > 0 &&
+      int64_t(shader->iface.shared_bytes) > target.shared_memory_per_block) {
+    GenOptions single = options;
+    single.double_buffer = false;
+    return KernelGen(kernel, target, single).run();
+  }
+  return shader;
 }
 
 }  // namespace tegula::vulkan

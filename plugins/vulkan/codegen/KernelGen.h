@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "ir/IR.h"
+#include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/codegen/CodegenTarget.h"
@@ -62,6 +63,9 @@ struct Buf {
   /// copies from global memory and read only by cooperative-matrix loads.
   bool packed = false;
   uint32_t word_type = 0;  ///< uvec4, when packed
+  /// A double-buffered tile (DoubleBuffer.cpp) holds two stages; accesses go to the stage
+  /// starting at this element (I32), which the loop sets. Unset for every other tile.
+  Value stage_base;
   // Fragments.
   ir::Distribution dist;
   int64_t slots = 0;
@@ -73,6 +77,9 @@ struct Buf {
   T comp = T::F32;             ///< its component type
   std::vector<uint32_t> mats;  ///< Function variables, matrix (i, j) at i + rm * j
 };
+
+/// Whether a statement (not its nested blocks) names the buffer anywhere (Packed.cpp).
+bool stmt_mentions(const ir::Stmt& s, const std::string& name);
 
 /// A distribution bound to this invocation: thread coordinates per dimension (I32) and the
 /// constant value coordinates per slot.
@@ -89,7 +96,7 @@ struct Exec {
 
 class KernelGen {
 public:
-  KernelGen(const ir::Kernel& k, const CodegenTarget& t);
+  KernelGen(const ir::Kernel& k, const CodegenTarget& t, const GenOptions& o = {});
   Result<GeneratedShader> run();
 
   // --- setup (KernelGen.cpp) --------------------------------------------------------
@@ -101,6 +108,8 @@ public:
   Status gen_block(const ir::Block& b);
   Status gen_stmt(const ir::Stmt& s);
   Status gen_for(const ir::Stmt& s);
+  /// ranges_[var] = [lo, hi - 1] where both bounds have ranges, else var has none.
+  void bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi);
   Status gen_parallel(const ir::Stmt& s);
   /// Shared copies of the fragments a parallel loop reads by index (FragmentStage.cpp).
   Status stage_fragments(const ir::Stmt& parallel);
@@ -119,6 +128,9 @@ public:
   /// One 4-, 8- or 16-byte load of `vec` consecutive elements at element `index` as u32
   /// words (u32, uvec2 or uvec4); `pad` in every element when `inside` is false.
   Value load_words(Buf& src, Value index, Value inside, int64_t vec, double pad);
+  /// Whether every element of the tile `t` (of `extent`) lies inside the static tensor `b`
+  /// for every value its origin can take (ranges_): its accesses then need no bounds test.
+  bool tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const;
   /// The raw elements of a word vector of `src`'s dtype.
   std::vector<Value> unpack_words(Value words, uint32_t count, DType d, T elem);
 
@@ -156,6 +168,14 @@ public:
   Status prefetch_load(RegPrefetch& p, const std::string& var, Value k);
   /// Store the registers into the shared tile (the copy, at its place in the body).
   Status prefetch_store(RegPrefetch& p);
+  /// The loop body's leading copies that load ahead into registers (indices into the body).
+  std::vector<size_t> prefetchable_copies(const ir::Stmt& loop) const;
+
+  // --- double-buffered shared tiles (DoubleBuffer.cpp) ------------------------------------
+  /// Which pipelined loops can alternate between two stages of their prefetched tiles.
+  void find_double_buffered();
+  /// A loop of find_double_buffered: one barrier per iteration instead of two.
+  Status gen_double_buffered_loop(const ir::Stmt& s, Value lo, Value hi, std::vector<RegPrefetch>& ahead);
   Status gen_fill(const ir::Stmt& s);
   Result<Value> fill_value(const ir::Expr& e, DType d);
   Status gen_map(const ir::Stmt& s);
@@ -273,8 +293,12 @@ public:
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
+  ir::RangeMap ranges_;       ///< block indices and loop variables with known bounds
   int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
+  bool double_buffer_ = true;     ///< GenOptions::double_buffer
+  std::set<std::string> double_buffered_;      ///< shared tiles declared with two stages
+  std::set<const ir::Stmt*> double_buffered_loops_;
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended

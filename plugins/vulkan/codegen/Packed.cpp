@@ -25,7 +25,8 @@ bool mentions(const ir::Expr& e, const std::string& name) {
   return false;
 }
 
-/// Whether a statement (not its nested blocks) names the buffer anywhere.
+}  // namespace
+
 bool stmt_mentions(const ir::Stmt& s, const std::string& name) {
   for (const ir::TileRef& t : s.tiles) {
     if (t.buffer == name) return true;
@@ -36,8 +37,6 @@ bool stmt_mentions(const ir::Stmt& s, const std::string& name) {
     if (mentions(e, name)) return true;
   return false;
 }
-
-}  // namespace
 
 bool KernelGen::copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent,
                                    const Buf& src, const Buf& dst) const {

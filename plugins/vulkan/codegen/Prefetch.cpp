@@ -49,33 +49,55 @@ std::set<std::string> written_buffers(const ir::Block& body) {
 
 }  // namespace
 
-Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out) {
+std::vector<size_t> KernelGen::prefetchable_copies(const ir::Stmt& loop) const {
   std::set<std::string> written = written_buffers(k_.body);
+  // Buffers as the copies see them: tensor parameters and every alloc.
+  ir::BufferMap infos;
+  for (const ir::Param& p : k_.params) {
+    if (!p.is_tensor) continue;
+    std::vector<int64_t> shape;
+    for (const ir::Expr& d : p.shape) shape.push_back(d->kind == ir::ExprKind::IntImm ? d->int_value : -1);
+    infos[p.name] = ir::BufferInfo{ir::Scope::Global, p.dtype, shape, {}};
+  }
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& a) {
+    if (a.op == ir::OpKind::Alloc) infos[a.name] = ir::BufferInfo{a.type.scope, a.type.dtype, a.type.shape, {}};
+  });
+  std::vector<size_t> out;
   const auto& stmts = loop.body().stmts;
   for (size_t j = 0; j < stmts.size(); ++j) {
     const ir::Stmt& s = stmts[j];
     if (s.op == ir::OpKind::Barrier) continue;
     if (s.op != ir::OpKind::Copy || ir::stmt_attr_ident(s, "plan.kind") != "free") break;
-    Buf* src = find_buf(s.copy_src().buffer);
-    Buf* dst = find_buf(s.copy_dst().buffer);
-    if (!src || !dst || src->scope != ir::Scope::Global || dst->scope != ir::Scope::Shared || src->dtype != dst->dtype) break;
-    if (written.count(src->name) || ir::stmt_attr_bool(s, "plan.async")) break;
+    auto src = infos.find(s.copy_src().buffer), dst = infos.find(s.copy_dst().buffer);
+    if (src == infos.end() || dst == infos.end()) break;
+    if (src->second.scope != ir::Scope::Global || dst->second.scope != ir::Scope::Shared || src->second.dtype != dst->second.dtype) break;
+    if (written.count(src->first) || ir::stmt_attr_bool(s, "plan.async")) break;
     bool pure = true;
     for (const ir::TileRef* t : {&s.copy_src(), &s.copy_dst()})
       for (const ir::Expr& o : t->offsets) pure = pure && pure_index(o);
-    if (!pure) break;
+    if (!pure || !ir::tile_op_extent(s, infos).is_ok() || !ir::get_distribution(s.attrs, "plan").is_ok()) break;
+    out.push_back(j);
+  }
+  return out;
+}
+
+Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out) {
+  for (size_t j : prefetchable_copies(loop)) {
+    const ir::Stmt& s = loop.body().stmts[j];
+    Buf* src = find_buf(s.copy_src().buffer);
+    Buf* dst = find_buf(s.copy_dst().buffer);
+    if (!src || !dst) return fail(s.loc, "unbound copy operand");
     ir::BufferMap infos;
     for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
-    auto extent = ir::tile_op_extent(s, infos);
-    auto dist = ir::get_distribution(s.attrs, "plan");
-    if (!extent.is_ok() || !dist.is_ok()) break;
+    TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
+    TG_ASSIGN_OR_RETURN(ir::Distribution dist, ir::get_distribution(s.attrs, "plan"));
     RegPrefetch p;
     p.copy = &s;
     p.index = j;
     p.src = src;
     p.dst = dst;
-    p.extent = *extent;
-    p.e = bind(*dist, int(extent->size()));
+    p.extent = extent;
+    p.e = bind(dist, int(extent.size()));
     p.vec = ir::stmt_attr_int(s, "plan.vec");
     p.pad = ir::stmt_attr_float(s, "pad");
     if (dst->packed) {
@@ -133,9 +155,11 @@ Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k)
       b_.store(p.regs[size_t(v)], read_memory_raw(*p.src, add_origin(*origin, c), p.pad));
     });
   };
+  // The loop variable takes `k`'s values only inside the loop's range (the caller tests it).
+  bool within = tile_within(p.copy->copy_src(), *p.src, p.extent);
   auto vector_path = [&] {
     each_vector([&](int64_t v0, const std::vector<Value>& gc) {
-      Value words = load_words(*p.src, global_index(*p.src, gc), global_inside(*p.src, gc), p.vec, p.pad);
+      Value words = load_words(*p.src, global_index(*p.src, gc), within ? b_.cb(true) : global_inside(*p.src, gc), p.vec, p.pad);
       if (p.dst->packed) {
         b_.store(p.regs[size_t(v0 / p.vec)], words);
         return;

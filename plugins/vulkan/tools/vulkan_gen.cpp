@@ -3,7 +3,7 @@
 /// device.
 ///
 ///   tegula_vulkan_gen FILE.tile DEVICE [--div SYM=D ...] [--show lowered|spirv|all|none]
-///                     [--spv OUT.spv]
+///                     [--spv OUT.spv] [--aligned]
 ///   tegula_vulkan_gen --target DEVICE     (the device's description, JSON)
 ///
 /// lowers FILE for the description a known DEVICE (h200, lavapipe) reports, generates the
@@ -28,7 +28,7 @@ using namespace tegula;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: tegula_vulkan_gen FILE.tile (h200|lavapipe) [--div SYM=D ...] [--show lowered|spirv|all|none] [--spv OUT.spv]\n");
+  std::fprintf(stderr, "usage: tegula_vulkan_gen FILE.tile (h200|lavapipe) [--div SYM=D ...] [--show lowered|spirv|all|none] [--spv OUT.spv] [--aligned]\n");
   return 2;
 }
 
@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
       o.divisibility[d.substr(0, eq)] = std::atoll(d.c_str() + eq + 1);
     } else if (a == "--show" && more) {
       show = argv[++i];
+    } else if (a == "--aligned") {
+      o.tensors_aligned = true;
     } else if (a == "--spv" && more) {
       spv_path = argv[++i];
     } else {
