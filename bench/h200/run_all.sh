@@ -5,6 +5,8 @@
 #
 #   bash bench/h200/run_all.sh build tests conformance vkbench cudabench sanitizer
 #
+# (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
+#
 # On the workplace's device machine (the `run` tool) carry `.device/vulkan/debs` (Debian's
 # libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev and
 # doctest-dev, which that machine lacks); results go under $OUT. The build lives in
@@ -55,6 +57,8 @@ for step in "$@"; do
     vkbench)
       timeout 150 "$BUILD/bin/vulkan_gemm_bench" 4096 20
       timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 ;;
+    vkgemm)  # tegula's side only (TEGULA_BENCH_VARIANTS picks block tiles)
+      timeout 150 "$BUILD/bin/vulkan_gemm_bench" 4096 20 ;;
     sanitizer)
       : > "$OUT/sanitizer.log"
       for tool in memcheck racecheck; do

@@ -1,7 +1,8 @@
 // f16 gemm with f32 accumulation through the Vulkan backend: C[M, N] = A[M, K] * B[K, N].
 // For each block-tile variant of gemm_f16.tile.in it compiles the kernel (the lowering picks a
 // cooperative-matrix instruction when the device has one), checks sampled elements against a
-// float64 host computation, and times back-to-back launches with device timestamps.
+// float64 host computation, and times back-to-back launches with device timestamps (after a
+// 200 ms warm-up, the median of five batches).
 //
 //   vulkan_gemm_bench [SIZE=4096] [REPEATS=20]
 //
@@ -81,20 +82,42 @@ int main(int argc, char** argv) {
   if (Status s = A->write(a); !s.is_ok()) return fail(s, "write A");
   if (Status s = B->write(b); !s.is_ok()) return fail(s, "write B");
 
-  std::string tmpl = read(std::string(TEGULA_SOURCE_DIR) + "/bench/vulkan/gemm_f16.tile.in");
+  // TEGULA_BENCH_COMPUTE_ONLY=1: the loop without its global traffic (gemm_f16_compute.tile.in),
+  // an upper bound for the main loop; its outputs are not checked (they are not A * B).
+  bool compute_only = std::getenv("TEGULA_BENCH_COMPUTE_ONLY") != nullptr;
+  std::string tmpl = read(std::string(TEGULA_SOURCE_DIR) + "/bench/vulkan/" + (compute_only ? "gemm_f16_compute.tile.in" : "gemm_f16.tile.in"));
+  // Block tile, threads and the loop's shared stages (2: double-buffered tiles, one barrier
+  // per step; 1: one stage, less shared memory and fewer registers). Which wins depends on
+  // the tile (bench/results/vulkan-h200-2026-11-30.md).
   struct Variant {
-    int bm, bn, bk, threads;
+    int bm, bn, bk, threads, stages;
   };
-  const Variant variants[] = {{128, 128, 32, 256}, {128, 128, 16, 256}, {128, 128, 64, 256}, {128, 128, 32, 128},
-                              {128, 128, 64, 128}, {128, 64, 64, 128},  {64, 128, 64, 128},  {256, 128, 32, 256},
-                              {128, 256, 32, 256}, {256, 128, 32, 512}, {64, 64, 32, 128}};
+  std::vector<Variant> variants = {{128, 128, 32, 128, 1}, {128, 256, 16, 256, 2}, {256, 128, 16, 256, 2}, {128, 256, 32, 256, 1},
+                                   {128, 128, 16, 256, 1}, {128, 128, 32, 256, 2}, {128, 128, 32, 256, 1}, {128, 128, 64, 256, 1},
+                                   {64, 128, 32, 128, 1},  {128, 64, 32, 128, 1},  {128, 128, 32, 128, 2}};
+  // TEGULA_BENCH_VARIANTS="128x128x32/128/1,128x256x16/256/2": only these (stages 1 if omitted).
+  if (const char* list = std::getenv("TEGULA_BENCH_VARIANTS")) {
+    variants.clear();
+    std::stringstream items(list);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      Variant v{};
+      int got = std::sscanf(item.c_str(), "%dx%dx%d/%d/%d", &v.bm, &v.bn, &v.bk, &v.threads, &v.stages);
+      if (got < 4) {
+        std::fprintf(stderr, "TEGULA_BENCH_VARIANTS: '%s' is not MxNxK/THREADS[/STAGES]\n", item.c_str());
+        return 2;
+      }
+      if (got == 4) v.stages = 1;
+      variants.push_back(v);
+    }
+  }
   double best = 0;
   for (const Variant& v : variants) {
     std::string text = subst(tmpl, {{"M", std::to_string(n)}, {"N", std::to_string(n)}, {"K", std::to_string(n)},
                                     {"BM", std::to_string(v.bm)}, {"BN", std::to_string(v.bn)}, {"BK", std::to_string(v.bk)},
-                                    {"T", std::to_string(v.threads)}});
+                                    {"T", std::to_string(v.threads)}, {"S", std::to_string(v.stages)}});
     char tile[64];
-    std::snprintf(tile, sizeof tile, "%dx%dx%d/%d", v.bm, v.bn, v.bk, v.threads);
+    std::snprintf(tile, sizeof tile, "%dx%dx%d/%d/%d", v.bm, v.bn, v.bk, v.threads, v.stages);
     CompileOptions co;
     co.use_cache = false;
     auto t0 = std::chrono::steady_clock::now();
@@ -117,7 +140,7 @@ int main(int argc, char** argv) {
     if (Status s = C->read(c.data(), elems * 2); !s.is_ok()) return fail(s, "read");
     double max_rel = 0;
     std::mt19937_64 pick(7);
-    for (int s = 0; s < 256; ++s) {
+    for (int s = 0; s < (compute_only ? 0 : 256); ++s) {
       size_t i = pick() % size_t(n), j = pick() % size_t(n);
       double want = 0, mag = 0;
       for (int64_t k = 0; k < n; ++k) {
@@ -128,21 +151,36 @@ int main(int argc, char** argv) {
       double got = f16_to_double(c[i * size_t(n) + j]);
       max_rel = std::max(max_rel, std::fabs(got - want) / std::max(mag, 1e-30));
     }
-    auto e0 = dev->create_event(), e1 = dev->create_event();
-    if (!e0.is_ok() || !e1.is_ok()) return fail(e0.is_ok() ? e1.status() : e0.status(), "event");
-    auto w0 = std::chrono::steady_clock::now();
-    (void)e0->record();
-    for (int r = 0; r < repeats; ++r)
-      if (Status s = kernel->launch(args); !s.is_ok()) return fail(s, "launch");
-    (void)e1->record();
-    if (Status s = e1->synchronize(); !s.is_ok()) return fail(s, "event synchronize");
-    double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count() / repeats;
-    auto gpu = Event::elapsed_ms(*e0, *e1);
-    double ms = gpu.is_ok() ? *gpu / repeats : wall_ms;
+    // Warm up for at least 200 ms of launches (the GPU's clocks leave their idle state during
+    // the compile), then time five batches of `repeats` launches; the median batch counts.
+    auto warm0 = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - warm0 < std::chrono::milliseconds(200)) {
+      for (int r = 0; r < 10; ++r)
+        if (Status s = kernel->launch(args); !s.is_ok()) return fail(s, "launch");
+      if (Status s = dev->synchronize(); !s.is_ok()) return fail(s, "synchronize");
+    }
+    std::vector<double> batch_ms;
+    double wall_ms = 0;
+    for (int batch = 0; batch < 5; ++batch) {
+      auto e0 = dev->create_event(), e1 = dev->create_event();
+      if (!e0.is_ok() || !e1.is_ok()) return fail(e0.is_ok() ? e1.status() : e0.status(), "event");
+      auto w0 = std::chrono::steady_clock::now();
+      (void)e0->record();
+      for (int r = 0; r < repeats; ++r)
+        if (Status s = kernel->launch(args); !s.is_ok()) return fail(s, "launch");
+      (void)e1->record();
+      if (Status s = e1->synchronize(); !s.is_ok()) return fail(s, "event synchronize");
+      double w = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count() / repeats;
+      auto gpu = Event::elapsed_ms(*e0, *e1);
+      batch_ms.push_back(gpu.is_ok() ? *gpu / repeats : w);
+      wall_ms += w / 5;
+    }
+    std::sort(batch_ms.begin(), batch_ms.end());
+    double ms = batch_ms[2];
     double tflops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
     best = std::max(best, tflops);
-    std::printf("%-18s %-8s %9.3f ms (wall %9.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e  compile %.2f s\n", tile, inst.c_str(), ms,
-                wall_ms, tflops, max_rel, compile_s);
+    std::printf("%-18s %-8s %9.3f ms (batches %.3f-%.3f, wall %.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e  compile %.2f s\n", tile,
+                inst.c_str(), ms, batch_ms.front(), batch_ms.back(), wall_ms, tflops, max_rel, compile_s);
     std::fflush(stdout);
   }
   std::printf("best: %.1f TFLOP/s\n", best);
