@@ -11,11 +11,13 @@
 // Writing stage (i + 1) mod 2 in iteration i is safe because every invocation finished
 // iteration i - 1, the last reader of that stage, before the barrier that ends it.
 //
-// It applies to loops declared with stages >= 2 (two stages are what registers can feed;
-// more would only cost shared memory), where the loop's prefetched tiles are only written by those copies and only
-// read by the rest of the loop body (nowhere else in the kernel), so which stage holds
-// what is invisible outside the loop; the generator retries with one stage when two do
-// not fit the target's shared memory (generate_shader).
+// It applies to loops declared with stages >= 2 (two stages are what one set of registers
+// can feed; more would only cost shared memory) whose prefetched tiles only those copies
+// write and only the rest of the loop body reads (nothing else in the kernel), so which
+// stage holds what is invisible outside the loop. The generator retries with one stage
+// when two do not fit the target's shared memory (generate_shader). On the H200 two stages
+// help some block tiles and cost others their second workgroup per SM, which is why the
+// kernel's `stages` decides (bench/results/vulkan-h200-2026-11-30.md).
 #include <cstdint>
 #include <functional>
 
