@@ -1,5 +1,6 @@
 // Interval arithmetic over index expressions. Bounds stay within +-2^40 (far beyond any
-// tensor index) so products cannot overflow; anything larger is "unknown".
+// tensor index), so sums cannot overflow; products are checked. Anything larger, or a
+// product that would overflow, is "unknown".
 #include "ir/Ranges.h"
 
 #include <algorithm>
@@ -41,7 +42,11 @@ std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
         case BinaryOp::Add: return bounded(a->lo + b->lo, a->hi + b->hi);
         case BinaryOp::Sub: return bounded(a->lo - b->hi, a->hi - b->lo);
         case BinaryOp::Mul: {
-          int64_t p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
+          // Bounds of up to 2^40 each make products of up to 2^80: checked, not assumed.
+          int64_t p[4];
+          if (__builtin_mul_overflow(a->lo, b->lo, &p[0]) || __builtin_mul_overflow(a->lo, b->hi, &p[1]) ||
+              __builtin_mul_overflow(a->hi, b->lo, &p[2]) || __builtin_mul_overflow(a->hi, b->hi, &p[3]))
+            return std::nullopt;
           return bounded(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
         }
         case BinaryOp::Max: return bounded(std::max(a->lo, b->lo), std::max(a->hi, b->hi));

@@ -12,9 +12,9 @@
 //
 // Shared buffers: an operand that a matrix instruction reads through a shared-memory
 // descriptor (wgmma, tcgen05) gets the swizzled, column-blocked layout the descriptor encodes;
-// other buffers get their rows padded by 16 bytes when a row is an even number of 16-byte
-// pieces, which removes the bank conflicts of fragment loads (8 rows of 16 bytes at once)
-// and most of those of column-wise element loads.
+// other buffers get their rows padded by 16 bytes when rows would otherwise start in the
+// same bank, and gemm register operands also when a row is an even number of 16-byte pieces
+// (fragment loads read 8 rows of 16 bytes at once).
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -307,6 +307,21 @@ private:
     return out;
   }
 
+  /// Whether a gemm reads the buffer as a register operand (fragment loads of 16-byte pieces
+  /// of 8 rows at once, or the fma path's column-wise element loads).
+  bool fragment_operand(const std::string& name) {
+    bool found = false;
+    for_each_stmt(ctx_.kernel.body, [&](const Stmt& s) {
+      if (s.op != OpKind::Gemm || (s.gemm_a().buffer != name && s.gemm_b().buffer != name)) return;
+      auto plan = get_gemm_plan(s);
+      if (!plan.is_ok()) return;
+      bool as_a = s.gemm_a().buffer == name && (plan->is_fma() || plan->a_from == OperandLocation::Registers);
+      bool as_b = s.gemm_b().buffer == name && (plan->is_fma() || plan->b_from == OperandLocation::Registers);
+      found = found || as_a || as_b;
+    });
+    return found;
+  }
+
   Status assign_shared(Stmt& alloc) {
     SharedLayout l;
     const std::vector<int64_t>& shape = alloc.type.shape;
@@ -344,15 +359,21 @@ private:
         ctx_.note("shared '" + alloc.name + "': interleaved 8x16-byte core matrices for the " + mi->id + " descriptor");
       }
     } else if (ctx_.target.shared_memory_banks && shape.size() >= 2 && rows > 1) {
-      // Fragment loads read 16-byte pieces from consecutive rows (ldmatrix, cooperative-matrix
-      // loads: 8 rows at once). They fall in distinct banks when the row stride is an odd
-      // number of 16-byte pieces; an even number (rows of 32, 64, 128 ... bytes) would put 2
-      // to 8 of them in the same banks, so such rows get one more piece.
+      // Rows that start in the same bank conflict on column-wise loads: a row of a multiple of
+      // the bank span gets one more 16-byte piece. Gemm register operands go further: their
+      // fragment loads read 16-byte pieces of 8 consecutive rows at once (ldmatrix,
+      // cooperative-matrix loads), which fall in distinct banks only when the row stride is
+      // an odd number of pieces, so their rows of 32, 64, 96 ... bytes are padded too. Other
+      // buffers keep unpadded rows where they can (the bulk copy engine writes only those).
       int64_t bank_span = int64_t(ctx_.target.shared_memory_banks->count) * ctx_.target.shared_memory_banks->width_bytes;
-      if (bank_span >= 32 && row_bytes % 32 == 0) {
+      bool span_multiple = bank_span > 0 && row_bytes % bank_span == 0;
+      bool even_pieces = row_bytes % 32 == 0 && fragment_operand(alloc.name);
+      if (span_multiple || even_pieces) {
         l.pad = std::max<int64_t>(1, 16 / esize);
         ctx_.note("shared '" + alloc.name + "': rows padded by " + std::to_string(l.pad) + " elements (a row of " +
-                  std::to_string(row_bytes) + " bytes is an even number of 16-byte pieces)");
+                  std::to_string(row_bytes) + " bytes " +
+                  (span_multiple ? "is a multiple of the " + std::to_string(bank_span) + "-byte bank span)"
+                                 : "of a gemm operand is an even number of 16-byte pieces)"));
       }
     }
     TG_RETURN_IF_ERROR(check_shared_layout(l, shape, alloc.type.dtype).with_context(where(alloc) + "shared '" + alloc.name + "'"));

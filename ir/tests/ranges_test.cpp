@@ -70,6 +70,12 @@ TEST_CASE("unknown variables, loads and signed division give no range") {
   CHECK_FALSE(expr_range(offset_of("bx % n", ", n: i32"), vars).has_value());
 }
 
+TEST_CASE("products beyond 64 bits give no range instead of overflowing") {
+  RangeMap vars = {{"bx", {0, int64_t(1) << 40}}};
+  CHECK_FALSE(expr_range(offset_of("bx * 1099511627775"), vars).has_value());
+  CHECK_FALSE(expr_range(offset_of("bx * bx * bx"), vars).has_value());
+}
+
 TEST_CASE("every value an expression takes lies inside its range (brute force)") {
   const char* exprs[] = {"bx * 3 - by", "max(bx, by * 2) - min(i, 3)", "(bx + i) / 3", "(bx * 5 + i) % 7", "ceildiv(bx, 4) * 2",
                          "-(bx - 2 * i)", "bx % 64"};

@@ -49,7 +49,7 @@ TEST_CASE("shared tiles read by register-operand instructions get bank padding")
   CHECK(as->pad == 8);
 }
 
-TEST_CASE("rows of an even number of 16-byte pieces are padded by one piece, odd ones are not") {
+TEST_CASE("gemm operand rows of an even number of 16-byte pieces are padded by one piece, odd ones are not") {
   // 8 rows of 16-byte pieces (one fragment load) hit distinct banks only at an odd stride.
   struct Case {
     int64_t bk;
@@ -65,6 +65,17 @@ TEST_CASE("rows of an even number of 16-byte pieces are padded by one piece, odd
     int64_t stride_pieces = (c.bk + as->pad) * 2 / 16;
     if (c.bk * 2 % 16 == 0) CHECK(stride_pieces % 2 == 1);
   }
+}
+
+TEST_CASE("a tile no gemm reads keeps rows of 64 bytes unpadded (the bulk copy engine can write it)") {
+  std::string text =
+      "kernel k(X: f32[64, 16], Y: f32[64, 16]) grid(1) threads(128) {\n"
+      "  alloc S: shared f32[64, 16]\n  copy X, S\n  copy S, Y\n}\n";
+  auto r = lower_text(text, "sm_90a");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  auto s = get_shared_layout(alloc_of(r->kernel, "S")->attrs);
+  REQUIRE(s.is_ok());
+  CHECK(s->pad == 0);
 }
 
 TEST_CASE("misuse: one fragment wanted in two different layouts") {
