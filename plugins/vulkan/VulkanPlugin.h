@@ -135,6 +135,11 @@ struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
   tegula::vulkan::ShaderInterface iface;
+  /// What the kernel was lowered assuming, checked at every launch (there is no fallback):
+  /// lower.assume, (launch argument of a shape symbol, a number that divides its value) ...
+  std::vector<std::pair<uint32_t, int64_t>> assume;
+  /// ... and lower.tensor_align: every tensor's offset is a multiple of this many bytes (0: none).
+  int64_t tensor_align = 0;
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
