@@ -177,7 +177,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       tg_buffer* buf = params->args[iface.bindings[b]].buffer;
       infos[b].buffer = buf->buffer;
       infos[b].offset = 0;
-      infos[b].range = std::min<VkDeviceSize>(std::max<uint64_t>(buf->size, 16), d->max_storage_range);
+      infos[b].range = std::min<VkDeviceSize>(vk_buffer_bytes(buf->size), d->max_storage_range);
       std::memset(&writes[b], 0, sizeof(writes[b]));
       writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
       writes[b].dstSet = *set;

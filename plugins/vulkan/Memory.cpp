@@ -4,6 +4,7 @@
 /// returns) and records a transfer; copy_d2h records a transfer into staging and copies to
 /// dst when its batch completes (queue_synchronize); fills use vkCmdFillBuffer for 4-byte
 /// aligned patterns and a staged copy otherwise. Every transfer is followed by a barrier.
+/// A VkBuffer is vk_buffer_bytes(size) long while the tg_buffer keeps the size asked for.
 #include <cstdint>
 #include <cstring>
 
@@ -32,7 +33,7 @@ tg_error* make_buffer(tg_device* d, uint64_t size, VkMemoryPropertyFlags require
   VkBufferCreateInfo info;
   std::memset(&info, 0, sizeof(info));
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  info.size = size ? size : 16;  // Vulkan has no empty buffers
+  info.size = vk_buffer_bytes(size);
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkResult r = d->fn.vkCreateBuffer(d->device, &info, nullptr, &buffer);

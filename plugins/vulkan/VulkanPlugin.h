@@ -81,6 +81,11 @@ struct Submission {
 
 inline constexpr uint32_t kBatchLaunches = 64;
 
+/// The size of the VkBuffer behind `size` bytes: a multiple of 16, at least 16 (Vulkan has
+/// no empty buffers). Descriptors bind it whole, and 8/16-bit atomics (a compare-and-swap on
+/// the 32-bit word holding the element) then stay inside it for any logical size.
+inline uint64_t vk_buffer_bytes(uint64_t size) { return size < 16 ? 16 : (size + 15) / 16 * 16; }
+
 }  // namespace tegula::vulkan
 
 struct tg_plugin {
