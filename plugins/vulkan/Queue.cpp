@@ -91,8 +91,16 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
     }
   }
   Submission& s = *q->current;
+  // Once ended, the command buffer takes no more commands: on any failure from here the
+  // batch is dropped (with its staging buffers and pools) so the next command begins a
+  // fresh one; the caller gets the error.
+  auto abandon = [&](VkResult r, const char* what) {
+    release_submission(d, s, q->pool);
+    q->current.reset();
+    return vk_error(r, what);
+  };
   VkResult r = d->fn.vkEndCommandBuffer(s.cmd);
-  if (r != VK_SUCCESS) return vk_error(r, "vkEndCommandBuffer");
+  if (r != VK_SUCCESS) return abandon(r, "vkEndCommandBuffer");
   VkFenceCreateInfo finfo;
   std::memset(&finfo, 0, sizeof(finfo));
   finfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
@@ -100,7 +108,7 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
   fence->device = d->device;
   fence->fn = &d->fn;
   r = d->fn.vkCreateFence(d->device, &finfo, nullptr, &fence->fence);
-  if (r != VK_SUCCESS) return vk_error(r, "vkCreateFence");
+  if (r != VK_SUCCESS) return abandon(r, "vkCreateFence");
   VkSubmitInfo submit;
   std::memset(&submit, 0, sizeof(submit));
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
@@ -110,7 +118,7 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
     std::lock_guard<std::mutex> lock(d->submit_mu);
     r = d->fn.vkQueueSubmit(d->queue, 1, &submit, fence->fence);
   }
-  if (r != VK_SUCCESS) return vk_error(r, "vkQueueSubmit");
+  if (r != VK_SUCCESS) return abandon(r, "vkQueueSubmit");
   s.fence = fence;
   if (out_fence) *out_fence = fence;
   q->in_flight.push_back(std::move(q->current));
