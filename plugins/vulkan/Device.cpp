@@ -1,7 +1,8 @@
 /// \file
 /// Opening a device: one compute queue, the device-level function table, and every feature
 /// the generated shaders may declare (8/16-bit storage, Int8/Int16/Int64/Float64, float
-/// atomics, subgroup size control, cooperative matrices) switched on where supported. The
+/// atomics, subgroup size control, cooperative matrices) switched on where supported, and
+/// VK_KHR_shader_float_controls on a Vulkan 1.1 device whose shaders declare them. The
 /// core robustBufferAccess stays off: generated code bounds-checks its own accesses.
 #include <cstdint>
 #include <cstring>
@@ -59,6 +60,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
                           "VK_KHR_vulkan_memory_model"})
       if (p.has_extension(e)) exts.push_back(e);
     if (p.pipeline_statistics) exts.push_back("VK_KHR_pipeline_executable_properties");
+    if (p.needs_float_controls_extension) exts.push_back("VK_KHR_shader_float_controls");
 
     auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     f16s.storageBuffer16BitAccess = c.storage16;

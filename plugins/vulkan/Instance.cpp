@@ -176,6 +176,11 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
     c.signed_zero_preserve32 = fcp.shaderSignedZeroInfNanPreserveFloat32;
     c.signed_zero_preserve64 = fcp.shaderSignedZeroInfNanPreserveFloat64;
   }
+  // Shaders declare float controls whenever a width is offered (DeviceTarget.cpp); before
+  // Vulkan 1.2 they are legal only with the extension enabled (device_open).
+  bool float_controls_used = c.denorm_preserve16 || c.denorm_preserve32 || c.denorm_preserve64 || c.signed_zero_preserve16 ||
+                             c.signed_zero_preserve32 || c.signed_zero_preserve64;
+  p.needs_float_controls_extension = !v12 && float_controls_used;
   c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
   c.timestamp_period = props.limits.timestampPeriod;
   if (has_coopmat && fcm.cooperativeMatrix) {

@@ -43,6 +43,10 @@ struct PhysicalDevice {
   /// VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics
   /// (registers, memory), logged when an executable is loaded.
   bool pipeline_statistics = false;
+  /// The description asks shaders for float controls (DenormPreserve, SignedZeroInfNan-
+  /// Preserve) on a device older than Vulkan 1.2, where they come from
+  /// VK_KHR_shader_float_controls: device_open must enable it.
+  bool needs_float_controls_extension = false;
   bool has_extension(const char* name) const;
 };
 
