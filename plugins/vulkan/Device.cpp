@@ -147,6 +147,10 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
       return make_error(TG_ERR_DEVICE, "vulkan: the driver has no " + missing);
     }
     d->fn.vkGetDeviceQueue(d->device, p.queue_family, 0, &d->queue);
+    if (tg_error* e = choose_memory_types(d)) {
+      free_device(d);
+      return e;
+    }
     if (p.pipeline_statistics) {
       d->get_executable_properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
           vk.vkGetDeviceProcAddr(d->device, "vkGetPipelineExecutablePropertiesKHR"));

@@ -112,8 +112,8 @@ struct tg_device {
   tegula::vulkan::DeviceFns fn;
   VkQueue queue = VK_NULL_HANDLE;
   std::mutex submit_mu;  ///< one VkQueue serves every tg_queue
-  uint32_t device_memory_type = 0;
-  uint32_t host_memory_type = 0;
+  uint32_t device_memory_type = 0;  ///< device-local, for tg_buffers
+  uint32_t host_memory_type = 0;    ///< host-visible and coherent (cached if any), for staging
   VkDeviceSize max_storage_range = 0;
   uint32_t max_group_count[3] = {0, 0, 0};
   tegula::TargetDescription target;
@@ -192,6 +192,8 @@ void release_instance(tg_plugin* plugin);
 void free_device(tg_device* device);
 
 // --- memory and queues (Memory.cpp, Queue.cpp) --------------------------------------------
+/// Set device_memory_type and host_memory_type (device_open, once).
+tg_error* choose_memory_types(tg_device* d);
 tg_error* create_host_buffer(tg_device* d, uint64_t size, HostBuffer& out);
 void destroy_host_buffer(tg_device* d, HostBuffer& b);
 /// The submission being recorded (begun on demand).
