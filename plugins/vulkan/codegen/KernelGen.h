@@ -300,7 +300,6 @@ public:
   std::set<std::string> double_buffered_;      ///< shared tiles declared with two stages
   std::set<const ir::Stmt*> double_buffered_loops_;
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
-  bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;
