@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/Analysis.h"
 #include "ir/IR.h"
 #include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
@@ -80,6 +81,10 @@ struct Buf {
 
 /// Whether a statement (not its nested blocks) names the buffer anywhere (Packed.cpp).
 bool stmt_mentions(const ir::Stmt& s, const std::string& name);
+
+/// The kernel's tensor parameters and its allocs at any depth, as tile ops see them (what
+/// ir::kernel_buffers gives for top-level allocs only).
+ir::BufferMap all_buffers(const ir::Kernel& k);
 
 /// A distribution bound to this invocation: thread coordinates per dimension (I32) and the
 /// constant value coordinates per slot.
