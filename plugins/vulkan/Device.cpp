@@ -7,21 +7,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
-namespace {
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
-}
-
-}  // namespace
-
 void free_device(tg_device* d) {
   if (d->device) {
     for (tg_queue* q : d->queues) {

@@ -15,19 +15,12 @@
 
 #include "ir/Lower.h"
 #include "plugins/vulkan/Blob.h"
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 #include "plugins/vulkan/spirv/Listing.h"
 
 namespace tegula::vulkan {
 namespace {
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
-}
 
 tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
   if (!request || !out_blob || request->struct_size < sizeof(tg_compile_request) || out_blob->struct_size < sizeof(tg_blob))

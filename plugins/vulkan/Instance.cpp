@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 #ifndef TEGULA_VERSION
@@ -24,24 +25,11 @@ void tg_plugin::note(tg_log_level level, const std::string& message) const {
 namespace tegula::vulkan {
 namespace {
 
-std::string version_string(uint32_t v) {
-  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
-         std::to_string(VK_API_VERSION_PATCH(v));
-}
-
 /// NVIDIA packs its driver version 10.8.8.6; others use the Vulkan encoding.
 std::string driver_string(uint32_t vendor, uint32_t v) {
   if (vendor == 0x10DE)
     return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff) + "." + std::to_string((v >> 6) & 0xff);
-  return version_string(v);
-}
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
+  return version_text(v);
 }
 
 void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api) {
@@ -51,7 +39,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   std::string name = props.deviceName;
   uint32_t api = std::min(instance_api, props.apiVersion);
   if (api < VK_API_VERSION_1_1) {
-    plugin->note(TG_LOG_INFO, "skipping '" + name + "': Vulkan " + version_string(props.apiVersion) + " (1.1 is needed)");
+    plugin->note(TG_LOG_INFO, "skipping '" + name + "': Vulkan " + version_text(props.apiVersion) + " (1.1 is needed)");
     return;
   }
   uint32_t nq = 0;
