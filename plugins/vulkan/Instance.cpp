@@ -60,10 +60,19 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   PhysicalDevice p;
   p.handle = handle;
   p.queue_family = uint32_t(family);
+  p.timestamp_valid_bits = families[size_t(family)].timestampValidBits;
   uint32_t ne = 0;
-  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, nullptr);
-  std::vector<VkExtensionProperties> exts(ne);
-  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, exts.data());
+  std::vector<VkExtensionProperties> exts;
+  VkResult er = vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, nullptr);
+  if (er == VK_SUCCESS) {
+    exts.resize(ne);
+    er = vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, exts.data());
+  }
+  if (er != VK_SUCCESS && er != VK_INCOMPLETE) {  // VK_INCOMPLETE: the first ne are still valid
+    plugin->note(TG_LOG_WARN, "skipping '" + name + "': vkEnumerateDeviceExtensionProperties failed (" + vk_result_name(er) + ")");
+    return;
+  }
+  exts.resize(ne);
   for (const VkExtensionProperties& e : exts) p.extensions.push_back(e.extensionName);
   bool v12 = api >= VK_API_VERSION_1_2, v13 = api >= VK_API_VERSION_1_3;
 

@@ -183,7 +183,10 @@ tg_error* event_record(tg_queue* queue, tg_event* event) {
       return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: event_record: bad argument");
     tg_device* d = queue->device;
     // A re-recorded event must not be overwritten while its previous batch is pending.
-    if (event->fence) d->fn.vkWaitForFences(d->device, 1, &event->fence->fence, VK_TRUE, UINT64_MAX);
+    if (event->fence) {
+      VkResult r = d->fn.vkWaitForFences(d->device, 1, &event->fence->fence, VK_TRUE, UINT64_MAX);
+      if (r != VK_SUCCESS) return vk_error(r, "vkWaitForFences");
+    }
     auto rec = recording(queue);
     if (!rec.is_ok()) return from_status(rec.status(), "event_record");
     if (event->queries) {
@@ -223,7 +226,10 @@ tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms) {
                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
       if (r != VK_SUCCESS) return vk_error(r, "vkGetQueryPoolResults");
     }
-    double ticks = double(int64_t(t[1] - t[0]));
+    // Only the low timestampValidBits count; the difference modulo 2^bits survives a wrap.
+    uint32_t bits = d->phys->timestamp_valid_bits;
+    uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    double ticks = double((t[1] - t[0]) & mask);
     *out_ms = ticks * double(d->phys->caps.timestamp_period) / 1e6;
     return nullptr;
   });

@@ -36,6 +36,7 @@ struct PhysicalDevice {
   VkPhysicalDevice handle = VK_NULL_HANDLE;
   DeviceCaps caps;
   uint32_t queue_family = 0;
+  uint32_t timestamp_valid_bits = 0;  ///< of the queue family's timestamps
   std::vector<std::string> extensions;
   std::string target_name;
   std::string target_json;
