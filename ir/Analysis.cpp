@@ -91,6 +91,34 @@ std::vector<size_t> written_params(const Kernel& k) {
   return out;
 }
 
+std::set<std::string> written_buffers(const Stmt& s) {
+  std::set<std::string> out;
+  switch (s.op) {
+    case OpKind::Copy:
+    case OpKind::AtomicAdd: out.insert(s.tiles[1].buffer); break;
+    case OpKind::Fill:
+    case OpKind::Map:
+    case OpKind::Store: out.insert(s.tiles[0].buffer); break;
+    case OpKind::Reduce: out.insert(s.reduce_dst().buffer); break;
+    case OpKind::Gemm: out.insert(s.gemm_c().buffer); break;
+    default: break;
+  }
+  for (const Block& inner : s.blocks) {
+    std::set<std::string> nested = written_buffers(inner);
+    out.insert(nested.begin(), nested.end());
+  }
+  return out;
+}
+
+std::set<std::string> written_buffers(const Block& b) {
+  std::set<std::string> out;
+  for (const Stmt& s : b.stmts) {
+    std::set<std::string> w = written_buffers(s);
+    out.insert(w.begin(), w.end());
+  }
+  return out;
+}
+
 std::set<std::string> element_loads(const Block& b) {
   std::set<std::string> out;
   std::function<void(const Expr&)> walk = [&](const Expr& e) {

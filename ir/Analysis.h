@@ -44,4 +44,11 @@ std::vector<size_t> written_params(const Kernel& k);
 /// offset), at any depth: what a parallel loop needs readable from every thread.
 std::set<std::string> element_loads(const Block& b);
 
+/// Every buffer a statement, or a statement nested in it, writes: the destination of a
+/// copy, atomic_add, fill, map, store, reduce or gemm.
+std::set<std::string> written_buffers(const Stmt& s);
+
+/// Every buffer a statement of the block writes, at any depth.
+std::set<std::string> written_buffers(const Block& b);
+
 }  // namespace tegula::ir

@@ -7,6 +7,8 @@
 //   vulkan_gemm_bench [SIZE=4096] [REPEATS=20]
 //
 // Prints one line per variant: tile, instruction, milliseconds, TFLOP/s, max relative error.
+// A variant whose error exceeds kMaxError (of the sum of the terms' magnitudes) is reported
+// WRONG, does not count towards "best", and makes the exit status 1.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,6 +27,11 @@
 using namespace tegula;
 
 namespace {
+
+/// The largest |C - reference| / sum |A[i, k] * B[k, j]| accepted. A correct f16 gemm with
+/// f32 accumulation stays near 2^-11 (the f16 rounding of the result) plus its f32 sums'
+/// error; a wrong tile, index or conversion lands far above.
+constexpr double kMaxError = 1e-2;
 
 std::string read(const std::string& path) {
   std::ifstream f(path);
@@ -112,6 +119,7 @@ int main(int argc, char** argv) {
     }
   }
   double best = 0;
+  int wrong_variants = 0;
   for (const Variant& v : variants) {
     std::string text = subst(tmpl, {{"M", std::to_string(n)}, {"N", std::to_string(n)}, {"K", std::to_string(n)},
                                     {"BM", std::to_string(v.bm)}, {"BN", std::to_string(v.bn)}, {"BK", std::to_string(v.bk)},
@@ -149,8 +157,10 @@ int main(int argc, char** argv) {
         mag += std::fabs(p);
       }
       double got = f16_to_double(c[i * size_t(n) + j]);
-      max_rel = std::max(max_rel, std::fabs(got - want) / std::max(mag, 1e-30));
+      double rel = std::fabs(got - want) / std::max(mag, 1e-30);
+      max_rel = std::isnan(rel) ? INFINITY : std::max(max_rel, rel);  // a NaN result is as wrong as it gets
     }
+    bool wrong = max_rel > kMaxError;
     // Warm up for at least 200 ms of launches (the GPU's clocks leave their idle state during
     // the compile), then time five batches of `repeats` launches; the median batch counts.
     auto warm0 = std::chrono::steady_clock::now();
@@ -178,11 +188,16 @@ int main(int argc, char** argv) {
     std::sort(batch_ms.begin(), batch_ms.end());
     double ms = batch_ms[2];
     double tflops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
-    best = std::max(best, tflops);
-    std::printf("%-18s %-8s %9.3f ms (batches %.3f-%.3f, wall %.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e  compile %.2f s\n", tile,
-                inst.c_str(), ms, batch_ms.front(), batch_ms.back(), wall_ms, tflops, max_rel, compile_s);
+    if (!wrong) best = std::max(best, tflops);
+    wrong_variants += wrong ? 1 : 0;
+    std::printf("%-18s %-8s %9.3f ms (batches %.3f-%.3f, wall %.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e%s  compile %.2f s\n", tile,
+                inst.c_str(), ms, batch_ms.front(), batch_ms.back(), wall_ms, tflops, max_rel, wrong ? " WRONG" : "", compile_s);
     std::fflush(stdout);
   }
   std::printf("best: %.1f TFLOP/s\n", best);
+  if (wrong_variants) {
+    std::printf("%d variant(s) WRONG: error above %.0e of the sum of |terms|\n", wrong_variants, kMaxError);
+    return 1;
+  }
   return 0;
 }

@@ -127,9 +127,11 @@ Result<Executable> read_executable(const void* data, size_t size) {
     pe.arg = r.u32();
     pe.kind = r.u32();
     pe.offset = r.u32();
-    if (pe.kind > PushF64 || pe.offset + 8 > 4096) r.ok = false;
+    // In 64 bits: a forged offset near 2^32 must not wrap around the check.
+    if (pe.kind > PushF64 || uint64_t(pe.offset) + push_entry_bytes(pe.kind) > i.push_bytes) r.ok = false;
     i.push.push_back(pe);
   }
+  if (!r.ok) return corrupt("a push constant lies outside the push-constant block");
   uint32_t nw = r.u32();
   if (!r.ok || size_t(nw) * 4 != size - r.at || nw < 5) return corrupt("bad SPIR-V length");
   for (uint32_t k = 0; k < nw; ++k) e.words.push_back(r.u32());

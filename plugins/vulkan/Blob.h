@@ -14,8 +14,8 @@
 ///                 push entry count + (argument, kind, offset) each,
 ///                 word count + the SPIR-V words
 ///
-/// Any mismatch (magic, version, size, digest, a field that runs past the end, SPIR-V
-/// without its magic number) is TG_ERR_CORRUPT, so a stale or damaged cache entry is
+/// Any mismatch (magic, version, size, digest, a field that runs past the end, a push
+/// constant outside the push bytes, SPIR-V without its magic number) is TG_ERR_CORRUPT, so a stale or damaged cache entry is
 /// refused and rebuilt rather than misread.
 #pragma once
 

@@ -1,26 +1,16 @@
 /// \file
 /// Opening a device: one compute queue, the device-level function table, and every feature
 /// the generated shaders may declare (8/16-bit storage, Int8/Int16/Int64/Float64, float
-/// atomics, subgroup size control, cooperative matrices) switched on where supported. The
+/// atomics, subgroup size control, cooperative matrices) switched on where supported, and
+/// VK_KHR_shader_float_controls on a Vulkan 1.1 device whose shaders declare them. The
 /// core robustBufferAccess stays off: generated code bounds-checks its own accesses.
 #include <cstdint>
 #include <cstring>
 
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
-namespace {
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
-}
-
-}  // namespace
-
 void free_device(tg_device* d) {
   if (d->device) {
     for (tg_queue* q : d->queues) {
@@ -59,6 +49,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
                           "VK_KHR_vulkan_memory_model"})
       if (p.has_extension(e)) exts.push_back(e);
     if (p.pipeline_statistics) exts.push_back("VK_KHR_pipeline_executable_properties");
+    if (p.needs_float_controls_extension) exts.push_back("VK_KHR_shader_float_controls");
 
     auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     f16s.storageBuffer16BitAccess = c.storage16;
@@ -145,6 +136,10 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
       return make_error(TG_ERR_DEVICE, "vulkan: the driver has no " + missing);
     }
     d->fn.vkGetDeviceQueue(d->device, p.queue_family, 0, &d->queue);
+    if (tg_error* e = choose_memory_types(d)) {
+      free_device(d);
+      return e;
+    }
     if (p.pipeline_statistics) {
       d->get_executable_properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
           vk.vkGetDeviceProcAddr(d->device, "vkGetPipelineExecutablePropertiesKHR"));

@@ -42,11 +42,11 @@ Json opaque_registers() {
   return o;
 }
 
-std::string version_text(uint32_t v) {
-  return std::to_string(v >> 22) + "." + std::to_string((v >> 12) & 0x3ff) + "." + std::to_string(v & 0xfff);
-}
-
 }  // namespace
+
+std::string version_text(uint32_t v) {
+  return std::to_string((v >> 22) & 0x7f) + "." + std::to_string((v >> 12) & 0x3ff) + "." + std::to_string(v & 0xfff);
+}
 
 std::string device_target_name(const DeviceCaps& caps) {
   std::string name = "vulkan_";

@@ -56,6 +56,9 @@ struct DeviceCaps {
   std::vector<CoopmatProps> coopmat;
 };
 
+/// A Vulkan version number (VK_MAKE_API_VERSION encoding) as "major.minor.patch".
+std::string version_text(uint32_t version);
+
 /// "vulkan_" and the device name in [a-z0-9_].
 std::string device_target_name(const DeviceCaps& caps);
 

@@ -1,10 +1,11 @@
 /// \file
 /// compile (on a device, or offline for a description), loading (shader module, descriptor
 /// set layout, pipeline layout and compute pipeline, with the subgroup size the code was
-/// generated for), and describing executables (spirv-dis when it is on the PATH, else the
-/// plugin's own instruction listing).
+/// generated for; the lowering's launch assumptions, for launch to check), and describing
+/// executables (spirv-dis when it is on the PATH, else the plugin's own instruction listing).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -14,19 +15,12 @@
 
 #include "ir/Lower.h"
 #include "plugins/vulkan/Blob.h"
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 #include "plugins/vulkan/spirv/Listing.h"
 
 namespace tegula::vulkan {
 namespace {
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
-}
 
 tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
   if (!request || !out_blob || request->struct_size < sizeof(tg_compile_request) || out_blob->struct_size < sizeof(tg_blob))
@@ -138,6 +132,30 @@ void destroy_executable(tg_executable* e) {
   delete e;
 }
 
+/// What the kernel was lowered assuming about its launches (lower.assume, lower.tensor_align),
+/// into the executable for launch to check: the generated code has no fallback for launches
+/// that break them.
+static tg_error* read_launch_assumptions(const ir::Kernel& k, tg_executable* e) {
+  std::vector<std::string> symbols = k.symbols();
+  if (const ir::Attr* a = ir::find_attr(k.attrs, "lower.assume")) {
+    if (a->value.kind != ir::AttrValue::Kind::List)
+      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.assume is not a list");
+    for (const ir::AttrValue& item : a->value.list) {
+      bool pair = item.kind == ir::AttrValue::Kind::List && item.list.size() == 2 && item.list[1].kind == ir::AttrValue::Kind::Int;
+      auto sym = pair ? std::find(symbols.begin(), symbols.end(), item.list[0].s) : symbols.end();
+      if (sym == symbols.end() || item.list[1].i < 1)
+        return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.assume names no shape symbol of the kernel");
+      e->assume.push_back({uint32_t(k.params.size() + size_t(sym - symbols.begin())), item.list[1].i});
+    }
+  }
+  if (const ir::Attr* a = ir::find_attr(k.attrs, "lower.tensor_align")) {
+    if (a->value.kind != ir::AttrValue::Kind::Int || a->value.i < 1)
+      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.tensor_align is not a positive integer");
+    e->tensor_align = a->value.i;
+  }
+  return nullptr;
+}
+
 /// What the driver says about the compiled pipeline (register count, spills, shared memory,
 /// as the driver names them), one debug log line: how a developer sees what a kernel costs.
 static void log_pipeline_statistics(tg_device* device, tg_executable* e) {
@@ -188,13 +206,23 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
       if (b >= kernel->params.size() || !kernel->params[b].is_tensor)
         return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a binding names no tensor parameter");
     for (const PushEntry& p : iface.push)
-      if (p.arg >= kernel->params.size() + kernel->symbols().size() || p.offset + 8 > iface.push_bytes + 4)
+      if (p.arg >= kernel->params.size() + kernel->symbols().size())
         return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a push constant names no argument");
+    // read_executable checked every entry against push_bytes; this checks push_bytes against
+    // the device (vkCmdPushConstants beyond maxPushConstantsSize is undefined).
+    if (iface.push_bytes > device->phys->caps.max_push_constants)
+      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: " + std::to_string(iface.push_bytes) +
+                                            " bytes of push constants, the device offers " +
+                                            std::to_string(device->phys->caps.max_push_constants));
 
     auto* e = new tg_executable;
     e->device = device;
     e->kernel = std::move(kernel).value();
     e->iface = iface;
+    if (tg_error* err = read_launch_assumptions(e->kernel, e)) {
+      destroy_executable(e);
+      return err;
+    }
     auto fail = [&](VkResult r, const char* what) {
       destroy_executable(e);
       return vk_error(r, what);

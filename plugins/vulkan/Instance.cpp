@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 #ifndef TEGULA_VERSION
@@ -24,24 +25,11 @@ void tg_plugin::note(tg_log_level level, const std::string& message) const {
 namespace tegula::vulkan {
 namespace {
 
-std::string version_string(uint32_t v) {
-  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
-         std::to_string(VK_API_VERSION_PATCH(v));
-}
-
 /// NVIDIA packs its driver version 10.8.8.6; others use the Vulkan encoding.
 std::string driver_string(uint32_t vendor, uint32_t v) {
   if (vendor == 0x10DE)
     return std::to_string(v >> 22) + "." + std::to_string((v >> 14) & 0xff) + "." + std::to_string((v >> 6) & 0xff);
-  return version_string(v);
-}
-
-template <typename S>
-S make_struct(VkStructureType type) {
-  S s;
-  std::memset(&s, 0, sizeof(s));
-  s.sType = type;
-  return s;
+  return version_text(v);
 }
 
 void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api) {
@@ -51,7 +39,7 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   std::string name = props.deviceName;
   uint32_t api = std::min(instance_api, props.apiVersion);
   if (api < VK_API_VERSION_1_1) {
-    plugin->note(TG_LOG_INFO, "skipping '" + name + "': Vulkan " + version_string(props.apiVersion) + " (1.1 is needed)");
+    plugin->note(TG_LOG_INFO, "skipping '" + name + "': Vulkan " + version_text(props.apiVersion) + " (1.1 is needed)");
     return;
   }
   uint32_t nq = 0;
@@ -72,10 +60,19 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   PhysicalDevice p;
   p.handle = handle;
   p.queue_family = uint32_t(family);
+  p.timestamp_valid_bits = families[size_t(family)].timestampValidBits;
   uint32_t ne = 0;
-  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, nullptr);
-  std::vector<VkExtensionProperties> exts(ne);
-  vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, exts.data());
+  std::vector<VkExtensionProperties> exts;
+  VkResult er = vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, nullptr);
+  if (er == VK_SUCCESS) {
+    exts.resize(ne);
+    er = vk.vkEnumerateDeviceExtensionProperties(handle, nullptr, &ne, exts.data());
+  }
+  if (er != VK_SUCCESS && er != VK_INCOMPLETE) {  // VK_INCOMPLETE: the first ne are still valid
+    plugin->note(TG_LOG_WARN, "skipping '" + name + "': vkEnumerateDeviceExtensionProperties failed (" + vk_result_name(er) + ")");
+    return;
+  }
+  exts.resize(ne);
   for (const VkExtensionProperties& e : exts) p.extensions.push_back(e.extensionName);
   bool v12 = api >= VK_API_VERSION_1_2, v13 = api >= VK_API_VERSION_1_3;
 
@@ -176,6 +173,11 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
     c.signed_zero_preserve32 = fcp.shaderSignedZeroInfNanPreserveFloat32;
     c.signed_zero_preserve64 = fcp.shaderSignedZeroInfNanPreserveFloat64;
   }
+  // Shaders declare float controls whenever a width is offered (DeviceTarget.cpp); before
+  // Vulkan 1.2 they are legal only with the extension enabled (device_open).
+  bool float_controls_used = c.denorm_preserve16 || c.denorm_preserve32 || c.denorm_preserve64 || c.signed_zero_preserve16 ||
+                             c.signed_zero_preserve32 || c.signed_zero_preserve64;
+  p.needs_float_controls_extension = !v12 && float_controls_used;
   c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
   c.timestamp_period = props.limits.timestampPeriod;
   if (has_coopmat && fcm.cooperativeMatrix) {

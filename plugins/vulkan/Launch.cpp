@@ -1,6 +1,7 @@
 /// \file
 /// Launching: the arguments are checked as the reference checks them (kinds, buffers of this
-/// device, the grid the kernel's grid expressions give, tensors large enough), packed into
+/// device, the grid the kernel's grid expressions give, tensors large enough) and against
+/// the lowering's assumptions (symbol divisibility, tensor alignment), packed into
 /// push constants per the executable's interface, and a descriptor set from the batch's
 /// pool binds one storage buffer per tensor.
 #include <algorithm>
@@ -51,6 +52,29 @@ Result<VkDescriptorSet> allocate_set(tg_device* d, Submission* s, tg_executable*
   return error(ErrorCode::Device, "could not allocate a descriptor set");
 }
 
+/// The launch keeps what the kernel was lowered assuming (an aligned variant has no run-time
+/// alignment fallback; vector widths rely on the symbols' divisibility), else
+/// INVALID_ARGUMENT naming the symbol or tensor.
+tg_error* check_assumptions(const tg_executable* e, const tg_launch_params* params) {
+  const ir::Kernel& k = e->kernel;
+  std::vector<std::string> symbols = k.symbols();
+  for (const auto& [arg, divisor] : e->assume) {
+    int64_t value = params->args[arg].i64;
+    if (value % divisor == 0) continue;
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' was lowered assuming shape symbol '" +
+                                                   symbols[arg - k.params.size()] + "' is a multiple of " + std::to_string(divisor) +
+                                                   ", it is " + std::to_string(value));
+  }
+  if (e->tensor_align <= 1) return nullptr;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (!k.params[i].is_tensor || params->args[i].offset % uint64_t(e->tensor_align) == 0) continue;
+    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' was lowered for tensors aligned to " +
+                                                   std::to_string(e->tensor_align) + " bytes; tensor '" + k.params[i].name +
+                                                   "' starts at byte offset " + std::to_string(params->args[i].offset));
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params) {
@@ -86,6 +110,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       if (i >= k.params.size() && (a.kind != TG_ARG_I64 || a.i64 < 0 || a.i64 > INT32_MAX))
         return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol must be an integer in [0, 2^31)");
     }
+    if (tg_error* e = check_assumptions(executable, params)) return e;
     auto grid = ir::launch_grid(k, args);
     if (!grid.is_ok()) return from_status(grid.status(), "launch");
     for (size_t dim = 0; dim < 3; ++dim) {
@@ -152,7 +177,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       tg_buffer* buf = params->args[iface.bindings[b]].buffer;
       infos[b].buffer = buf->buffer;
       infos[b].offset = 0;
-      infos[b].range = std::min<VkDeviceSize>(std::max<uint64_t>(buf->size, 16), d->max_storage_range);
+      infos[b].range = std::min<VkDeviceSize>(vk_buffer_bytes(buf->size), d->max_storage_range);
       std::memset(&writes[b], 0, sizeof(writes[b]));
       writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
       writes[b].dstSet = *set;

@@ -4,6 +4,8 @@
 /// returns) and records a transfer; copy_d2h records a transfer into staging and copies to
 /// dst when its batch completes (queue_synchronize); fills use vkCmdFillBuffer for 4-byte
 /// aligned patterns and a staged copy otherwise. Every transfer is followed by a barrier.
+/// A VkBuffer is vk_buffer_bytes(size) long while the tg_buffer keeps the size asked for.
+/// The memory types are chosen once, at device_open (choose_memory_types).
 #include <cstdint>
 #include <cstring>
 
@@ -12,10 +14,14 @@
 namespace tegula::vulkan {
 namespace {
 
-/// A memory type among `bits` with all `required` flags, preferring `preferred` ones.
-int memory_type(tg_device* d, uint32_t bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
-  VkPhysicalDeviceMemoryProperties mem;
-  d->plugin->vk.vkGetPhysicalDeviceMemoryProperties(d->phys->handle, &mem);
+/// Every VkBuffer the plugin makes has this usage (and no flags), so all have the same
+/// memoryTypeBits and the memory types can be chosen once per device.
+constexpr VkBufferUsageFlags kBufferUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/// A memory type among `bits` with all `required` flags, preferring `preferred` ones; -1 if none.
+int memory_type(const VkPhysicalDeviceMemoryProperties& mem, uint32_t bits, VkMemoryPropertyFlags required,
+                VkMemoryPropertyFlags preferred) {
   int fallback = -1;
   for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
     if (!(bits & (1u << i))) continue;
@@ -27,28 +33,32 @@ int memory_type(tg_device* d, uint32_t bits, VkMemoryPropertyFlags required, VkM
   return fallback;
 }
 
-tg_error* make_buffer(tg_device* d, uint64_t size, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, VkBuffer& buffer,
-                      VkDeviceMemory& memory) {
+VkResult create_vk_buffer(tg_device* d, uint64_t size, VkBuffer& buffer) {
   VkBufferCreateInfo info;
   std::memset(&info, 0, sizeof(info));
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  info.size = size ? size : 16;  // Vulkan has no empty buffers
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.size = vk_buffer_bytes(size);
+  info.usage = kBufferUsage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VkResult r = d->fn.vkCreateBuffer(d->device, &info, nullptr, &buffer);
+  return d->fn.vkCreateBuffer(d->device, &info, nullptr, &buffer);
+}
+
+/// A buffer of `size` bytes in memory type `type` (tg_device::device_memory_type or
+/// host_memory_type).
+tg_error* make_buffer(tg_device* d, uint64_t size, uint32_t type, VkBuffer& buffer, VkDeviceMemory& memory) {
+  VkResult r = create_vk_buffer(d, size, buffer);
   if (r != VK_SUCCESS) return vk_error(r, "vkCreateBuffer");
   VkMemoryRequirements req;
   d->fn.vkGetBufferMemoryRequirements(d->device, buffer, &req);
-  int type = memory_type(d, req.memoryTypeBits, required, preferred);
-  if (type < 0) {
+  if (!(req.memoryTypeBits & (1u << type))) {
     d->fn.vkDestroyBuffer(d->device, buffer, nullptr);
-    return make_error(TG_ERR_DEVICE, "vulkan: no memory type fits the buffer");
+    return make_error(TG_ERR_DEVICE, "vulkan: the buffer cannot live in the memory type chosen at device_open");
   }
   VkMemoryAllocateInfo alloc;
   std::memset(&alloc, 0, sizeof(alloc));
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = uint32_t(type);
+  alloc.memoryTypeIndex = type;
   r = d->fn.vkAllocateMemory(d->device, &alloc, nullptr, &memory);
   if (r != VK_SUCCESS) {
     d->fn.vkDestroyBuffer(d->device, buffer, nullptr);
@@ -67,11 +77,28 @@ bool owns(tg_device* d, tg_buffer* b) { return b && d->buffers.count(b); }
 
 }  // namespace
 
+tg_error* choose_memory_types(tg_device* d) {
+  VkBuffer probe = VK_NULL_HANDLE;
+  VkResult r = create_vk_buffer(d, 0, probe);
+  if (r != VK_SUCCESS) return vk_error(r, "vkCreateBuffer");
+  VkMemoryRequirements req;
+  d->fn.vkGetBufferMemoryRequirements(d->device, probe, &req);
+  d->fn.vkDestroyBuffer(d->device, probe, nullptr);
+  VkPhysicalDeviceMemoryProperties mem;
+  d->plugin->vk.vkGetPhysicalDeviceMemoryProperties(d->phys->handle, &mem);
+  int device_type = memory_type(mem, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  int host_type = memory_type(mem, req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                              VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  if (device_type < 0) return make_error(TG_ERR_DEVICE, "vulkan: no device-local memory type holds storage buffers");
+  if (host_type < 0) return make_error(TG_ERR_DEVICE, "vulkan: no host-visible, coherent memory type holds storage buffers");
+  d->device_memory_type = uint32_t(device_type);
+  d->host_memory_type = uint32_t(host_type);
+  return nullptr;
+}
+
 tg_error* create_host_buffer(tg_device* d, uint64_t size, HostBuffer& out) {
   out.size = size;
-  if (tg_error* e = make_buffer(d, size, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                VK_MEMORY_PROPERTY_HOST_CACHED_BIT, out.buffer, out.memory))
-    return e;
+  if (tg_error* e = make_buffer(d, size, d->host_memory_type, out.buffer, out.memory)) return e;
   VkResult r = d->fn.vkMapMemory(d->device, out.memory, 0, VK_WHOLE_SIZE, 0, &out.mapped);
   if (r != VK_SUCCESS) {
     destroy_host_buffer(d, out);
@@ -93,7 +120,7 @@ tg_error* buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer)
     auto* b = new tg_buffer;
     b->device = device;
     b->size = size;
-    if (tg_error* e = make_buffer(device, size, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, b->buffer, b->memory)) {
+    if (tg_error* e = make_buffer(device, size, device->device_memory_type, b->buffer, b->memory)) {
       delete b;
       return e;
     }

@@ -91,8 +91,16 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
     }
   }
   Submission& s = *q->current;
+  // Once ended, the command buffer takes no more commands: on any failure from here the
+  // batch is dropped (with its staging buffers and pools) so the next command begins a
+  // fresh one; the caller gets the error.
+  auto abandon = [&](VkResult r, const char* what) {
+    release_submission(d, s, q->pool);
+    q->current.reset();
+    return vk_error(r, what);
+  };
   VkResult r = d->fn.vkEndCommandBuffer(s.cmd);
-  if (r != VK_SUCCESS) return vk_error(r, "vkEndCommandBuffer");
+  if (r != VK_SUCCESS) return abandon(r, "vkEndCommandBuffer");
   VkFenceCreateInfo finfo;
   std::memset(&finfo, 0, sizeof(finfo));
   finfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
@@ -100,7 +108,7 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
   fence->device = d->device;
   fence->fn = &d->fn;
   r = d->fn.vkCreateFence(d->device, &finfo, nullptr, &fence->fence);
-  if (r != VK_SUCCESS) return vk_error(r, "vkCreateFence");
+  if (r != VK_SUCCESS) return abandon(r, "vkCreateFence");
   VkSubmitInfo submit;
   std::memset(&submit, 0, sizeof(submit));
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
@@ -110,7 +118,7 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
     std::lock_guard<std::mutex> lock(d->submit_mu);
     r = d->fn.vkQueueSubmit(d->queue, 1, &submit, fence->fence);
   }
-  if (r != VK_SUCCESS) return vk_error(r, "vkQueueSubmit");
+  if (r != VK_SUCCESS) return abandon(r, "vkQueueSubmit");
   s.fence = fence;
   if (out_fence) *out_fence = fence;
   q->in_flight.push_back(std::move(q->current));
@@ -175,7 +183,10 @@ tg_error* event_record(tg_queue* queue, tg_event* event) {
       return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: event_record: bad argument");
     tg_device* d = queue->device;
     // A re-recorded event must not be overwritten while its previous batch is pending.
-    if (event->fence) d->fn.vkWaitForFences(d->device, 1, &event->fence->fence, VK_TRUE, UINT64_MAX);
+    if (event->fence) {
+      VkResult r = d->fn.vkWaitForFences(d->device, 1, &event->fence->fence, VK_TRUE, UINT64_MAX);
+      if (r != VK_SUCCESS) return vk_error(r, "vkWaitForFences");
+    }
     auto rec = recording(queue);
     if (!rec.is_ok()) return from_status(rec.status(), "event_record");
     if (event->queries) {
@@ -215,7 +226,10 @@ tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms) {
                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
       if (r != VK_SUCCESS) return vk_error(r, "vkGetQueryPoolResults");
     }
-    double ticks = double(int64_t(t[1] - t[0]));
+    // Only the low timestampValidBits count; the difference modulo 2^bits survives a wrap.
+    uint32_t bits = d->phys->timestamp_valid_bits;
+    uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    double ticks = double((t[1] - t[0]) & mask);
     *out_ms = ticks * double(d->phys->caps.timestamp_period) / 1e6;
     return nullptr;
   });

@@ -36,6 +36,7 @@ struct PhysicalDevice {
   VkPhysicalDevice handle = VK_NULL_HANDLE;
   DeviceCaps caps;
   uint32_t queue_family = 0;
+  uint32_t timestamp_valid_bits = 0;  ///< of the queue family's timestamps
   std::vector<std::string> extensions;
   std::string target_name;
   std::string target_json;
@@ -43,6 +44,10 @@ struct PhysicalDevice {
   /// VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics
   /// (registers, memory), logged when an executable is loaded.
   bool pipeline_statistics = false;
+  /// The description asks shaders for float controls (DenormPreserve, SignedZeroInfNan-
+  /// Preserve) on a device older than Vulkan 1.2, where they come from
+  /// VK_KHR_shader_float_controls: device_open must enable it.
+  bool needs_float_controls_extension = false;
   bool has_extension(const char* name) const;
 };
 
@@ -81,6 +86,11 @@ struct Submission {
 
 inline constexpr uint32_t kBatchLaunches = 64;
 
+/// The size of the VkBuffer behind `size` bytes: a multiple of 16, at least 16 (Vulkan has
+/// no empty buffers). Descriptors bind it whole, and 8/16-bit atomics (a compare-and-swap on
+/// the 32-bit word holding the element) then stay inside it for any logical size.
+inline uint64_t vk_buffer_bytes(uint64_t size) { return size < 16 ? 16 : (size + 15) / 16 * 16; }
+
 }  // namespace tegula::vulkan
 
 struct tg_plugin {
@@ -103,8 +113,8 @@ struct tg_device {
   tegula::vulkan::DeviceFns fn;
   VkQueue queue = VK_NULL_HANDLE;
   std::mutex submit_mu;  ///< one VkQueue serves every tg_queue
-  uint32_t device_memory_type = 0;
-  uint32_t host_memory_type = 0;
+  uint32_t device_memory_type = 0;  ///< device-local, for tg_buffers
+  uint32_t host_memory_type = 0;    ///< host-visible and coherent (cached if any), for staging
   VkDeviceSize max_storage_range = 0;
   uint32_t max_group_count[3] = {0, 0, 0};
   tegula::TargetDescription target;
@@ -135,6 +145,11 @@ struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
   tegula::vulkan::ShaderInterface iface;
+  /// What the kernel was lowered assuming, checked at every launch (there is no fallback):
+  /// lower.assume, (launch argument of a shape symbol, a number that divides its value) ...
+  std::vector<std::pair<uint32_t, int64_t>> assume;
+  /// ... and lower.tensor_align: every tensor's offset is a multiple of this many bytes (0: none).
+  int64_t tensor_align = 0;
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -178,6 +193,8 @@ void release_instance(tg_plugin* plugin);
 void free_device(tg_device* device);
 
 // --- memory and queues (Memory.cpp, Queue.cpp) --------------------------------------------
+/// Set device_memory_type and host_memory_type (device_open, once).
+tg_error* choose_memory_types(tg_device* d);
 tg_error* create_host_buffer(tg_device* d, uint64_t size, HostBuffer& out);
 void destroy_host_buffer(tg_device* d, HostBuffer& b);
 /// The submission being recorded (begun on demand).

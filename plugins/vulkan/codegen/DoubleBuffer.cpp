@@ -32,21 +32,6 @@ using namespace spv;
 
 namespace {
 
-/// Whether the statement writes the buffer (as a copy, fill, map, store, reduce, gemm or
-/// atomic_add destination).
-bool writes(const ir::Stmt& s, const std::string& name) {
-  switch (s.op) {
-    case ir::OpKind::Copy:
-    case ir::OpKind::AtomicAdd: return s.tiles[1].buffer == name;
-    case ir::OpKind::Fill:
-    case ir::OpKind::Map:
-    case ir::OpKind::Store: return s.tiles[0].buffer == name;
-    case ir::OpKind::Reduce: return s.reduce_dst().buffer == name;
-    case ir::OpKind::Gemm: return s.gemm_c().buffer == name;
-    default: return false;
-  }
-}
-
 /// The statement and every statement nested in it.
 void each_in(const ir::Stmt& s, const std::function<void(const ir::Stmt&)>& fn) {
   fn(s);
@@ -95,11 +80,13 @@ void KernelGen::find_double_buffered() {
     size_t first_rest = rest_of_body(loop.body(), copies.back());
     for (size_t j = 0; j < first_rest; ++j)
       if (!own.count(&body[j]) && body[j].op != ir::OpKind::Barrier) return;
+    std::set<std::string> rest_writes;
+    for (size_t j = first_rest; j < body.size(); ++j) {
+      std::set<std::string> w = ir::written_buffers(body[j]);
+      rest_writes.insert(w.begin(), w.end());
+    }
     bool ok = true;
-    for (size_t j = first_rest; j < body.size() && ok; ++j)
-      each_in(body[j], [&](const ir::Stmt& s) {
-        for (const std::string& t : tiles) ok = ok && !writes(s, t);
-      });
+    for (const std::string& t : tiles) ok = ok && !rest_writes.count(t);
     std::set<const ir::Stmt*> inside;
     each_in(loop, [&](const ir::Stmt& s) { inside.insert(&s); });
     ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {

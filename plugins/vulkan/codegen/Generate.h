@@ -21,6 +21,9 @@ namespace tegula::vulkan {
 
 enum PushKind : uint32_t { PushTensorOffset = 0, PushI32 = 1, PushF32 = 2, PushF64 = 3 };
 
+/// The bytes a push-constant entry of this kind occupies (8 for f64, else 4).
+inline uint32_t push_entry_bytes(uint32_t kind) { return kind == PushF64 ? 8 : 4; }
+
 struct PushEntry {
   uint32_t arg = 0;     ///< launch argument index
   uint32_t kind = 0;    ///< PushKind

@@ -363,7 +363,7 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   // Otherwise a pipelined loop's leading global -> shared copies load one iteration ahead
   // into registers (Prefetch.cpp).
   std::vector<RegPrefetch> ahead;
-  if (s.op == ir::OpKind::Pipelined && prefetched.empty() && !no_register_prefetch_) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
+  if (s.op == ir::OpKind::Pipelined && prefetched.empty()) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
   // The loop variable's range, while the loop is generated (bounds checks it makes needless).

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/Analysis.h"
 #include "ir/IR.h"
 #include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
@@ -80,6 +81,10 @@ struct Buf {
 
 /// Whether a statement (not its nested blocks) names the buffer anywhere (Packed.cpp).
 bool stmt_mentions(const ir::Stmt& s, const std::string& name);
+
+/// The kernel's tensor parameters and its allocs at any depth, as tile ops see them (what
+/// ir::kernel_buffers gives for top-level allocs only).
+ir::BufferMap all_buffers(const ir::Kernel& k);
 
 /// A distribution bound to this invocation: thread coordinates per dimension (I32) and the
 /// constant value coordinates per slot.
@@ -300,7 +305,6 @@ public:
   std::set<std::string> double_buffered_;      ///< shared tiles declared with two stages
   std::set<const ir::Stmt*> double_buffered_loops_;
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
-  bool no_register_prefetch_ = false;  ///< f16 shared tiles are then declared as f16 (what the matrix loads read)
   uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices
   T staging_comp_ = T::F32;

@@ -38,6 +38,14 @@ bool stmt_mentions(const ir::Stmt& s, const std::string& name) {
   return false;
 }
 
+ir::BufferMap all_buffers(const ir::Kernel& k) {
+  ir::BufferMap out = ir::kernel_buffers(k);
+  ir::for_each_stmt(k.body, [&](const ir::Stmt& s) {
+    if (s.op == ir::OpKind::Alloc) out[s.name] = ir::BufferInfo{s.type.scope, s.type.dtype, s.type.shape, s.loc};
+  });
+  return out;
+}
+
 bool KernelGen::copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent,
                                    const Buf& src, const Buf& dst) const {
   int64_t vec = ir::stmt_attr_int(s, "plan.vec");
@@ -60,7 +68,7 @@ void KernelGen::find_packed_tiles() {
     if (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")) opaque[s.name] = &s;
   });
   // Global tensors as the copies see them: static dimensions, -1 for symbols.
-  ir::BufferMap infos;
+  ir::BufferMap infos = all_buffers(k_);
   std::map<std::string, Buf> globals;
   for (const ir::Param& p : k_.params) {
     if (!p.is_tensor) continue;
@@ -68,11 +76,7 @@ void KernelGen::find_packed_tiles() {
     g.name = p.name;
     g.dtype = p.dtype;
     for (const ir::Expr& d : p.shape) g.shape.push_back(d->kind == ir::ExprKind::IntImm ? d->int_value : -1);
-    infos[p.name] = ir::BufferInfo{ir::Scope::Global, p.dtype, g.shape, {}};
   }
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
-    if (s.op == ir::OpKind::Alloc) infos[s.name] = ir::BufferInfo{s.type.scope, s.type.dtype, s.type.shape, {}};
-  });
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& alloc) {
     if (alloc.op != ir::OpKind::Alloc || alloc.type.scope != ir::Scope::Shared || alloc.type.shape.size() != 2) return;
     int64_t esize = int64_t(dtype_size(alloc.type.dtype));

@@ -30,38 +30,11 @@ bool pure_index(const ir::Expr& e) {
   return true;
 }
 
-std::set<std::string> written_buffers(const ir::Block& body) {
-  std::set<std::string> out;
-  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-    switch (s.op) {
-      case ir::OpKind::Copy:
-      case ir::OpKind::AtomicAdd: out.insert(s.tiles[1].buffer); break;
-      case ir::OpKind::Fill:
-      case ir::OpKind::Map:
-      case ir::OpKind::Store: out.insert(s.tiles[0].buffer); break;
-      case ir::OpKind::Reduce: out.insert(s.reduce_dst().buffer); break;
-      case ir::OpKind::Gemm: out.insert(s.gemm_c().buffer); break;
-      default: break;
-    }
-  });
-  return out;
-}
-
 }  // namespace
 
 std::vector<size_t> KernelGen::prefetchable_copies(const ir::Stmt& loop) const {
-  std::set<std::string> written = written_buffers(k_.body);
-  // Buffers as the copies see them: tensor parameters and every alloc.
-  ir::BufferMap infos;
-  for (const ir::Param& p : k_.params) {
-    if (!p.is_tensor) continue;
-    std::vector<int64_t> shape;
-    for (const ir::Expr& d : p.shape) shape.push_back(d->kind == ir::ExprKind::IntImm ? d->int_value : -1);
-    infos[p.name] = ir::BufferInfo{ir::Scope::Global, p.dtype, shape, {}};
-  }
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& a) {
-    if (a.op == ir::OpKind::Alloc) infos[a.name] = ir::BufferInfo{a.type.scope, a.type.dtype, a.type.shape, {}};
-  });
+  std::set<std::string> written = ir::written_buffers(k_.body);
+  ir::BufferMap infos = all_buffers(k_);  // as the copies see them
   std::vector<size_t> out;
   const auto& stmts = loop.body().stmts;
   for (size_t j = 0; j < stmts.size(); ++j) {
