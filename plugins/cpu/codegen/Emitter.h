@@ -142,6 +142,10 @@ public:
   };
   Result<Val> expr(const ir::Expr& e);
   Result<Val> expr_as(const ir::Expr& e, VK k);
+  /// The bits a store, fill or map writes for `e` into an element of dtype d. A literal is
+  /// its exact (f64) value rounded once to d, as the reference stores it; anything else is
+  /// computed in its kind and encoded.
+  Result<llvm::Value*> stored_bits(const ir::Expr& e, DType d);
   Result<llvm::Value*> index_expr(const ir::Expr& e);
   const MapIndex* map_index = nullptr;
 
