@@ -6,6 +6,7 @@
 /// compiling anything. launch() runs the grid on the thread pool and returns when it is
 /// done.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -26,6 +27,18 @@
 namespace tegula::cpu {
 namespace {
 
+/// The value of a "key=value" option: a whole decimal number, or -1 when there is none or
+/// anything follows its digits.
+long option_value(const std::string& line, size_t eq) {
+  if (eq == std::string::npos) return -1;
+  const char* begin = line.data() + eq + 1;
+  const char* end = line.data() + line.size();
+  long value = -1;
+  auto [stop, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || stop != end) return -1;
+  return value;
+}
+
 /// Compile options, "key=value" lines: gemm_mr (microkernel rows, 1-16) and gemm_nv
 /// (microkernel columns in vectors, 1-4). Anything else is an error.
 Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
@@ -44,7 +57,7 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
     if (line.empty()) continue;
     size_t eq = line.find('=');
     std::string key = line.substr(0, eq);
-    long value = eq == std::string::npos ? -1 : std::strtol(line.c_str() + eq + 1, nullptr, 10);
+    long value = option_value(line, eq);
     if (key == "gemm_mr" && value >= 1 && value <= 16) {
       o.gemm_mr = uint32_t(value);
     } else if (key == "gemm_nv" && value >= 1 && value <= 4) {

@@ -36,7 +36,8 @@ TEST_CASE("a request in another format, or with unknown options") {
   std::string lowered = p.lowered(kGood);
   CHECK(p.compile(lowered, "", "tegula.source.v9").empty());
   CHECK(p.last_code == TG_ERR_UNSUPPORTED);
-  for (const char* options : {"fast=1", "gemm_mr=0", "gemm_mr=17", "gemm_nv=9", "gemm_mr", "\ngemm_mr=x\n"}) {
+  for (const char* options : {"fast=1", "gemm_mr=0", "gemm_mr=17", "gemm_nv=9", "gemm_mr", "\ngemm_mr=x\n",
+                              "gemm_mr=4x", "gemm_nv=2 ", "gemm_mr= 4", "gemm_mr=", "gemm_nv=1.5", "gemm_mr=4\ngemm_nv=2z"}) {
     CAPTURE(options);
     CHECK(p.compile(lowered, options).empty());
     CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
