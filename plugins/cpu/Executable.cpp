@@ -70,6 +70,21 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
   return o;
 }
 
+/// The name of the device's target description (Host.cpp's host_target_json).
+constexpr const char* kTargetName = "host_cpu";
+
+/// The kernel was lowered for this plugin's target (lower.target), as compile requires.
+Status check_lowered_for_cpu(const ir::Kernel& k) {
+  const ir::Attr* t = ir::find_attr(k.attrs, "lower.target");
+  if (!t)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' is not lowered (no lower.target); lower it for '" +
+                                                 std::string(kTargetName) + "' first");
+  if (t->value.s != kTargetName)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for '" + t->value.s + "', not for '" +
+                                                 std::string(kTargetName) + "'");
+  return Status::ok();
+}
+
 struct Generated {
   std::string entry;
   uint64_t arena_bytes = 0;
@@ -123,6 +138,7 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
+    if (Status s = check_lowered_for_cpu(*kernel); !s.is_ok()) return from_status(s, "compile");
     Result<Generated> gen = generate_code(host, *kernel, request->options, EmitKind::Object, false);
     if (!gen.is_ok()) {
       Status s = gen.status();

@@ -31,6 +31,26 @@ TEST_CASE("malformed and unverifiable IR") {
   }
 }
 
+TEST_CASE("a kernel not lowered for this target") {
+  Plugin p;
+  // Source text: verifies as lowered IR, but no lowering pass has seen it.
+  CHECK(p.compile(kGood).empty());
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(p.last_message.find("not lowered") != std::string::npos, p.last_message);
+  // Lowered for a GPU.
+  Result<ir::Kernel> k = ir::parse_and_verify(kGood, "test.tile");
+  REQUIRE(k.is_ok());
+  Result<TargetDescription> gpu = builtin_target("sm_80");
+  REQUIRE_MESSAGE(gpu.is_ok(), gpu.status().str());
+  Result<ir::LowerResult> l = ir::lower(*k, *gpu);
+  REQUIRE_MESSAGE(l.is_ok(), l.status().str());
+  CHECK(p.compile(ir::print_kernel(l->kernel)).empty());
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(p.last_message.find("sm_80") != std::string::npos, p.last_message);
+  // Lowered for this device: compiles.
+  CHECK_FALSE(p.compile(p.lowered(kGood)).empty());
+}
+
 TEST_CASE("a request in another format, or with unknown options") {
   Plugin p;
   std::string lowered = p.lowered(kGood);
