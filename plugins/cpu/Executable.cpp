@@ -140,12 +140,7 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
     if (Status s = check_lowered_for_cpu(*kernel); !s.is_ok()) return from_status(s, "compile");
     Result<Generated> gen = generate_code(host, *kernel, request->options, EmitKind::Object, false);
-    if (!gen.is_ok()) {
-      Status s = gen.status();
-      if (s.code() == ErrorCode::Internal || s.code() == ErrorCode::Unsupported)
-        return make_error(TG_ERR_COMPILE, "cpu: compile: " + s.str());
-      return from_status(s, "compile");
-    }
+    if (!gen.is_ok()) return from_status(gen.status(), "compile");
     BlobContents c;
     c.host_identity = host.identity();
     c.host_brand = host.brand;
