@@ -113,6 +113,21 @@ tg_error* fill_blob(tg_blob* out, std::string* bytes) {
   return nullptr;
 }
 
+/// The most blocks one launch may have: far from where the pool's counters (which run up to
+/// a few chunks past the total) could overflow, and beyond any grid a CPU finishes (2^48
+/// blocks at a nanosecond each take three days).
+constexpr int64_t kMaxBlocks = int64_t(1) << 48;
+
+/// The number of blocks of grid g, or -1 when it exceeds kMaxBlocks.
+int64_t block_count(const int64_t g[3]) {
+  int64_t total = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (g[d] == 0) return 0;
+    if (__builtin_mul_overflow(total, g[d], &total) || total > kMaxBlocks) return -1;
+  }
+  return total;
+}
+
 const char* runtime_error_text(int32_t code) {
   switch (code) {
     case kRuntimeIndexOutOfRange: return "an element index is outside its buffer";
@@ -269,7 +284,12 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
                                                        std::to_string(want));
       g[d] = want;
     }
-    int64_t total = g[0] * g[1] * g[2];
+    int64_t total = block_count(g);
+    if (total < 0)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: a grid of " + std::to_string(g[0]) + " x " +
+                                                     std::to_string(g[1]) + " x " + std::to_string(g[2]) +
+                                                     " blocks is more than the " + std::to_string(kMaxBlocks) +
+                                                     " one launch may run");
     if (total == 0) return nullptr;
     int32_t status = 0;
     TgCpuLaunch l{ptrs.data(), ints.data(), floats.data(), {g[0], g[1], g[2]}, &status};
