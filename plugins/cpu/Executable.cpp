@@ -128,6 +128,26 @@ int64_t block_count(const int64_t g[3]) {
   return total;
 }
 
+/// lower.assume: the lowering (and the code generated from it, which tells LLVM so) relies on
+/// these shape symbols being multiples of these numbers. A launch that breaks one is refused
+/// (the first such symbol in *bad), rather than running undefined code.
+bool assumptions_hold(const ir::Kernel& k, const std::vector<std::string>& symbols, const int64_t* symbol_values,
+                      std::string* bad) {
+  const ir::Attr* assume = ir::find_attr(k.attrs, "lower.assume");
+  if (!assume || assume->value.kind != ir::AttrValue::Kind::List) return true;
+  for (const ir::AttrValue& item : assume->value.list) {
+    if (item.list.size() != 2 || item.list[1].i < 1) continue;
+    auto it = std::find(symbols.begin(), symbols.end(), item.list[0].s);
+    if (it == symbols.end()) continue;
+    int64_t value = symbol_values[it - symbols.begin()];
+    if (value % item.list[1].i == 0) continue;
+    *bad = "shape symbol '" + *it + "' is " + std::to_string(value) + ", but kernel '" + k.name +
+           "' was lowered assuming it is a multiple of " + std::to_string(item.list[1].i);
+    return false;
+  }
+  return true;
+}
+
 const char* runtime_error_text(int32_t code) {
   switch (code) {
     case kRuntimeIndexOutOfRange: return "an element index is outside its buffer";
@@ -227,7 +247,8 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: bad argument");
     const ir::Kernel& k = executable->kernel;
     size_t np = k.params.size();
-    size_t expected = np + k.symbols().size();
+    std::vector<std::string> symbols = k.symbols();
+    size_t expected = np + symbols.size();
     if (params->arg_count != expected)
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: kernel '" + k.name + "' takes " + std::to_string(expected) +
                                                      " arguments, given " + std::to_string(params->arg_count));
@@ -264,6 +285,8 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       ints[i] = dtype_is_float(d) ? 0 : int64_t(rounded);
       iargs.push_back(a.kind == TG_ARG_I64 ? ir::Arg::integer(a.i64) : ir::Arg::number(a.f64));
     }
+    if (std::string bad; !assumptions_hold(k, symbols, ints.data() + np, &bad))
+      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: " + bad);
     for (size_t i = 0; i < np; ++i) {
       if (!k.params[i].is_tensor) continue;
       Result<uint64_t> need = ir::tensor_bytes(k, i, iargs);

@@ -1,7 +1,8 @@
 // Launches with the wrong arguments are refused with errors (by the runtime, or by the
 // plugin when called directly): missing or extra arguments, scalars for tensors, buffers
 // too small for the shapes, a negative shape symbol, a grid that is not the kernel's, a
-// grid whose block count overflows.
+// grid whose block count overflows, a shape symbol that breaks the lowering's divisibility
+// assumption (lower.assume).
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
 #include <cstdint>
@@ -156,6 +157,39 @@ kernel huge(X: f32[A, Z], Y: f32[B, Z], W: f32[C, Z]) grid(A, B, C) threads(1) {
     const uint32_t grid[3] = {uint32_t(g[0]), uint32_t(g[1]), uint32_t(g[2])};
     CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
     CHECK_MESSAGE(p.last_message.find("grid") != std::string::npos, p.last_message);
+  }
+  p.api->buffer_free(buf);
+}
+
+TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
+  Plugin p;
+  // The runtime lowers with a divisibility guarantee only for launches that keep it; a
+  // plugin-ABI caller may not. Record the assumption as lowering would.
+  Result<ir::Kernel> k = ir::parse_and_verify(kKernel, "test.tile");
+  REQUIRE(k.is_ok());
+  Result<ir::LowerResult> l = ir::lower(*k, p.target());
+  REQUIRE_MESSAGE(l.is_ok(), l.status().str());
+  ir::set_attr(l->kernel.attrs, "lower.assume",
+               ir::AttrValue::of_list({ir::AttrValue::of_list({ir::AttrValue::of_ident("N"), ir::AttrValue::of_int(16)})}));
+  std::string lowered = ir::print_kernel(l->kernel);
+  tg_buffer* buf = nullptr;
+  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 256, &buf)));
+  std::vector<tg_launch_arg> args = {arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_F64), arg_of(TG_ARG_I64)};
+  args[0].buffer = args[1].buffer = buf;
+  args[2].f64 = 1.0;
+  for (int64_t n : {16, 32, 0}) {
+    CAPTURE(n);
+    args[3].i64 = n;
+    const uint32_t grid[3] = {uint32_t((n + 15) / 16), 1, 1};
+    CHECK(launch_direct(p, lowered, args, grid) == TG_OK);
+  }
+  for (int64_t n : {24, 17, 1}) {
+    CAPTURE(n);
+    args[3].i64 = n;
+    const uint32_t grid[3] = {uint32_t((n + 15) / 16), 1, 1};
+    CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
+    CHECK_MESSAGE(p.last_message.find("'N'") != std::string::npos, p.last_message);
+    CHECK_MESSAGE(p.last_message.find("16") != std::string::npos, p.last_message);
   }
   p.api->buffer_free(buf);
 }
