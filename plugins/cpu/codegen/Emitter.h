@@ -136,7 +136,6 @@ public:
   // --- expressions (Expr.cpp) ---------------------------------------------------------
   /// The current element of a map: a bare buffer name in an expression reads here.
   struct MapIndex {
-    const Buffer* dst = nullptr;
     llvm::Value* flat = nullptr;           ///< when no operand broadcasts: the linear index
     std::vector<llvm::Value*> coords;      ///< otherwise: one per dimension
   };
@@ -193,8 +192,6 @@ public:
   void bind_var(const std::string& name, Val v) { vars_.back()[name] = v; }
   void bind_buffer(Buffer* buf) { bufs_.back()[buf->name] = buf; }
   ir::BufferMap visible_buffers(const ir::Stmt& s);
-
-  int64_t parallel_depth = 0;
 
 private:
   Status emit_entry_prologue(llvm::Value* launch);

@@ -272,7 +272,6 @@ Status Emitter::emit_map(const ir::Stmt& s) {
   Buffer* dst = find_buffer(s.target().buffer);
   if (!dst) return error(ErrorCode::Internal, "unbound map destination", s.loc);
   MapIndex index;
-  index.dst = dst;
   const MapIndex* saved = map_index;
   map_index = &index;
   Status st;
