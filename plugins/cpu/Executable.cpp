@@ -258,22 +258,25 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     std::vector<double> floats(np, 0.0);
     for (size_t i = 0; i < expected; ++i) {
       const tg_launch_arg& a = params->args[i];
-      std::string where = "cpu: launch: argument " + std::to_string(i);
-      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
+      // The message is built only when the argument is refused.
+      auto bad = [i](const std::string& what) {
+        return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: argument " + std::to_string(i) + what);
+      };
+      if (a.kind > TG_ARG_F64) return bad(" has unknown kind " + std::to_string(a.kind));
       bool tensor = i < np && k.params[i].is_tensor;
       if (tensor != (a.kind == TG_ARG_BUFFER))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + (tensor ? " must be a buffer" : " must be a number"));
+        return bad(tensor ? " must be a buffer" : " must be a number");
       if (tensor) {
-        if (!owns(queue->device, a.buffer)) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
-        if (a.offset > a.buffer->size) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
+        if (!owns(queue->device, a.buffer)) return bad(": not a buffer of this device");
+        if (a.offset > a.buffer->size) return bad(": offset past the end of the buffer");
         ptrs[i] = a.buffer->data ? a.buffer->data + a.offset : nullptr;
         iargs.push_back(ir::Arg::tensor(ptrs[i], a.buffer->size - a.offset));
         continue;
       }
       double value = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
       if (i >= np) {
-        if (a.kind != TG_ARG_I64) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol needs an integer");
-        if (a.i64 < 0) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol is negative");
+        if (a.kind != TG_ARG_I64) return bad(": a shape symbol needs an integer");
+        if (a.i64 < 0) return bad(": a shape symbol is negative");
         ints[i] = a.i64;
         iargs.push_back(ir::Arg::integer(a.i64));
         continue;
