@@ -14,6 +14,10 @@ constexpr char kMagic[8] = {'t', 'g', 'c', 'p', 'u', 'e', 'x', 'e'};
 constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kHeaderSize = 24;
 constexpr size_t kDigestSize = 32;
+/// More scratch per core than any kernel lowered for host_cpu can ask for (its shared and
+/// fragment buffers are bounded by the target's shared memory); a larger size in a blob is
+/// damage, and would wrap when the pool rounds it up.
+constexpr uint64_t kMaxArenaBytes = uint64_t(1) << 32;
 
 void put_le(std::string& out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
@@ -99,6 +103,9 @@ Result<BlobContents> read_blob(std::string_view bytes, const std::string& host_i
   c.object = r.field();
   if (!r.ok || r.pos != body || arena.size() != 8) return corrupt("malformed fields");
   c.arena_bytes = get_le(arena.data(), 8);
+  if (c.arena_bytes > kMaxArenaBytes)
+    return corrupt("scratch of " + std::to_string(c.arena_bytes) + " bytes per core (at most " +
+                   std::to_string(kMaxArenaBytes) + ")");
   if (c.host_identity != host_identity)
     return corrupt("compiled for another CPU (" + c.host_brand + "); it must be compiled again for this one");
   return c;

@@ -6,6 +6,7 @@
 /// compiling anything. launch() runs the grid on the thread pool and returns when it is
 /// done.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -26,6 +27,18 @@
 namespace tegula::cpu {
 namespace {
 
+/// The value of a "key=value" option: a whole decimal number, or -1 when there is none or
+/// anything follows its digits.
+long option_value(const std::string& line, size_t eq) {
+  if (eq == std::string::npos) return -1;
+  const char* begin = line.data() + eq + 1;
+  const char* end = line.data() + line.size();
+  long value = -1;
+  auto [stop, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || stop != end) return -1;
+  return value;
+}
+
 /// Compile options, "key=value" lines: gemm_mr (microkernel rows, 1-16) and gemm_nv
 /// (microkernel columns in vectors, 1-4). Anything else is an error.
 Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
@@ -44,7 +57,7 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
     if (line.empty()) continue;
     size_t eq = line.find('=');
     std::string key = line.substr(0, eq);
-    long value = eq == std::string::npos ? -1 : std::strtol(line.c_str() + eq + 1, nullptr, 10);
+    long value = option_value(line, eq);
     if (key == "gemm_mr" && value >= 1 && value <= 16) {
       o.gemm_mr = uint32_t(value);
     } else if (key == "gemm_nv" && value >= 1 && value <= 4) {
@@ -55,6 +68,21 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
     }
   }
   return o;
+}
+
+/// The name of the device's target description (Host.cpp's host_target_json).
+constexpr const char* kTargetName = "host_cpu";
+
+/// The kernel was lowered for this plugin's target (lower.target), as compile requires.
+Status check_lowered_for_cpu(const ir::Kernel& k) {
+  const ir::Attr* t = ir::find_attr(k.attrs, "lower.target");
+  if (!t)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' is not lowered (no lower.target); lower it for '" +
+                                                 std::string(kTargetName) + "' first");
+  if (t->value.s != kTargetName)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for '" + t->value.s + "', not for '" +
+                                                 std::string(kTargetName) + "'");
+  return Status::ok();
 }
 
 struct Generated {
@@ -85,6 +113,41 @@ tg_error* fill_blob(tg_blob* out, std::string* bytes) {
   return nullptr;
 }
 
+/// The most blocks one launch may have: far from where the pool's counters (which run up to
+/// a few chunks past the total) could overflow, and beyond any grid a CPU finishes (2^48
+/// blocks at a nanosecond each take three days).
+constexpr int64_t kMaxBlocks = int64_t(1) << 48;
+
+/// The number of blocks of grid g, or -1 when it exceeds kMaxBlocks.
+int64_t block_count(const int64_t g[3]) {
+  int64_t total = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (g[d] == 0) return 0;
+    if (__builtin_mul_overflow(total, g[d], &total) || total > kMaxBlocks) return -1;
+  }
+  return total;
+}
+
+/// lower.assume: the lowering (and the code generated from it, which tells LLVM so) relies on
+/// these shape symbols being multiples of these numbers. A launch that breaks one is refused
+/// (the first such symbol in *bad), rather than running undefined code.
+bool assumptions_hold(const ir::Kernel& k, const std::vector<std::string>& symbols, const int64_t* symbol_values,
+                      std::string* bad) {
+  const ir::Attr* assume = ir::find_attr(k.attrs, "lower.assume");
+  if (!assume || assume->value.kind != ir::AttrValue::Kind::List) return true;
+  for (const ir::AttrValue& item : assume->value.list) {
+    if (item.list.size() != 2 || item.list[1].i < 1) continue;
+    auto it = std::find(symbols.begin(), symbols.end(), item.list[0].s);
+    if (it == symbols.end()) continue;
+    int64_t value = symbol_values[it - symbols.begin()];
+    if (value % item.list[1].i == 0) continue;
+    *bad = "shape symbol '" + *it + "' is " + std::to_string(value) + ", but kernel '" + k.name +
+           "' was lowered assuming it is a multiple of " + std::to_string(item.list[1].i);
+    return false;
+  }
+  return true;
+}
+
 const char* runtime_error_text(int32_t code) {
   switch (code) {
     case kRuntimeIndexOutOfRange: return "an element index is outside its buffer";
@@ -110,13 +173,9 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
+    if (Status s = check_lowered_for_cpu(*kernel); !s.is_ok()) return from_status(s, "compile");
     Result<Generated> gen = generate_code(host, *kernel, request->options, EmitKind::Object, false);
-    if (!gen.is_ok()) {
-      Status s = gen.status();
-      if (s.code() == ErrorCode::Internal || s.code() == ErrorCode::Unsupported)
-        return make_error(TG_ERR_COMPILE, "cpu: compile: " + s.str());
-      return from_status(s, "compile");
-    }
+    if (!gen.is_ok()) return from_status(gen.status(), "compile");
     BlobContents c;
     c.host_identity = host.identity();
     c.host_brand = host.brand;
@@ -188,7 +247,8 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: bad argument");
     const ir::Kernel& k = executable->kernel;
     size_t np = k.params.size();
-    size_t expected = np + k.symbols().size();
+    std::vector<std::string> symbols = k.symbols();
+    size_t expected = np + symbols.size();
     if (params->arg_count != expected)
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: kernel '" + k.name + "' takes " + std::to_string(expected) +
                                                      " arguments, given " + std::to_string(params->arg_count));
@@ -198,22 +258,25 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     std::vector<double> floats(np, 0.0);
     for (size_t i = 0; i < expected; ++i) {
       const tg_launch_arg& a = params->args[i];
-      std::string where = "cpu: launch: argument " + std::to_string(i);
-      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
+      // The message is built only when the argument is refused.
+      auto bad = [i](const std::string& what) {
+        return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: argument " + std::to_string(i) + what);
+      };
+      if (a.kind > TG_ARG_F64) return bad(" has unknown kind " + std::to_string(a.kind));
       bool tensor = i < np && k.params[i].is_tensor;
       if (tensor != (a.kind == TG_ARG_BUFFER))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + (tensor ? " must be a buffer" : " must be a number"));
+        return bad(tensor ? " must be a buffer" : " must be a number");
       if (tensor) {
-        if (!owns(queue->device, a.buffer)) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
-        if (a.offset > a.buffer->size) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
+        if (!owns(queue->device, a.buffer)) return bad(": not a buffer of this device");
+        if (a.offset > a.buffer->size) return bad(": offset past the end of the buffer");
         ptrs[i] = a.buffer->data ? a.buffer->data + a.offset : nullptr;
         iargs.push_back(ir::Arg::tensor(ptrs[i], a.buffer->size - a.offset));
         continue;
       }
       double value = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
       if (i >= np) {
-        if (a.kind != TG_ARG_I64) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol needs an integer");
-        if (a.i64 < 0) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol is negative");
+        if (a.kind != TG_ARG_I64) return bad(": a shape symbol needs an integer");
+        if (a.i64 < 0) return bad(": a shape symbol is negative");
         ints[i] = a.i64;
         iargs.push_back(ir::Arg::integer(a.i64));
         continue;
@@ -225,6 +288,8 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       ints[i] = dtype_is_float(d) ? 0 : int64_t(rounded);
       iargs.push_back(a.kind == TG_ARG_I64 ? ir::Arg::integer(a.i64) : ir::Arg::number(a.f64));
     }
+    if (std::string bad; !assumptions_hold(k, symbols, ints.data() + np, &bad))
+      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: " + bad);
     for (size_t i = 0; i < np; ++i) {
       if (!k.params[i].is_tensor) continue;
       Result<uint64_t> need = ir::tensor_bytes(k, i, iargs);
@@ -245,7 +310,12 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
                                                        std::to_string(want));
       g[d] = want;
     }
-    int64_t total = g[0] * g[1] * g[2];
+    int64_t total = block_count(g);
+    if (total < 0)
+      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: a grid of " + std::to_string(g[0]) + " x " +
+                                                     std::to_string(g[1]) + " x " + std::to_string(g[2]) +
+                                                     " blocks is more than the " + std::to_string(kMaxBlocks) +
+                                                     " one launch may run");
     if (total == 0) return nullptr;
     int32_t status = 0;
     TgCpuLaunch l{ptrs.data(), ints.data(), floats.data(), {g[0], g[1], g[2]}, &status};

@@ -25,6 +25,7 @@ ThreadPool::~ThreadPool() {
 }
 
 bool ThreadPool::ensure_arenas(uint64_t bytes) {
+  if (bytes > SIZE_MAX - (kAlignment - 1)) return false;  // rounding up would wrap
   uint64_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   for (Arena& a : arenas_) {
     if (a.size >= rounded) continue;

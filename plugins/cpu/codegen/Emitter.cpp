@@ -429,7 +429,6 @@ Status Emitter::emit_parallel(const ir::Stmt& s) {
     extent.push_back(*c);
   }
   uint64_t mark = scratch_mark();
-  ++parallel_depth;
   Status st = loop_nest(extent, [&](const std::vector<llvm::Value*>& idx) -> Status {
     push_scope();
     for (size_t d = 0; d < idx.size(); ++d) bind_var(s.vars[d], Val{idx[d], VK::Index});
@@ -437,7 +436,6 @@ Status Emitter::emit_parallel(const ir::Stmt& s) {
     pop_scope();
     return inner;
   });
-  --parallel_depth;
   scratch_release(mark);
   return st;
 }

@@ -136,12 +136,15 @@ public:
   // --- expressions (Expr.cpp) ---------------------------------------------------------
   /// The current element of a map: a bare buffer name in an expression reads here.
   struct MapIndex {
-    const Buffer* dst = nullptr;
     llvm::Value* flat = nullptr;           ///< when no operand broadcasts: the linear index
     std::vector<llvm::Value*> coords;      ///< otherwise: one per dimension
   };
   Result<Val> expr(const ir::Expr& e);
   Result<Val> expr_as(const ir::Expr& e, VK k);
+  /// The bits a store, fill or map writes for `e` into an element of dtype d. A literal is
+  /// its exact (f64) value rounded once to d, as the reference stores it; anything else is
+  /// computed in its kind and encoded.
+  Result<llvm::Value*> stored_bits(const ir::Expr& e, DType d);
   Result<llvm::Value*> index_expr(const ir::Expr& e);
   const MapIndex* map_index = nullptr;
 
@@ -189,8 +192,6 @@ public:
   void bind_var(const std::string& name, Val v) { vars_.back()[name] = v; }
   void bind_buffer(Buffer* buf) { bufs_.back()[buf->name] = buf; }
   ir::BufferMap visible_buffers(const ir::Stmt& s);
-
-  int64_t parallel_depth = 0;
 
 private:
   Status emit_entry_prologue(llvm::Value* launch);

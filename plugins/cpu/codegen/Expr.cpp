@@ -190,6 +190,13 @@ static Result<Val> tile_use(Emitter& em, const ir::Expr& e) {
   return em.load(*buf, em.linear_index(*buf, coords));
 }
 
+Result<llvm::Value*> Emitter::stored_bits(const ir::Expr& e, DType d) {
+  if (e->kind == ir::ExprKind::FloatImm) return encoded_constant(d, e->float_value);
+  if (e->kind == ir::ExprKind::IntImm) return encoded_constant(d, double(e->int_value));
+  TG_ASSIGN_OR_RETURN(Val v, expr(e));
+  return encode(d, v);
+}
+
 Result<Val> Emitter::expr(const ir::Expr& e) {
   switch (e->kind) {
     case ir::ExprKind::IntImm: return Val{ci(e->int_value), VK::Index};
@@ -223,7 +230,7 @@ Status Emitter::emit_store(const ir::Stmt& s) {
   const ir::TileRef& t = s.target();
   Buffer* buf = find_buffer(t.buffer);
   if (!buf) return error(ErrorCode::Internal, "unbound store target '" + t.buffer + "'", s.loc);
-  TG_ASSIGN_OR_RETURN(Val v, expr(s.value()));
+  TG_ASSIGN_OR_RETURN(llvm::Value* raw, stored_bits(s.value(), buf->dtype));
   std::vector<llvm::Value*> coords;
   for (const ir::Expr& i : t.offsets) {
     TG_ASSIGN_OR_RETURN(llvm::Value* c, index_expr(i));
@@ -232,7 +239,6 @@ Status Emitter::emit_store(const ir::Stmt& s) {
   llvm::Value* ok = in_bounds(*buf, coords);
   flag_error(b.CreateNot(ok), kRuntimeIndexOutOfRange);
   llvm::Value* linear = linear_index(*buf, coords);
-  llvm::Value* raw = encode(buf->dtype, v);
   return if_then(ok, [&]() -> Status {
     store_raw(*buf, linear, raw);
     return Status::ok();

@@ -181,9 +181,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
 Status Emitter::emit_fill(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(*this, s));
   TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.target()));
-  TG_ASSIGN_OR_RETURN(Val v, expr(s.value()));
-  if (s.value()->kind == ir::ExprKind::FloatImm) v = Val{llvm::ConstantFP::get(f64, s.value()->float_value), VK::F64};
-  llvm::Value* bits = encode(dst.buf->dtype, v);
+  TG_ASSIGN_OR_RETURN(llvm::Value* bits, stored_bits(s.value(), dst.buf->dtype));
   llvm::Value* fits = tile_fits(*this, dst, extent);
   flag_error(b.CreateNot(fits), kRuntimeTileOutOfRange);
   int64_t len = extent.back();
@@ -274,7 +272,6 @@ Status Emitter::emit_map(const ir::Stmt& s) {
   Buffer* dst = find_buffer(s.target().buffer);
   if (!dst) return error(ErrorCode::Internal, "unbound map destination", s.loc);
   MapIndex index;
-  index.dst = dst;
   const MapIndex* saved = map_index;
   map_index = &index;
   Status st;
@@ -282,15 +279,15 @@ Status Emitter::emit_map(const ir::Stmt& s) {
     // No broadcasting: one flat loop, the longest the vectoriser can get.
     st = loop(ci(0), ci(dst->elements()), [&](llvm::Value* i) -> Status {
       index.flat = i;
-      TG_ASSIGN_OR_RETURN(Val v, expr(s.value()));
-      store(*dst, i, v);
+      TG_ASSIGN_OR_RETURN(llvm::Value* bits, stored_bits(s.value(), dst->dtype));
+      store_raw(*dst, i, bits);
       return Status::ok();
     });
   } else {
     st = loop_nest(dst->shape, [&](const std::vector<llvm::Value*>& idx) -> Status {
       index.coords = idx;
-      TG_ASSIGN_OR_RETURN(Val v, expr(s.value()));
-      store(*dst, linear_index(*dst, idx), v);
+      TG_ASSIGN_OR_RETURN(llvm::Value* bits, stored_bits(s.value(), dst->dtype));
+      store_raw(*dst, linear_index(*dst, idx), bits);
       return Status::ok();
     });
   }

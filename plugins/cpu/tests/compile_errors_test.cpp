@@ -31,12 +31,33 @@ TEST_CASE("malformed and unverifiable IR") {
   }
 }
 
+TEST_CASE("a kernel not lowered for this target") {
+  Plugin p;
+  // Source text: verifies as lowered IR, but no lowering pass has seen it.
+  CHECK(p.compile(kGood).empty());
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(p.last_message.find("not lowered") != std::string::npos, p.last_message);
+  // Lowered for a GPU.
+  Result<ir::Kernel> k = ir::parse_and_verify(kGood, "test.tile");
+  REQUIRE(k.is_ok());
+  Result<TargetDescription> gpu = builtin_target("sm_80");
+  REQUIRE_MESSAGE(gpu.is_ok(), gpu.status().str());
+  Result<ir::LowerResult> l = ir::lower(*k, *gpu);
+  REQUIRE_MESSAGE(l.is_ok(), l.status().str());
+  CHECK(p.compile(ir::print_kernel(l->kernel)).empty());
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(p.last_message.find("sm_80") != std::string::npos, p.last_message);
+  // Lowered for this device: compiles.
+  CHECK_FALSE(p.compile(p.lowered(kGood)).empty());
+}
+
 TEST_CASE("a request in another format, or with unknown options") {
   Plugin p;
   std::string lowered = p.lowered(kGood);
   CHECK(p.compile(lowered, "", "tegula.source.v9").empty());
   CHECK(p.last_code == TG_ERR_UNSUPPORTED);
-  for (const char* options : {"fast=1", "gemm_mr=0", "gemm_mr=17", "gemm_nv=9", "gemm_mr", "\ngemm_mr=x\n"}) {
+  for (const char* options : {"fast=1", "gemm_mr=0", "gemm_mr=17", "gemm_nv=9", "gemm_mr", "\ngemm_mr=x\n",
+                              "gemm_mr=4x", "gemm_nv=2 ", "gemm_mr= 4", "gemm_mr=", "gemm_nv=1.5", "gemm_mr=4\ngemm_nv=2z"}) {
     CAPTURE(options);
     CHECK(p.compile(lowered, options).empty());
     CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);

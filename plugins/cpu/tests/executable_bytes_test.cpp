@@ -1,7 +1,7 @@
 // An executable is host object code behind a checked header: executable_load links it
-// without compiling; truncated, damaged or foreign bytes, a stale format version, or an
-// executable compiled for another CPU are refused with TG_ERR_CORRUPT (so the runtime
-// compiles again instead of running them).
+// without compiling; truncated, damaged or foreign bytes, a stale format version, an
+// executable compiled for another CPU, or one asking for absurd scratch memory are refused
+// with TG_ERR_CORRUPT (so the runtime compiles again instead of running them).
 #include <cstdint>
 #include <cstring>
 
@@ -91,6 +91,22 @@ TEST_CASE("an executable for another CPU is refused, naming it") {
   CHECK_FALSE(p.load(foreign));
   CHECK(p.last_code == TG_ERR_CORRUPT);
   CHECK_MESSAGE(p.last_message.find("Some Other CPU") != std::string::npos, p.last_message);
+}
+
+TEST_CASE("a scratch size no kernel could need is refused as corrupt") {
+  Plugin p;
+  std::string blob = p.compile(p.lowered(kKernel));
+  REQUIRE(!blob.empty());
+  // Field 4 is the scratch bytes per core; resealed, as a damaged cache entry could be.
+  for (uint64_t bytes : {~uint64_t(0), ~uint64_t(0) - 62, uint64_t(1) << 40}) {
+    CAPTURE(bytes);
+    std::string arena(reinterpret_cast<const char*>(&bytes), 8);
+    std::string bad = with_field(blob.substr(0, blob.size() - 32), 4, arena);
+    std::array<uint8_t, 32> digest = Sha256().update(bad).digest();
+    bad.append(reinterpret_cast<const char*>(digest.data()), 32);
+    CHECK_FALSE(p.load(bad));
+    CHECK(p.last_code == TG_ERR_CORRUPT);
+  }
 }
 
 TEST_CASE("executable_describe shows the LLVM IR and the assembly") {

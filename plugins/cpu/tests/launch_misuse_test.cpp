@@ -1,9 +1,12 @@
 // Launches with the wrong arguments are refused with errors (by the runtime, or by the
 // plugin when called directly): missing or extra arguments, scalars for tensors, buffers
-// too small for the shapes, a negative shape symbol, a grid that is not the kernel's.
+// too small for the shapes, a negative shape symbol, a grid that is not the kernel's, a
+// grid whose block count overflows, a shape symbol that breaks the lowering's divisibility
+// assumption (lower.assume).
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
 #include <cstdint>
+#include <vector>
 #include "plugins/cpu/tests/PluginUtil.h"
 
 using namespace tegula;
@@ -19,6 +22,38 @@ kernel add1(X: f32[N], Y: f32[N], s: f32) grid(ceildiv(N, 16)) threads(16) {
   copy x, Y[bx * 16]
 }
 )";
+
+tg_launch_arg arg_of(uint32_t kind) {
+  tg_launch_arg a{};
+  a.struct_size = sizeof a;
+  a.kind = kind;
+  return a;
+}
+
+/// Straight to the plugin: lowered text compiled, loaded, and launched with `args` and
+/// `grid`; the error code (TG_OK on success), with the message in p.last_message.
+tg_status_code launch_direct(Plugin& p, const std::string& lowered, std::vector<tg_launch_arg> args,
+                             const uint32_t grid[3]) {
+  std::string blob = p.compile(lowered);
+  REQUIRE_MESSAGE(!blob.empty(), p.last_message);
+  tg_executable* exe = nullptr;
+  REQUIRE(p.ok(p.api->executable_load(p.device, blob.data(), blob.size(), &exe)));
+  tg_queue* q = nullptr;
+  REQUIRE(p.ok(p.api->queue_create(p.device, &q)));
+  tg_launch_params params{};
+  params.struct_size = sizeof params;
+  for (int d = 0; d < 3; ++d) params.grid[d] = grid[d];
+  params.args = args.data();
+  params.arg_count = args.size();
+  p.ok(p.api->launch(q, exe, &params));
+  tg_status_code code = p.last_code;
+  std::string message = p.last_message;
+  p.api->executable_free(exe);
+  p.api->queue_destroy(q);
+  p.last_code = code;
+  p.last_message = message;
+  return code;
+}
 
 }  // namespace
 
@@ -90,4 +125,71 @@ TEST_CASE("wrong arguments straight to the plugin") {
   p.api->buffer_free(buf);
   p.api->executable_free(exe);
   p.api->queue_destroy(q);
+}
+
+TEST_CASE("a grid whose block count overflows is refused") {
+  // Tensors of no elements, so only the grid is large.
+  const char* text = R"(
+kernel huge(X: f32[A, Z], Y: f32[B, Z], W: f32[C, Z]) grid(A, B, C) threads(1) {
+  alloc t: fragment f32[1]
+  fill t, 0.0
+}
+)";
+  Plugin p;
+  std::string lowered = p.lowered(text);
+  Result<ir::Kernel> k = ir::parse_and_verify(text, "test.tile");
+  REQUIRE(k.is_ok());
+  std::vector<std::string> symbols = k->symbols();
+  tg_buffer* buf = nullptr;
+  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 64, &buf)));
+  const int64_t big = int64_t(1) << 31;
+  for (std::vector<int64_t> g : std::vector<std::vector<int64_t>>{{big, big, big}, {3, big, big}, {big, big, 4}}) {
+    CAPTURE(g[0]);
+    CAPTURE(g[1]);
+    CAPTURE(g[2]);
+    std::map<std::string, int64_t> value = {{"A", g[0]}, {"B", g[1]}, {"C", g[2]}, {"Z", 0}};
+    std::vector<tg_launch_arg> args(3, arg_of(TG_ARG_BUFFER));
+    for (tg_launch_arg& a : args) a.buffer = buf;
+    for (const std::string& s : symbols) {
+      args.push_back(arg_of(TG_ARG_I64));
+      args.back().i64 = value.at(s);
+    }
+    const uint32_t grid[3] = {uint32_t(g[0]), uint32_t(g[1]), uint32_t(g[2])};
+    CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
+    CHECK_MESSAGE(p.last_message.find("grid") != std::string::npos, p.last_message);
+  }
+  p.api->buffer_free(buf);
+}
+
+TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
+  Plugin p;
+  // The runtime lowers with a divisibility guarantee only for launches that keep it; a
+  // plugin-ABI caller may not. Record the assumption as lowering would.
+  Result<ir::Kernel> k = ir::parse_and_verify(kKernel, "test.tile");
+  REQUIRE(k.is_ok());
+  Result<ir::LowerResult> l = ir::lower(*k, p.target());
+  REQUIRE_MESSAGE(l.is_ok(), l.status().str());
+  ir::set_attr(l->kernel.attrs, "lower.assume",
+               ir::AttrValue::of_list({ir::AttrValue::of_list({ir::AttrValue::of_ident("N"), ir::AttrValue::of_int(16)})}));
+  std::string lowered = ir::print_kernel(l->kernel);
+  tg_buffer* buf = nullptr;
+  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 256, &buf)));
+  std::vector<tg_launch_arg> args = {arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_F64), arg_of(TG_ARG_I64)};
+  args[0].buffer = args[1].buffer = buf;
+  args[2].f64 = 1.0;
+  for (int64_t n : {16, 32, 0}) {
+    CAPTURE(n);
+    args[3].i64 = n;
+    const uint32_t grid[3] = {uint32_t((n + 15) / 16), 1, 1};
+    CHECK(launch_direct(p, lowered, args, grid) == TG_OK);
+  }
+  for (int64_t n : {24, 17, 1}) {
+    CAPTURE(n);
+    args[3].i64 = n;
+    const uint32_t grid[3] = {uint32_t((n + 15) / 16), 1, 1};
+    CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
+    CHECK_MESSAGE(p.last_message.find("'N'") != std::string::npos, p.last_message);
+    CHECK_MESSAGE(p.last_message.find("16") != std::string::npos, p.last_message);
+  }
+  p.api->buffer_free(buf);
 }
