@@ -191,7 +191,10 @@ private:
     Result<std::string> exe = runtime_.compile_offline(plugin, target, probe_kernel);
     Json j = Json::object();
     j.set("ok", exe.is_ok());
-    if (!exe.is_ok()) j.set("reason", exe.status().message());
+    if (!exe.is_ok()) {
+      j.set("reason", exe.status().message());
+      j.set("code", error_code_name(exe.status().code()));  // the parent tells "not offered" from a failure
+    }
     return j;
   }
 
