@@ -32,7 +32,6 @@ namespace tegula::conformance {
 /// application would; every case still runs twice from fresh buffers.
 struct DeviceContext {
   Device device;
-  std::string plugin;
   std::map<std::string, std::shared_ptr<Kernel>> kernels;  ///< by kernel text
   std::vector<std::string> kernel_order;                   ///< oldest first, for eviction
 };
