@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "conformance/CliNumbers.h"
 #include "conformance/Runner.h"
 #include "conformance/Suite.h"
 #include "conformance/Verify.h"
@@ -74,14 +76,19 @@ int cmd_run(const std::vector<std::string>& args) {
       if (!take_value(args, i, o.out_dir)) return 2;
     } else if (a == "--jobs") {
       if (!take_value(args, i, v)) return 2;
-      o.jobs = std::atoi(v.c_str());
+      std::optional<int64_t> jobs = parse_int_option(a, v, 1, 1024);
+      if (!jobs) return 2;
+      o.jobs = int(*jobs);
     } else if (a == "--timeout") {
       if (!take_value(args, i, v)) return 2;
-      o.timeout_s = std::atof(v.c_str());
-      if (o.timeout_s <= 0) return usage();
+      std::optional<double> timeout = parse_seconds_option(a, v);
+      if (!timeout) return 2;
+      o.timeout_s = *timeout;
     } else if (a == "--seed") {
       if (!take_value(args, i, v)) return 2;
-      o.seed = std::strtoull(v.c_str(), nullptr, 10);
+      std::optional<uint64_t> seed = parse_u64_option(a, v);
+      if (!seed) return 2;
+      o.seed = *seed;
     } else if (a == "--expectations") {
       if (!take_value(args, i, o.expectations_dir)) return 2;
     } else if (a == "--strict") {
@@ -104,9 +111,17 @@ int cmd_worker(const std::vector<std::string>& args) {
   WorkerOptions o;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string v;
-    if (args[i] == "--plugin" && take_value(args, i, v)) o.plugin = v;
-    else if (args[i] == "--seed" && take_value(args, i, v)) o.seed = std::strtoull(v.c_str(), nullptr, 10);
-    else return usage();
+    if (args[i] == "--plugin") {
+      if (!take_value(args, i, v)) return 2;
+      o.plugin = v;
+    } else if (args[i] == "--seed") {
+      if (!take_value(args, i, v)) return 2;
+      std::optional<uint64_t> seed = parse_u64_option(args[i - 1], v);
+      if (!seed) return 2;
+      o.seed = *seed;
+    } else {
+      return usage();
+    }
   }
   return worker_main(o);
 }
@@ -172,10 +187,21 @@ int cmd_verify(const std::vector<std::string>& args) {
   int recheck = 0;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string v;
-    if (args[i] == "--no-library-check") libraries = false;
-    else if (args[i] == "--recheck" && take_value(args, i, v)) recheck = std::atoi(v.c_str());
-    else if (path.empty()) path = args[i];
-    else return usage();
+    if (args[i] == "--no-library-check") {
+      libraries = false;
+    } else if (args[i] == "--recheck") {
+      if (!take_value(args, i, v)) return 2;
+      std::optional<int64_t> n = parse_int_option(args[i - 1], v, 0, 1000000);
+      if (!n) return 2;
+      recheck = int(*n);
+    } else if (args[i].rfind("--", 0) == 0) {
+      std::fprintf(stderr, "tegula conformance verify: unknown option '%s'\n", args[i].c_str());
+      return usage();
+    } else if (path.empty()) {
+      path = args[i];
+    } else {
+      return usage();
+    }
   }
   if (path.empty()) return usage();
   if (file_exists(path + "/report.json")) path += "/report.json";  // the bundle's folder

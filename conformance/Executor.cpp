@@ -127,13 +127,14 @@ std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, uint64_t lead, s
 }
 
 /// The instruction check on the executable that ran: "" when its code holds the mnemonic
-/// or the plugin cannot show its code (a note goes to `note`), else the failure's detail.
+/// (a note goes to `note`), else the failure's detail, including when the plugin cannot
+/// show its code: a forced instruction nobody could see is not a pass.
 std::string check_instruction(const Kernel& kernel, const CaseSpec& spec, std::string& note) {
   if (spec.mnemonic.empty()) return "";
   Result<std::string> text = kernel.describe();
   if (!text.is_ok()) {
-    note = "; instruction not inspected (" + text.status().message() + ")";
-    return "";
+    return spec.instruction + " was forced, but the plugin cannot show the compiled code, so it could not be inspected (" +
+           text.status().message() + ")";
   }
   std::string found;
   if (contains_mnemonic(*text, spec.mnemonic, &found)) {
@@ -302,10 +303,9 @@ Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseS
     return finish(r);
   }
   Result<std::string> text = runtime.describe_executable(plugin, *exe);
-  if (!text.is_ok()) {
-    r.detail = "compiled for " + spec.offline_target + "; not inspected (" + text.status().message() + ")";
-    return finish(r);
-  }
+  if (!text.is_ok())
+    return finish(fail(r, "instruction", spec.instruction + " was forced, but the plugin cannot show the code compiled for " +
+                                             spec.offline_target + ", so it could not be inspected (" + text.status().message() + ")"));
   std::string found;
   if (!contains_mnemonic(*text, spec.mnemonic, &found))
     return finish(fail(r, "instruction", "the code compiled for " + spec.offline_target + " does not contain " + spec.mnemonic +

@@ -10,8 +10,8 @@
 ///     including elements the kernel must leave alone (a missing or stray write);
 ///  5. the case runs a second time from freshly written buffers and must give the same
 ///     bits (nondeterminism, reads of uninitialised memory, stale results);
-///  6. a forced matrix instruction must appear in the code of the executable that ran,
-///     where the plugin can show it (tegula_kernel_describe).
+///  6. a forced matrix instruction must appear in the code of the executable that ran
+///     (tegula_kernel_describe); a plugin that cannot show the code fails the case.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,6 @@ namespace tegula::conformance {
 /// application would; every case still runs twice from fresh buffers.
 struct DeviceContext {
   Device device;
-  std::string plugin;
   std::map<std::string, std::shared_ptr<Kernel>> kernels;  ///< by kernel text
   std::vector<std::string> kernel_order;                   ///< oldest first, for eviction
 };
@@ -41,7 +40,8 @@ struct DeviceContext {
 Record run_case(DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, const Tolerances& table);
 
 /// Compiles `spec` offline for its offline target through `plugin` and checks the
-/// described code: CompileOnly, or Fail.
+/// described code: CompileOnly, or Fail (also when a forced instruction's code cannot be
+/// described).
 Record run_offline_case(Runtime& runtime, const std::string& plugin, const CaseSpec& spec);
 
 /// Whether `text` contains `pattern`, where a capital M, N or K right after its lowercase

@@ -16,7 +16,6 @@ class Filter {
 public:
   Filter() = default;
   explicit Filter(std::string_view text);
-  bool empty() const { return include_.empty() && exclude_.empty(); }
   bool matches(const std::string& name) const;
 
 private:

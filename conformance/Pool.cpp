@@ -196,15 +196,27 @@ private:
   std::string exit_;
 };
 
+/// A reply line as a result: its JSON, or (when it does not parse) an error reply that
+/// keeps the parse error and the start of the line, so the case's detail says what came.
+JobResult reply_from_line(const std::string& line) {
+  JobResult r;
+  r.replied = true;
+  Result<Json> j = Json::parse(line, "<worker reply>");
+  if (j.is_ok()) {
+    r.reply = *j;
+    return r;
+  }
+  r.reply = Json::object();
+  r.reply.set("error", "malformed worker reply (" + j.status().message() + "): " + line.substr(0, 200));
+  return r;
+}
+
 /// Wait for one reply line until the deadline.
 JobResult await_reply(Process& p, Clock::time_point deadline, double timeout_s) {
   JobResult r;
   std::string line;
   if (p.take_line(line)) {
-    r.replied = true;
-    Result<Json> j = Json::parse(line, "<worker reply>");
-    r.reply = j.is_ok() ? *j : Json();
-    return r;
+    return reply_from_line(line);
   }
   for (;;) {
     double left = seconds_until(deadline);
@@ -219,12 +231,7 @@ JobResult await_reply(Process& p, Clock::time_point deadline, double timeout_s) 
     if (rc <= 0) continue;
     Process::Read got = p.read_available(line);
     if (got == Process::Read::Again) continue;
-    if (got == Process::Read::Line) {
-      r.replied = true;
-      Result<Json> j = Json::parse(line, "<worker reply>");
-      r.reply = j.is_ok() ? *j : Json();
-      return r;
-    }
+    if (got == Process::Read::Line) return reply_from_line(line);
     std::string how = p.reap();
     r.outcome = Outcome::Crash;
     std::string tail = log_tail(p.log_path(), p.log_start());
@@ -355,18 +362,21 @@ void run_jobs(const WorkerSpec& spec, const std::vector<Json>& jobs, int workers
     for (size_t i = 0; i < fds.size(); ++i) {
       Slot& s = *owners[i];
       JobResult r;
+      bool died = false;
       if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
         std::string line;
         Process::Read got = s.process->read_available(line);
-        if (got == Process::Read::Again) continue;  // a partial line
         if (got == Process::Read::Line) {
-          r.replied = true;
-          Result<Json> j = Json::parse(line, "<worker reply>");
-          r.reply = j.is_ok() ? *j : Json();
+          r = reply_from_line(line);
           start_failures = 0;
           finish(s, r);
           continue;
         }
+        // A partial line (Again) falls through to the deadline: bytes without a newline
+        // must not keep a worker alive past it.
+        died = got != Process::Read::Again;
+      }
+      if (died) {
         std::string how = s.process->reap();
         std::string tail = log_tail(s.process->log_path(), s.process->log_start());
         r.outcome = Outcome::Crash;

@@ -1,5 +1,6 @@
 #include "conformance/Record.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +29,19 @@ double read_number(const Json* j) {
 std::string read_string(const Json& j, const char* key) {
   const Json* v = j.find(key);
   return v && v->is_string() ? v->as_string() : "";
+}
+
+/// An integer field: a JSON integer (not 1e300, not 2.5, not a string), else a Parse error
+/// naming the record and the field.
+Result<int64_t> read_int(const Json& j, const std::string& record, const std::string& field) {
+  if (!j.is_int()) return error(ErrorCode::Parse, "record " + record + ": " + field + " is not an integer: " + j.dump());
+  return j.as_int();
+}
+
+Result<int64_t> read_int_member(const Json& j, const char* key, const std::string& record) {
+  const Json* v = j.find(key);
+  if (!v) return error(ErrorCode::Parse, "record " + record + ": no '" + key + "'");
+  return read_int(*v, record, key);
 }
 
 }  // namespace
@@ -75,8 +89,8 @@ Result<Record> Record::from_json(const Json& j) {
   r.outcome = *o;
   r.check = read_string(j, "check");
   r.detail = read_string(j, "detail");
-  if (const Json* v = j.find("elements"); v && v->is_number()) r.elements = v->as_int();
-  if (const Json* v = j.find("mismatches"); v && v->is_number()) r.mismatches = v->as_int();
+  TG_ASSIGN_OR_RETURN(r.elements, read_int_member(j, "elements", r.name));
+  TG_ASSIGN_OR_RETURN(r.mismatches, read_int_member(j, "mismatches", r.name));
   r.max_abs = read_number(j.find("max_abs_error"));
   r.max_rel = read_number(j.find("max_rel_error"));
   r.max_ulp = read_number(j.find("max_ulp_error"));
@@ -84,14 +98,25 @@ Result<Record> Record::from_json(const Json& j) {
     Mismatch mm;
     mm.tensor = read_string(*m, "tensor");
     if (const Json* idx = m->find("index"); idx && idx->is_array())
-      for (const Json& i : idx->items()) mm.index.push_back(i.as_int());
+      for (const Json& i : idx->items()) {
+        TG_ASSIGN_OR_RETURN(int64_t at, read_int(i, r.name, "first_mismatch.index"));
+        mm.index.push_back(at);
+      }
     mm.expected = read_string(*m, "expected");
     mm.actual = read_string(*m, "actual");
     r.first_mismatch = mm;
   }
   if (const Json* s = j.find("shape"); s && s->is_object())
-    for (const auto& [k, v] : s->members()) r.shape.emplace_back(k, v.as_int());
-  r.seed = std::strtoull(read_string(j, "seed").c_str(), nullptr, 10);
+    for (const auto& [k, v] : s->members()) {
+      TG_ASSIGN_OR_RETURN(int64_t extent, read_int(v, r.name, "shape." + k));
+      r.shape.emplace_back(k, extent);
+    }
+  std::string seed = read_string(j, "seed");
+  char* end = nullptr;
+  errno = 0;
+  r.seed = std::strtoull(seed.c_str(), &end, 10);
+  if (seed.empty() || *end != '\0' || errno == ERANGE || seed[0] == '-')
+    return error(ErrorCode::Parse, "record " + r.name + ": seed is not an unsigned decimal string: '" + seed + "'");
   if (const Json* v = j.find("ms"); v && v->is_number()) r.ms = v->as_double();
   r.kernel_sha256 = read_string(j, "kernel_sha256");
   r.expected_failure = read_string(j, "expected_failure");

@@ -146,6 +146,7 @@ public:
     if (int rc = discover()) return rc;
     if (int rc = choose_devices()) return rc;
     if (o_.offline) probe_offline();
+    if (int rc = check_selection()) return rc;
     for (DeviceRun& d : runs_) run_device(d);
     if (int rc = apply_expectation_lists()) return rc;
     return write_report();
@@ -169,8 +170,28 @@ private:
     JobResult r = run_one(worker("", hello, "discovery"), cmd, std::max(300.0, o_.timeout_s));
     if (!r.replied) return fatal("device discovery failed: " + r.detail);
     if (const Json* e = r.reply.find("error")) return fatal("device discovery failed: " + e->dump());
+    std::string malformed = discovery_shape_error(r.reply);
+    if (!malformed.empty()) return fatal("device discovery: the worker's reply is malformed: " + malformed);
     discovery_ = r.reply;
     return 0;
+  }
+
+  /// What is wrong with a discovery reply's shape, or "": the rest of the run reads its
+  /// "devices", "plugins" and "skipped" without further checks.
+  static std::string discovery_shape_error(const Json& reply) {
+    if (!reply.is_object()) return "not an object";
+    for (const char* list : {"devices", "plugins"}) {
+      const Json* v = reply.find(list);
+      if (!v || !v->is_array()) return std::string("no '") + list + "' array";
+      for (const Json& item : v->items())
+        if (!item.is_object()) return std::string("an entry of '") + list + "' is not an object";
+    }
+    if (!reply.find("skipped")) return "no 'skipped' entry";
+    for (const Json& d : reply.find("devices")->items()) {
+      const Json* type = d.find("device_type");
+      if (type && !type->is_int()) return "device '" + str(d, "name") + "': device_type is not an integer";
+    }
+    return "";
   }
 
   bool wanted(const std::string& device, const std::string& plugin) const {
@@ -213,9 +234,44 @@ private:
     }
     for (const std::string& w : o_.devices)
       if (!matched[w] && w.find('@') == std::string::npos) return fatal("no device '" + w + "' (see tegula devices)");
-    if (runs_.empty() && o_.devices.empty())
-      std::fprintf(stderr, "tegula conformance: no devices found (see tegula plugins)\n");
+    return 0;  // an empty selection is refused after the offline probe (check_selection)
+  }
+
+  /// A run that would test nothing is refused (exit 2) rather than reported conformant: an
+  /// offline target asked for by name that was not probed or not offered, a device asked
+  /// for by name or plugin whose case list the filter leaves empty, and a run whose devices
+  /// all end with no selected case (an empty machine, or a filter matching nothing).
+  /// Devices that could not be tested are not "nothing": they fail the run as usual.
+  int check_selection() {
+    for (const std::string& w : o_.devices) {
+      if (w.find('@') == std::string::npos) continue;
+      bool found = std::any_of(runs_.begin(), runs_.end(), [&](const DeviceRun& d) { return d.name == w; });
+      if (found) continue;
+      if (!o_.offline) return fatal("'" + w + "' is an offline target, and --no-offline skips offline targets");
+      return fatal("no offline target '" + w + "': its plugin is not loaded, the target is not built in (" +
+                   join(builtin_target_names()) + "), a device of the plugin covers it, or the plugin does not compile for it");
+    }
+    size_t selected = 0;
+    bool untestable = false;
+    for (const DeviceRun& d : runs_) {
+      selected += d.cases.size();
+      untestable = untestable || !d.error.empty();
+      bool asked = std::find(o_.devices.begin(), o_.devices.end(), d.name) != o_.devices.end() ||
+                   std::find(o_.devices.begin(), o_.devices.end(), d.plugin) != o_.devices.end();
+      if (asked && d.error.empty() && d.cases.empty())
+        return fatal("device " + d.name + ": no case selected (" + std::to_string(d.all_names.size()) + " cases, filter '" +
+                     o_.filter + "'" + (o_.quick ? ", --quick" : "") + ")");
+    }
+    if (selected == 0 && !untestable)
+      return fatal(runs_.empty() ? "no devices found (see tegula plugins): nothing to test"
+                                 : "no case selected on any device (filter '" + o_.filter + "'): nothing to test");
     return 0;
+  }
+
+  static std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
   }
 
   /// Whether every device of the plugin is a software model (the reference interpreter):
@@ -230,6 +286,38 @@ private:
       if (!type || type->as_int() != TEGULA_DEVICE_TYPE_REFERENCE) return false;
     }
     return any;
+  }
+
+  /// A worker's answer to an offline probe: offered (neither field set), refused as
+  /// unsupported or unimplemented (`not_offered`), or a failure to report (`error`).
+  struct ProbeAnswer {
+    bool not_offered = false;
+    std::string error;
+  };
+
+  static ProbeAnswer probe_answer(const JobResult& r) {
+    ProbeAnswer a;
+    if (!r.replied) {
+      a.error = outcome_name(r.outcome) + std::string(": ") + r.detail;
+      return a;
+    }
+    if (const Json* e = r.reply.find("error")) {
+      a.error = e->is_string() ? e->as_string() : e->dump();
+      return a;
+    }
+    const Json* ok = r.reply.find("ok");
+    if (!ok || !ok->is_bool()) {
+      a.error = "the worker's reply has no boolean 'ok': " + r.reply.dump();
+      return a;
+    }
+    if (ok->as_bool()) return a;
+    std::string code = str(r.reply, "code");
+    if (code == error_code_name(ErrorCode::Unsupported) || code == error_code_name(ErrorCode::Unimplemented)) {
+      a.not_offered = true;
+      return a;
+    }
+    a.error = (code.empty() ? std::string("error") : code) + ": " + str(r.reply, "reason");
+    return a;
   }
 
   /// Which plugins compile offline for which built-in targets their devices do not cover.
@@ -258,25 +346,30 @@ private:
       }
       Json hello = Json::object();
       hello.set("op", "hello");
-      std::vector<bool> ok(targets.size(), false);
-      run_jobs(worker(plugin, hello, plugin + ".probe"), jobs, 1, o_.timeout_s, [&](size_t i, const JobResult& r) {
-        const Json* v = r.replied ? r.reply.find("ok") : nullptr;
-        ok[i] = v && v->is_bool() && v->as_bool();
-      });
+      std::vector<ProbeAnswer> answers(targets.size());
+      run_jobs(worker(plugin, hello, plugin + ".probe"), jobs, 1, o_.timeout_s,
+               [&](size_t i, const JobResult& r) { answers[i] = probe_answer(r); });
       for (size_t i = 0; i < targets.size(); ++i) {
-        if (!ok[i]) continue;
-        Result<TargetDescription> t = builtin_target(targets[i]);
-        if (!t.is_ok()) continue;
+        if (answers[i].not_offered) continue;
         DeviceRun run;
         run.name = plugin + "@" + targets[i];
         run.offline = true;
         run.plugin = plugin;
         run.offline_target = targets[i];
         run.target_name = targets[i];
-        run.target_json = t->canonical_json;
-        run.target_sha256 = target_hash(*t);
         run.identity.set("device_name", "offline compilation for " + targets[i]);
         run.identity.set("plugin_version", str(p, "version"));
+        Result<TargetDescription> t = builtin_target(targets[i]);
+        if (answers[i].error.empty() && !t.is_ok()) answers[i].error = t.status().message();
+        if (!answers[i].error.empty()) {
+          // Neither offered nor refused: the target cannot be tested, which fails the run.
+          run.error = "offline probe failed: " + answers[i].error;
+          std::fprintf(stderr, "tegula conformance: %s: %s\n", run.name.c_str(), run.error.c_str());
+          runs_.push_back(std::move(run));
+          continue;
+        }
+        run.target_json = t->canonical_json;
+        run.target_sha256 = target_hash(*t);
         std::vector<CaseSpec> all = build_offline_suite(*t);
         run.case_list_sha256 = case_list_hash(all);
         run.cases = select_cases(all, o_.quick, filter);

@@ -74,12 +74,11 @@ private:
     auto it = devices_.find(name);
     if (it != devices_.end()) return it->second.get();
     TG_ASSIGN_OR_RETURN(Device d, runtime_.find_device(name));
-    TG_ASSIGN_OR_RETURN(DeviceInfo info, d.info());
+    TG_RETURN_IF_ERROR(d.info().status());  // the device answers before its cases are built
     TG_ASSIGN_OR_RETURN(std::string json, d.target_json());
     TG_ASSIGN_OR_RETURN(TargetDescription target, parse_target(json, name + " target"));
     auto state = std::make_unique<DeviceState>();
     state->ctx.device = d;
-    state->ctx.plugin = info.plugin;
     state->cases = build_suite(target);
     for (size_t i = 0; i < state->cases.size(); ++i) state->index[state->cases[i].name] = i;
     DeviceState* raw = state.get();
@@ -191,7 +190,10 @@ private:
     Result<std::string> exe = runtime_.compile_offline(plugin, target, probe_kernel);
     Json j = Json::object();
     j.set("ok", exe.is_ok());
-    if (!exe.is_ok()) j.set("reason", exe.status().message());
+    if (!exe.is_ok()) {
+      j.set("reason", exe.status().message());
+      j.set("code", error_code_name(exe.status().code()));  // the parent tells "not offered" from a failure
+    }
     return j;
   }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -10,13 +11,19 @@
 namespace tegula::conformance {
 
 const std::vector<DType>& all_dtypes() {
-  static const std::vector<DType> v = {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::E4M3,
-                                       DType::E5M2, DType::I8,  DType::U8,   DType::I32, DType::Bool};
+#define TG_DTYPE_LIST(e, name, bytes) DType::e,
+  static const std::vector<DType> v = {TG_FOR_EACH_DTYPE(TG_DTYPE_LIST)};
+#undef TG_DTYPE_LIST
   return v;
 }
 
 const std::vector<DType>& float_dtypes() {
-  static const std::vector<DType> v = {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2};
+  static const std::vector<DType> v = [] {
+    std::vector<DType> floats;
+    for (DType d : all_dtypes())
+      if (dtype_is_float(d)) floats.push_back(d);
+    return floats;
+  }();
   return v;
 }
 
@@ -27,8 +34,9 @@ const std::vector<DType>& int_dtypes() {
 
 std::string Generator::needs(std::initializer_list<DType> dtypes) const {
   std::string missing;
+  std::set<DType> named;  // by dtype, not by text: "f32" is inside "tf32"
   for (DType d : dtypes) {
-    if (target_.has_dtype(d) || missing.find(dtype_name(d)) != std::string::npos) continue;
+    if (target_.has_dtype(d) || !named.insert(d).second) continue;
     missing += (missing.empty() ? "" : ", ") + std::string(dtype_name(d));
   }
   if (missing.empty()) return "";

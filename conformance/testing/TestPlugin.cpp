@@ -14,6 +14,8 @@
 ///                                      instructions lowering chose                        -> CompileOnly
 ///                         liar         like offline, but describes every gemm as fma      -> Fail (instruction)
 ///                         narrow       correct; its device claims no bf16, e4m3 or e5m2   -> NotSupported
+///                         opaque       compiles offline for sm_80 but cannot describe code -> Fail (instruction);
+///                                      its compiler fails on sm_90a with an internal error -> untestable target
 #include <signal.h>
 #include <unistd.h>
 
@@ -42,6 +44,7 @@ using namespace tegula;
 #define TG_BREAK_offline 7
 #define TG_BREAK_liar 8
 #define TG_BREAK_narrow 9
+#define TG_BREAK_opaque 10
 #define TG_CAT2(a, b) a##b
 #define TG_CAT(a, b) TG_CAT2(a, b)
 #define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
@@ -124,7 +127,7 @@ tg_error* get_info(tg_plugin_info* out) {
 /// than software model (tools do not probe a model's offline targets).
 tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
   tg_error* e = ref::device_properties(plugin, index, out);
-#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar || BREAKAGE == TG_BREAK_opaque
   if (!e) out->device_type = TG_DEVICE_TYPE_CPU;
 #endif
   return e;
@@ -157,7 +160,7 @@ tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description
 }
 #endif
 
-#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar || BREAKAGE == TG_BREAK_opaque
 /// An "executable" for a target with no device here: a header naming the target, then the
 /// lowered IR. Only sm_80 and sm_90a are offered.
 constexpr char kOfflineMagic[] = "tgofflineexe\n";
@@ -177,6 +180,8 @@ tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target
   if (!plugin || !target || !request || !out) return ref::make_error(TG_ERR_INVALID_ARGUMENT, "compile_offline: bad argument");
   Result<TargetDescription> t = parse_target(std::string_view(target->data, target->size), "offline target");
   if (!t.is_ok()) return ref::make_error(TG_ERR_INVALID_ARGUMENT, "compile_offline: " + t.status().message());
+  if (BREAKAGE == TG_BREAK_opaque && t->name == "sm_90a")
+    return ref::make_error(TG_ERR_INTERNAL, "compile_offline: this test plugin's compiler fails on sm_90a on purpose");
   if (t->name != "sm_80" && t->name != "sm_90a")
     return ref::make_error(TG_ERR_UNSUPPORTED, "compile_offline: this test plugin compiles only for sm_80 and sm_90a");
   std::string_view ir(static_cast<const char*>(request->ir_data), request->ir_size);
@@ -184,6 +189,9 @@ tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target
   if (!k.is_ok()) return ref::make_error(TG_ERR_COMPILE, "compile_offline: " + k.status().message());
   return blob_of(kOfflineMagic + t->name + "\n" + std::string(ir), out);
 }
+#endif
+
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
 
 /// One line per gemm: the catalogue mnemonic of the instruction lowering chose, with its
 /// N filled in (the liar says fma for all of them).
@@ -257,6 +265,9 @@ const tg_plugin_api api = {
 #if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
     /* .compile_offline     = */ compile_offline,
     /* .executable_describe = */ executable_describe,
+#elif BREAKAGE == TG_BREAK_opaque
+    /* .compile_offline     = */ compile_offline,
+    /* .executable_describe = */ nullptr,
 #else
     /* .compile_offline     = */ nullptr,
     /* .executable_describe = */ nullptr,
