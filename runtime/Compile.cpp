@@ -140,19 +140,19 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   k->kernel = std::move(generic.lowered);
   k->plugin_options = request.plugin_options;
   k->use_cache = request.use_cache;
-  k->executable = generic.executable;
-  k->executable_bytes = std::move(generic.bytes);
+  k->generic.executable = generic.executable;
+  k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;
   fill_signature(k.get());
   return k.release();
 }
 
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                                      const std::vector<int64_t>& key) {
-  if (aligned && divisibility.empty()) return k->executable;
+Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                               bool aligned, const std::vector<int64_t>& key) {
+  if (aligned && divisibility.empty()) return &k->generic;
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
-  if (it != k->variants.end()) return it->second.executable;
+  if (it != k->variants.end()) return &it->second;
   TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
@@ -160,7 +160,7 @@ Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::stri
   auto& v = k->variants[key];
   v.executable = b.executable;
   v.bytes = std::move(b.bytes);
-  return v.executable;
+  return &v;
 }
 
 }  // namespace tegula::runtime

@@ -34,9 +34,10 @@ Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir
 
 /// The executable of `k` for a launch: specialised for `divisibility` (symbol -> power of
 /// two dividing it) and for whether every tensor starts 16-byte aligned, compiled (through
-/// the cache) on first use. The kernel's own executable (compiled by compile_kernel) assumes
-/// aligned tensors and nothing about the shapes: what most launches give.
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                                      const std::vector<int64_t>& key);
+/// the cache) on first use; the pointer stays valid until the kernel is freed. The generic
+/// variant (compiled by compile_kernel) assumes aligned tensors and nothing about the
+/// shapes: what most launches give.
+Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                               bool aligned, const std::vector<int64_t>& key);
 
 }  // namespace tegula::runtime
