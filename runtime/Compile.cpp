@@ -44,6 +44,13 @@ void fill_signature(tegula_kernel* k) {
 
 }  // namespace
 
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility, bool aligned) {
+  ir::LowerOptions options;
+  options.divisibility = divisibility;
+  options.tensors_aligned = aligned;
+  return options;
+}
+
 Result<const TargetDescription*> device_target(tegula_device* d) {
   std::lock_guard<std::mutex> lock(d->target_mu);
   if (!d->target_resolved) {
@@ -73,10 +80,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   PluginInstance& plugin = *d->plugin;
   uint32_t index = d->info->index;
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-  ir::LowerOptions options;
-  options.divisibility = divisibility;
-  options.tensors_aligned = aligned;
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, options));
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, variant_lower_options(divisibility, aligned)));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
   std::string lowered_text = ir::print_kernel(lowered.kernel);
 

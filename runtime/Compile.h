@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/Status.h"
+#include "ir/Lower.h"
 #include "runtime/Objects.h"
 
 namespace tegula::runtime {
@@ -26,6 +27,11 @@ struct CompileRequest {
   std::string plugin_options;
   bool use_cache = true;
 };
+
+/// The lowering options of a kernel variant: what its launches guarantee about tensor
+/// alignment and shape divisibility. The defaults describe the generic variant, the one
+/// tegula_kernel_compile builds up front and tegula_plugin_compile_offline reproduces.
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility = {}, bool aligned = true);
 
 /// The device's target description, resolved once.
 Result<const TargetDescription*> device_target(tegula_device* device);
