@@ -1,5 +1,6 @@
 /// \file
-/// The `tegula conformance` command line (runtime/cli/main.cpp dispatches to it).
+/// The `tegula conformance` command line: the tegula-conformance executable (main.cpp),
+/// which `tegula conformance` runs (runtime/cli/Conformance.cpp).
 ///
 ///   tegula conformance [--device D]... [--filter GLOBS] [--out DIR] [--jobs N]
 ///                      [--timeout S] [--seed N] [--strict] [--quick] [--no-offline]

@@ -128,10 +128,12 @@ std::vector<uint8_t> data_of(const std::vector<uint8_t>& image, uint64_t lead, s
 
 /// The instruction check on the executable that ran: "" when its code holds the mnemonic
 /// (a note goes to `note`), else the failure's detail, including when the plugin cannot
-/// show its code: a forced instruction nobody could see is not a pass.
+/// show its code: a forced instruction nobody could see is not a pass. Call it right after
+/// the case's launch: launches specialise the kernel (alignment, shape divisibility), and
+/// describe() shows the variant the most recent launch ran.
 std::string check_instruction(const Kernel& kernel, const CaseSpec& spec, std::string& note) {
   if (spec.mnemonic.empty()) return "";
-  Result<std::string> text = kernel.describe();
+  Result<std::string> text = kernel.describe();  // the variant launch_once just ran
   if (!text.is_ok()) {
     return spec.instruction + " was forced, but the plugin cannot show the compiled code, so it could not be inspected (" +
            text.status().message() + ")";

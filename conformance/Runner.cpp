@@ -101,7 +101,7 @@ private:
 
 WorkerSpec worker_spec(const std::string& plugin, const Json& hello, const std::string& log_prefix, uint64_t seed, double timeout_s) {
   WorkerSpec s;
-  s.argv = {self_executable(), "conformance", "--worker", "--seed", std::to_string(seed)};
+  s.argv = {self_executable(), "--worker", "--seed", std::to_string(seed)};  // tegula-conformance
   if (!plugin.empty()) {
     s.argv.push_back("--plugin");
     s.argv.push_back(plugin);

@@ -61,7 +61,7 @@ void tegula_kernel_free(tegula_kernel* k) {
     rt->kernels.erase(k);
   }
   for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
-  k->device->plugin->executable_free(k->executable);
+  k->device->plugin->executable_free(k->generic.executable);
   delete k;
 }
 
@@ -74,12 +74,14 @@ tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* k) { return 
 tegula_error* tegula_kernel_describe(tegula_kernel* k, const char** out_text) {
   if (!k || !out_text) return invalid("tegula_kernel_describe: bad argument");
   return c_guard([&]() -> tegula_error* {
-    if (!k->description) {
-      Result<std::string> text = k->device->plugin->describe_executable(k->executable_bytes);
+    tegula_kernel::Variant* v = k->launched.load(std::memory_order_acquire);
+    std::lock_guard<std::mutex> lock(k->variants_mu);
+    if (!v->description) {
+      Result<std::string> text = k->device->plugin->describe_executable(v->bytes);
       if (!text.is_ok()) return to_c_error(text.status());
-      k->description = std::move(text).value();
+      v->description = std::move(text).value();
     }
-    *out_text = k->description->c_str();
+    *out_text = v->description->c_str();
     return nullptr;
   });
 }

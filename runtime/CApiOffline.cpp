@@ -9,6 +9,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/CApiSupport.h"
+#include "runtime/Compile.h"
 #include "runtime/Objects.h"
 #include "targets/Target.h"
 
@@ -55,7 +56,8 @@ tegula_error* compile_offline(tegula_runtime* rt, const char* plugin, const char
   if (!t.is_ok()) return to_c_error(t.status());
   Result<ir::Kernel> kernel = ir::parse_and_verify(ir_text, "<kernel>");
   if (!kernel.is_ok()) return to_c_error(kernel.status());
-  Result<ir::LowerResult> lowered = ir::lower(*kernel, *t);
+  // The generic variant's options: the bytes tegula_kernel_compile would make up front.
+  Result<ir::LowerResult> lowered = ir::lower(*kernel, *t, variant_lower_options());
   if (!lowered.is_ok()) return to_c_error(lowered.status());
   Result<std::string> bytes =
       (*p)->compile_offline(t->canonical_json, ir::print_kernel(lowered->kernel), plugin_options ? plugin_options : "");

@@ -44,6 +44,13 @@ void fill_signature(tegula_kernel* k) {
 
 }  // namespace
 
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility, bool aligned) {
+  ir::LowerOptions options;
+  options.divisibility = divisibility;
+  options.tensors_aligned = aligned;
+  return options;
+}
+
 Result<const TargetDescription*> device_target(tegula_device* d) {
   std::lock_guard<std::mutex> lock(d->target_mu);
   if (!d->target_resolved) {
@@ -73,10 +80,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   PluginInstance& plugin = *d->plugin;
   uint32_t index = d->info->index;
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-  ir::LowerOptions options;
-  options.divisibility = divisibility;
-  options.tensors_aligned = aligned;
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, options));
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, variant_lower_options(divisibility, aligned)));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
   std::string lowered_text = ir::print_kernel(lowered.kernel);
 
@@ -140,19 +144,19 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   k->kernel = std::move(generic.lowered);
   k->plugin_options = request.plugin_options;
   k->use_cache = request.use_cache;
-  k->executable = generic.executable;
-  k->executable_bytes = std::move(generic.bytes);
+  k->generic.executable = generic.executable;
+  k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;
   fill_signature(k.get());
   return k.release();
 }
 
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                                      const std::vector<int64_t>& key) {
-  if (aligned && divisibility.empty()) return k->executable;
+Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                               bool aligned, const std::vector<int64_t>& key) {
+  if (aligned && divisibility.empty()) return &k->generic;
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
-  if (it != k->variants.end()) return it->second.executable;
+  if (it != k->variants.end()) return &it->second;
   TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
@@ -160,7 +164,7 @@ Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::stri
   auto& v = k->variants[key];
   v.executable = b.executable;
   v.bytes = std::move(b.bytes);
-  return v.executable;
+  return &v;
 }
 
 }  // namespace tegula::runtime

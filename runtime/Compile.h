@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/Status.h"
+#include "ir/Lower.h"
 #include "runtime/Objects.h"
 
 namespace tegula::runtime {
@@ -27,6 +28,11 @@ struct CompileRequest {
   bool use_cache = true;
 };
 
+/// The lowering options of a kernel variant: what its launches guarantee about tensor
+/// alignment and shape divisibility. The defaults describe the generic variant, the one
+/// tegula_kernel_compile builds up front and tegula_plugin_compile_offline reproduces.
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility = {}, bool aligned = true);
+
 /// The device's target description, resolved once.
 Result<const TargetDescription*> device_target(tegula_device* device);
 
@@ -34,9 +40,10 @@ Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir
 
 /// The executable of `k` for a launch: specialised for `divisibility` (symbol -> power of
 /// two dividing it) and for whether every tensor starts 16-byte aligned, compiled (through
-/// the cache) on first use. The kernel's own executable (compiled by compile_kernel) assumes
-/// aligned tensors and nothing about the shapes: what most launches give.
-Result<tg_executable*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                                      const std::vector<int64_t>& key);
+/// the cache) on first use; the pointer stays valid until the kernel is freed. The generic
+/// variant (compiled by compile_kernel) assumes aligned tensors and nothing about the
+/// shapes: what most launches give.
+Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
+                                               bool aligned, const std::vector<int64_t>& key);
 
 }  // namespace tegula::runtime

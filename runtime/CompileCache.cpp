@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -127,7 +128,8 @@ std::string CompileCache::entry_path(const std::string& key) const { return dir_
 CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* payload) const {
   if (!enabled()) return Lookup::Miss;
   std::string path = entry_path(key);
-  if (!file_exists(path)) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
     log_.debug("compile cache miss: " + path);
     return Lookup::Miss;
   }
@@ -138,7 +140,11 @@ CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* p
     return Lookup::Rejected;
   }
   log_.debug("compile cache hit: " + path);
-  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // now: recently used
+  // Now: recently used. An entry used within the last minute is recent enough for eviction
+  // order, so a kernel compiled over and over costs no metadata write each time.
+  struct timespec now {};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  if (now.tv_sec - st.st_mtim.tv_sec >= kTouchAfterSeconds) ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   *payload = std::move(decoded).value();
   return Lookup::Hit;
 }
@@ -153,10 +159,18 @@ void CompileCache::store(const std::string& key, const std::string& payload) con
     return;
   }
   log_.debug("compile cache: stored " + path);
-  evict(path);
+  std::lock_guard<std::mutex> lock(usage_->mu);
+  // The running total is this process's estimate; other processes sharing the folder, and
+  // entries stored over or removed, make it drift, and every scan sets it right again.
+  if (usage_->counted) {
+    usage_->bytes += kHeaderSize + payload.size();
+    if (usage_->bytes <= max_bytes_) return;
+  }
+  usage_->bytes = evict(path);
+  usage_->counted = true;
 }
 
-void CompileCache::evict(const std::string& keep) const {
+uint64_t CompileCache::evict(const std::string& keep) const {
   struct Entry {
     std::string path;
     uint64_t bytes = 0;
@@ -166,7 +180,7 @@ void CompileCache::evict(const std::string& keep) const {
   uint64_t total = 0;
   std::string folder = dir_ + "/kernels-v1";
   DIR* d = ::opendir(folder.c_str());
-  if (!d) return;
+  if (!d) return 0;
   while (const dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     // Entries only (64 hex digits and ".bin"): never a temporary file another process writes.
@@ -178,7 +192,9 @@ void CompileCache::evict(const std::string& keep) const {
     total += uint64_t(st.st_size);
   }
   ::closedir(d);
-  if (total <= max_bytes_) return;
+  log_.debug("compile cache: scanned " + std::to_string(entries.size()) + " entries, " + std::to_string(total) +
+             " bytes (limit " + std::to_string(max_bytes_) + ")");
+  if (total <= max_bytes_) return total;
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.mtime_ns < b.mtime_ns; });
   for (const Entry& e : entries) {
     if (total <= max_bytes_) break;
@@ -188,6 +204,7 @@ void CompileCache::evict(const std::string& keep) const {
     total -= e.bytes;
     log_.debug("compile cache: evicted " + e.path + " (limit " + std::to_string(max_bytes_) + " bytes)");
   }
+  return total;
 }
 
 void CompileCache::remove(const std::string& key, const std::string& reason) const {

@@ -22,6 +22,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/Status.h"
@@ -69,21 +71,35 @@ public:
   std::string entry_path(const std::string& key) const;
 
   enum class Lookup { Miss, Hit, Rejected };
-  /// Hit fills *payload and marks the entry as just used. Rejected: the entry was damaged;
-  /// it has been logged and deleted.
+  /// Hit fills *payload and marks the entry as just used (its modification time set to now,
+  /// unless it is already less than kTouchAfterSeconds old). Rejected: the entry was
+  /// damaged; it has been logged and deleted.
   Lookup lookup(const std::string& key, std::string* payload) const;
   /// Store, then evict the least recently used entries (by modification time, which a hit
-  /// refreshes) until the folder holds at most the limit; the new entry always stays.
+  /// refreshes) until the folder holds at most the limit; the new entry always stays. The
+  /// folder is scanned on the first store and then only when the running total of what this
+  /// cache stored passes the limit, so stores far below it cost no directory walk.
   void store(const std::string& key, const std::string& payload) const;
   /// Delete an entry the plugin refused (TG_ERR_CORRUPT).
   void remove(const std::string& key, const std::string& reason) const;
 
+  /// A hit refreshes an entry's modification time only when it is at least this old.
+  static constexpr int64_t kTouchAfterSeconds = 60;
+
 private:
-  void evict(const std::string& keep) const;
+  /// Scan the folder and evict down to the limit; returns the bytes left.
+  uint64_t evict(const std::string& keep) const;
 
   std::string dir_;
   Log log_;
   uint64_t max_bytes_ = kDefaultCacheLimit;
+  /// The folder's size as this cache last counted it, plus what it stored since.
+  struct Usage {
+    std::mutex mu;
+    bool counted = false;
+    uint64_t bytes = 0;
+  };
+  std::unique_ptr<Usage> usage_ = std::make_unique<Usage>();
 };
 
 }  // namespace tegula::runtime

@@ -109,8 +109,9 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
     key.push_back(div);
     if (div > 1) divisibility[k->arg_names[i]] = div;
   }
-  TG_ASSIGN_OR_RETURN(tg_executable* exe, kernel_variant(k, divisibility, aligned, key));
-  return k->device->plugin->launch(k->device->info->index, exe, g, targs);
+  TG_ASSIGN_OR_RETURN(tegula_kernel::Variant * variant, kernel_variant(k, divisibility, aligned, key));
+  k->launched.store(variant, std::memory_order_release);  // what tegula_kernel_describe shows
+  return k->device->plugin->launch(k->device->info->index, variant->executable, g, targs);
 }
 
 }  // namespace tegula::runtime

@@ -3,7 +3,9 @@
 /// (count, kinds, that every buffer is on the kernel's device and large enough for its
 /// tensor at its offset, per ir::tensor_bytes), the grid is evaluated from the kernel's grid
 /// expressions (ir::launch_grid), and the launch goes to the plugin. A grid with a zero
-/// dimension is empty work and reaches no plugin.
+/// dimension is empty work and reaches no plugin. Otherwise the variant the launch runs
+/// (Compile.h, kernel_variant) is recorded in the kernel with one pointer store, for
+/// tegula_kernel_describe.
 #pragma once
 
 #include <cstddef>

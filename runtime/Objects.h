@@ -46,25 +46,29 @@ struct tegula_buffer {
 
 struct tegula_kernel {
   tegula_device* device = nullptr;
-  tg_executable* executable = nullptr;  ///< the generic variant (no divisibility assumed)
   tegula::ir::Kernel kernel;  ///< as lowered: what launches are checked against
   tegula::ir::Kernel source;  ///< verified, before lowering: what variants are lowered from
   std::string plugin_options;
   bool use_cache = true;
-  /// Variants specialised on what the launch guarantees: key = for each shape symbol the
-  /// power of two (at most 16) dividing its value. Filled lazily at launch, never freed
-  /// before the kernel.
+  /// One compiled executable: its bytes are kept for tegula_kernel_describe, and its
+  /// readable form once asked for (under variants_mu, never changed after).
   struct Variant {
     tg_executable* executable = nullptr;
     std::string bytes;
+    std::optional<std::string> description;
   };
+  /// The variant compiled up front: aligned tensors, nothing known about shapes.
+  Variant generic;
+  /// Variants specialised on what the launch guarantees: key = for each shape symbol the
+  /// power of two (at most 16) dividing its value. Filled lazily at launch, never freed
+  /// before the kernel (so pointers into the map stay valid).
   std::mutex variants_mu;
   std::map<std::vector<int64_t>, Variant> variants;
+  /// The variant the most recent launch ran: one store per launch, read by describe.
+  std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
-  std::string executable_bytes;  ///< kept for tegula_kernel_describe
-  std::optional<std::string> description;
 };
 
 struct tegula_event {

@@ -71,6 +71,21 @@ Status null_output(const std::string& plugin, const char* call, const char* what
   return error(ErrorCode::Plugin, plugin + ": " + call + " reported success but returned no " + what);
 }
 
+/// The executable bytes in a blob compile or compile_offline answered. The blob is the
+/// plugin's until blob_release, which is called whatever else is wrong with it.
+Result<std::string> take_executable(const tg_plugin_api* api, const std::string& plugin, Guarded<tg_blob>& blob,
+                                    const char* call) {
+  Status st = blob.check(call, "tg_blob");
+  std::string bytes;
+  if (st.is_ok() && !blob.value.data && blob.value.size) st = null_output(plugin, call, "executable bytes");
+  if (st.is_ok() && blob.value.size > (uint64_t(1) << 32))
+    st = error(ErrorCode::Plugin, plugin + ": " + call + " returned an executable over 4 GiB");
+  if (st.is_ok() && blob.value.size) bytes.assign(static_cast<const char*>(blob.value.data), blob.value.size);
+  api->blob_release(&blob.value);
+  if (!st.is_ok()) return st;
+  return bytes;
+}
+
 }  // namespace
 
 PluginInstance::PluginInstance(Manifest manifest, void* handle, const tg_plugin_api* api)
@@ -284,16 +299,31 @@ Result<std::string> PluginInstance::compile(uint32_t device, const std::string& 
   request.options = options.c_str();
   Guarded<tg_blob> blob;
   TG_RETURN_IF_ERROR(to_status(api_->compile(d->device, &request, &blob.value), "compile"));
-  // The blob is the plugin's until blob_release, whatever else is wrong with it.
-  Status st = blob.check("compile", "tg_blob");
-  std::string bytes;
-  if (st.is_ok() && !blob.value.data && blob.value.size) st = null_output(name_, "compile", "executable bytes");
-  if (st.is_ok() && blob.value.size > (uint64_t(1) << 32))
-    st = error(ErrorCode::Plugin, name_ + ": compile returned an executable over 4 GiB");
-  if (st.is_ok() && blob.value.size) bytes.assign(static_cast<const char*>(blob.value.data), blob.value.size);
-  api_->blob_release(&blob.value);
-  if (!st.is_ok()) return st;
-  return bytes;
+  return take_executable(api_, name_, blob, "compile");
+}
+
+Result<std::string> PluginInstance::compile_offline(const std::string& target_json, const std::string& ir,
+                                                    const std::string& options) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!plugin_) return error(ErrorCode::Plugin, name_ + ": the plugin is shut down");
+  if (!has_entry(api_, offsetof(tg_plugin_api, compile_offline)))
+    return error(ErrorCode::Unimplemented, name_ + ": offline compilation (compile_offline) is not provided");
+  tg_target_description target;
+  std::memset(&target, 0, sizeof(target));
+  target.struct_size = sizeof(target);
+  target.format = TG_TARGET_FORMAT_JSON_V1;
+  target.data = target_json.data();
+  target.size = target_json.size();
+  tg_compile_request request;
+  std::memset(&request, 0, sizeof(request));
+  request.struct_size = sizeof(request);
+  request.ir_format = TG_IR_FORMAT_LOWERED_V1;
+  request.ir_data = ir.data();
+  request.ir_size = ir.size();
+  request.options = options.c_str();
+  Guarded<tg_blob> blob;
+  TG_RETURN_IF_ERROR(to_status(api_->compile_offline(plugin_, &target, &request, &blob.value), "compile_offline"));
+  return take_executable(api_, name_, blob, "compile_offline");
 }
 
 Result<tg_executable*> PluginInstance::executable_load(uint32_t device, const std::string& bytes) {

@@ -102,7 +102,8 @@ public:
   Status event_record(uint32_t device, tg_event* event);
   Status event_synchronize(tg_event* event);
   Result<double> event_elapsed_ms(tg_event* start, tg_event* end);
-  // The optional cross-compilation entry (PluginOffline.cpp); Unimplemented when absent.
+  /// The optional cross-compilation entry, for a target given as JSON with no device of it
+  /// present; Unimplemented when the table lacks it.
   Result<std::string> compile_offline(const std::string& target_json, const std::string& ir, const std::string& options);
 
   // --- logging: the plugin's log lines go to every runtime using the instance -------------

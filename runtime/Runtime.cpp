@@ -67,7 +67,7 @@ void close_runtime(tegula_runtime* rt) {
   // Kernels, events and buffers first: the plugin instances they point into may shut down below.
   for (tegula_kernel* k : rt->kernels) {
     for (auto& [key, v] : k->variants) k->device->plugin->executable_free(v.executable);
-    k->device->plugin->executable_free(k->executable);
+    k->device->plugin->executable_free(k->generic.executable);
     delete k;
   }
   for (tegula_event* e : rt->events) {

@@ -16,6 +16,8 @@ int cmd_devices(const std::vector<std::string>& args);
 int cmd_plugins(const std::vector<std::string>& args);
 int cmd_targets(const std::vector<std::string>& args);
 int cmd_lower(const std::vector<std::string>& args);
+/// Replace this process with tegula-conformance from the same folder; returns only on failure.
+int cmd_conformance(const std::vector<std::string>& args);
 
 /// Open the runtime the way every command does (environment honoured); prints the error.
 Result<Runtime> open_runtime(const char* command);

@@ -11,11 +11,12 @@
 //   tegula targets [NAME] [--device D]   built-in target descriptions, or a device's own
 //   tegula lower FILE --target T [--after PASS] [--explain]
 //                                        what a kernel becomes for a target, and why
+//   tegula conformance ...               the conformance suite: runs tegula-conformance,
+//                                        installed beside tegula (conformance/README.md)
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "conformance/Cli.h"
 #include "core/Files.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -37,6 +38,7 @@ int usage() {
                "  targets [NAME] [--device D]         list or describe target descriptions\n"
                "  lower FILE --target T [--after PASS] [--explain]\n"
                "                                      print the kernel lowered for a target\n"
+               "  conformance ...                     run the conformance suite (tegula-conformance)\n"
                "environment: TEGULA_PLUGINS, TEGULA_ADD_PLUGINS, TEGULA_SELECT_PLUGINS,\n"
                "  TEGULA_DISABLE_PLUGINS, TEGULA_LOADER_DEBUG=1, TEGULA_CACHE_DIR (or off)\n");
   return 2;
@@ -90,7 +92,7 @@ int main(int argc, char** argv) {
   if (cmd == "plugins") return cli::cmd_plugins(args);
   if (cmd == "targets") return cli::cmd_targets(args);
   if (cmd == "lower") return cli::cmd_lower(args);
-  if (cmd == "conformance") return conformance::cli_main(args);
+  if (cmd == "conformance") return cli::cmd_conformance(args);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     cli::usage();
     return 0;

@@ -1,4 +1,5 @@
-// tegula targets: the built-in descriptions, one described, or a device's own.
+// tegula targets: the built-in descriptions, one described, or a device's own (the build
+// tree's reference plugin only, named in TEGULA_PLUGINS).
 #include <doctest/doctest.h>
 
 #include "runtime/tests/TestSupport.h"
@@ -9,7 +10,9 @@ namespace {
 
 std::string tegula_cli(const std::string& args, int* rc) {
   std::string out;
-  *rc = run_command("env -u TEGULA_PLUGINS -u TEGULA_ADD_PLUGINS TEGULA_CACHE_DIR=off TEGULA_DISABLE_PLUGINS=cpu,cuda,vulkan " + tegula_exe() + " " + args, &out);
+  *rc = run_command("env -u TEGULA_ADD_PLUGINS -u TEGULA_SELECT_PLUGINS -u TEGULA_DISABLE_PLUGINS TEGULA_CACHE_DIR=off "
+                    "TEGULA_PLUGINS=" + reference_manifest() + " " + tegula_exe() + " " + args,
+                    &out);
   return out;
 }
 

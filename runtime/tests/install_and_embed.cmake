@@ -25,7 +25,7 @@ run(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(f lib/cmake/tegula/tegulaConfig.cmake lib/cmake/tegula/tegulaConfigVersion.cmake
           include/tegula/tegula.h include/tegula/tegula.hpp include/tegula/ir/Builder.h
           include/tegula/plugins/abi/tegula_plugin.h share/tegula/plugins.d/reference.json
-          lib/tegula/libtegula_reference.so bin/tegula)
+          lib/tegula/libtegula_reference.so bin/tegula bin/tegula-conformance)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
@@ -43,3 +43,6 @@ run(COMMAND ${env} TEGULA_PLUGINS=${prefix}/share/tegula/plugins.d ${embed}/embe
 run(COMMAND ${env} --unset=TEGULA_PLUGINS ${prefix}/bin/tegula devices EXPECT "reference:0")
 run(COMMAND ${env} --unset=TEGULA_PLUGINS ${prefix}/bin/tegula run ${SOURCE_DIR}/examples/elementwise/silu_mul.tile
             --bind N=500 EXPECT "PASS")
+# `tegula conformance` runs the tegula-conformance installed beside it.
+run(COMMAND ${env} --unset=TEGULA_PLUGINS ${prefix}/bin/tegula conformance list --target sm_90a
+            --filter tegula.gemm.wgmma.m64n8k16.bf16_f32.tn.exact EXPECT "tegula.gemm.wgmma.m64n8k16.bf16_f32.tn.exact")

@@ -289,8 +289,12 @@ typedef enum tegula_cache_result {
 /* How the kernel was obtained. */
 tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* kernel);
 
-/* The executable in readable form, as its plugin renders it (PTX, SPIR-V assembly, LLVM IR,
- * the lowered IR for the reference device), to check what code was generated.
+/* The executable the most recent tegula_launch of this kernel ran, in readable form as its
+ * plugin renders it (PTX, SPIR-V assembly, LLVM IR, the lowered IR for the reference
+ * device), to check what code was generated. Launches specialise (see tegula_launch), so
+ * this is the variant those arguments selected; before any launch (and after launches with
+ * an empty grid only) it is the executable tegula_kernel_compile made. With launches on
+ * several threads at once, "most recent" is whichever recorded its variant last.
  * TEGULA_ERROR_UNIMPLEMENTED when the plugin cannot. *out_text is NUL-terminated and valid
  * until tegula_kernel_free. */
 tegula_error* tegula_kernel_describe(tegula_kernel* kernel, const char** out_text);
@@ -335,7 +339,10 @@ static inline tegula_arg tegula_arg_float(double value) {
 /* Queue one launch over the grid the kernel's grid expressions give for these arguments.
  * Checked first: the argument count and kinds, that every buffer belongs to the kernel's
  * device and holds the bytes its tensor needs at its offset. A float scalar parameter also
- * accepts TEGULA_ARG_INT. Returns once queued; tegula_device_synchronize waits. */
+ * accepts TEGULA_ARG_INT. The launch runs a variant specialised on what its arguments
+ * guarantee (each shape symbol's power-of-two divisor up to 16, and whether every tensor
+ * starts 16-byte aligned), compiled on first use; tegula_kernel_describe shows it.
+ * Returns once queued; tegula_device_synchronize waits. */
 tegula_error* tegula_launch(tegula_kernel* kernel, const tegula_arg* args, size_t arg_count);
 
 /* ---------------------------------------------------------------------------------------- */

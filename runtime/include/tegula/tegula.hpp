@@ -147,7 +147,8 @@ public:
   std::string name() const { return tegula_kernel_name(handle_); }
   tegula_cache_result cache_result() const { return tegula_kernel_cache_result(handle_); }
   size_t arg_count() const { return tegula_kernel_arg_count(handle_); }
-  /// The executable as its plugin renders it (PTX, LLVM IR, ...).
+  /// The executable the most recent launch ran (the variant its arguments selected; before
+  /// any launch, the one compiled up front) as its plugin renders it (PTX, LLVM IR, ...).
   Result<std::string> describe() const {
     const char* text = nullptr;
     TG_RETURN_IF_ERROR(status_from(tegula_kernel_describe(handle_, &text)));

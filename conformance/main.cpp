@@ -1,0 +1,11 @@
+// tegula-conformance: the conformance suite's executable. `tegula conformance ARGS` runs
+// `tegula-conformance ARGS` from tegula's folder (runtime/cli/Conformance.cpp), so the
+// runtime does not link the suite; the suite's workers are this executable too.
+#include <string>
+#include <vector>
+
+#include "conformance/Cli.h"
+
+int main(int argc, char** argv) {
+  return tegula::conformance::cli_main(std::vector<std::string>(argv + 1, argv + argc));
+}
