@@ -39,7 +39,7 @@ for step in "$@"; do
       [ -d /tmp/dev/usr/include ] && extra+=(-DTEGULA_VULKAN_INCLUDE_DIR=/tmp/dev/usr/include -Ddoctest_DIR=/tmp/dev/usr/lib/cmake/doctest)
       cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTEGULA_ENABLE_CPU=OFF "${extra[@]}" > /tmp/build.log 2>&1 \
         || { tail -30 /tmp/build.log; exit 1; }
-      cmake --build "$BUILD" -j16 --target tegula tegula_plugin_cuda tegula_plugin_vulkan tegula_plugin_reference tegula_plugin_null \
+      cmake --build "$BUILD" -j16 --target tegula tegula-conformance tegula_plugin_cuda tegula_plugin_vulkan tegula_plugin_reference tegula_plugin_null \
         cuda_tests vulkan_tests vulkan_gemm_bench tegula_bench_cuda >> /tmp/build.log 2>&1 \
         || { grep -E "error|FAILED" /tmp/build.log | head -30; exit 1; }
       "$BUILD/bin/tegula" devices ;;
