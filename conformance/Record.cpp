@@ -1,4 +1,5 @@
 #include "conformance/Record.h"
+#include "conformance/JsonFields.h"
 
 #include <cerrno>
 #include <cmath>
@@ -26,10 +27,6 @@ double read_number(const Json* j) {
   return 0;
 }
 
-std::string read_string(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_string() ? v->as_string() : "";
-}
 
 /// An integer field: a JSON integer (not 1e300, not 2.5, not a string), else a Parse error
 /// naming the record and the field.
@@ -81,14 +78,14 @@ Json Record::to_json() const {
 Result<Record> Record::from_json(const Json& j) {
   if (!j.is_object()) return error(ErrorCode::Parse, "a record must be an object");
   Record r;
-  r.name = read_string(j, "name");
+  r.name = str(j, "name");
   if (r.name.empty()) return error(ErrorCode::Parse, "a record has no name");
-  r.row = read_string(j, "row");
-  auto o = parse_outcome(read_string(j, "outcome"));
-  if (!o) return error(ErrorCode::Parse, "record " + r.name + ": unknown outcome '" + read_string(j, "outcome") + "'");
+  r.row = str(j, "row");
+  auto o = parse_outcome(str(j, "outcome"));
+  if (!o) return error(ErrorCode::Parse, "record " + r.name + ": unknown outcome '" + str(j, "outcome") + "'");
   r.outcome = *o;
-  r.check = read_string(j, "check");
-  r.detail = read_string(j, "detail");
+  r.check = str(j, "check");
+  r.detail = str(j, "detail");
   TG_ASSIGN_OR_RETURN(r.elements, read_int_member(j, "elements", r.name));
   TG_ASSIGN_OR_RETURN(r.mismatches, read_int_member(j, "mismatches", r.name));
   r.max_abs = read_number(j.find("max_abs_error"));
@@ -96,14 +93,14 @@ Result<Record> Record::from_json(const Json& j) {
   r.max_ulp = read_number(j.find("max_ulp_error"));
   if (const Json* m = j.find("first_mismatch"); m && m->is_object()) {
     Mismatch mm;
-    mm.tensor = read_string(*m, "tensor");
+    mm.tensor = str(*m, "tensor");
     if (const Json* idx = m->find("index"); idx && idx->is_array())
       for (const Json& i : idx->items()) {
         TG_ASSIGN_OR_RETURN(int64_t at, read_int(i, r.name, "first_mismatch.index"));
         mm.index.push_back(at);
       }
-    mm.expected = read_string(*m, "expected");
-    mm.actual = read_string(*m, "actual");
+    mm.expected = str(*m, "expected");
+    mm.actual = str(*m, "actual");
     r.first_mismatch = mm;
   }
   if (const Json* s = j.find("shape"); s && s->is_object())
@@ -111,15 +108,15 @@ Result<Record> Record::from_json(const Json& j) {
       TG_ASSIGN_OR_RETURN(int64_t extent, read_int(v, r.name, "shape." + k));
       r.shape.emplace_back(k, extent);
     }
-  std::string seed = read_string(j, "seed");
+  std::string seed = str(j, "seed");
   char* end = nullptr;
   errno = 0;
   r.seed = std::strtoull(seed.c_str(), &end, 10);
   if (seed.empty() || *end != '\0' || errno == ERANGE || seed[0] == '-')
     return error(ErrorCode::Parse, "record " + r.name + ": seed is not an unsigned decimal string: '" + seed + "'");
   if (const Json* v = j.find("ms"); v && v->is_number()) r.ms = v->as_double();
-  r.kernel_sha256 = read_string(j, "kernel_sha256");
-  r.expected_failure = read_string(j, "expected_failure");
+  r.kernel_sha256 = str(j, "kernel_sha256");
+  r.expected_failure = str(j, "expected_failure");
   return r;
 }
 

@@ -1,4 +1,5 @@
 #include "conformance/Runner.h"
+#include "conformance/JsonFields.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -29,10 +30,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string str(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_string() ? v->as_string() : "";
-}
 
 /// A device (or an offline target of a plugin) and the cases it gets.
 struct DeviceRun {

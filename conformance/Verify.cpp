@@ -1,4 +1,5 @@
 #include "conformance/Verify.h"
+#include "conformance/JsonFields.h"
 
 #include <stdlib.h>
 
@@ -23,10 +24,6 @@
 namespace tegula::conformance {
 namespace {
 
-std::string str(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_string() ? v->as_string() : "";
-}
 
 /// The ulp limit of an Ulp case: the table's entry for its function and its output
 /// tensors' dtype (the largest, where outputs differ), read from the case's kernel.

@@ -1,4 +1,5 @@
 #include "conformance/Worker.h"
+#include "conformance/JsonFields.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -59,10 +60,6 @@ public:
   }
 
 private:
-  static std::string str(const Json& j, const char* key) {
-    const Json* v = j.find(key);
-    return v && v->is_string() ? v->as_string() : "";
-  }
 
   static Json error_reply(const std::string& message) {
     Json j = Json::object();

@@ -49,7 +49,15 @@ public:
 
   bool as_bool() const { return bool_; }
   double as_double() const { return num_; }
-  int64_t as_int() const { return is_int_ ? int_ : int64_t(num_); }
+  /// The integer, or a non-integer number truncated and saturated to int64 (NaN gives 0):
+  /// never undefined, whatever a document holds. Check is_int() where only integers are valid.
+  int64_t as_int() const {
+    if (is_int_) return int_;
+    if (!(num_ == num_)) return 0;
+    if (num_ >= 9223372036854775807.0) return INT64_MAX;
+    if (num_ <= -9223372036854775808.0) return INT64_MIN;
+    return int64_t(num_);
+  }
   const std::string& as_string() const { return str_; }
   const Array& items() const { return arr_; }
   Array& items() { return arr_; }

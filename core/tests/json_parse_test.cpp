@@ -48,6 +48,13 @@ TEST_CASE("integers stay integers when they fit in int64") {
   CHECK_FALSE(parse_ok("123456789012345678901234567890").is_int());
 }
 
+TEST_CASE("as_int of a number beyond int64 saturates instead of being undefined") {
+  CHECK(parse_ok("1e300").as_int() == INT64_MAX);
+  CHECK(parse_ok("-1e300").as_int() == INT64_MIN);
+  CHECK(parse_ok("9223372036854775808").as_int() == INT64_MAX);
+  CHECK(parse_ok("2.9").as_int() == 2);
+}
+
 TEST_CASE("numbers with a fraction or exponent are doubles") {
   CHECK_FALSE(parse_ok("1.0").is_int());
   CHECK(parse_ok("1.0").as_double() == 1.0);
