@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/DType.h"
@@ -23,6 +25,7 @@
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"
 #include "plugins/cpu/codegen/Codegen.h"
+#include "plugins/support/StringBlob.h"
 
 namespace tegula::cpu {
 namespace {
@@ -104,15 +107,6 @@ Result<Generated> generate_code(const HostCpu& host, const ir::Kernel& kernel, c
   return out;
 }
 
-tg_error* fill_blob(tg_blob* out, std::string* bytes) {
-  out->struct_size = sizeof(tg_blob);
-  out->next = nullptr;
-  out->data = bytes->data();
-  out->size = bytes->size();
-  out->opaque = bytes;
-  return nullptr;
-}
-
 /// The most blocks one launch may have: far from where the pool's counters (which run up to
 /// a few chunks past the total) could overflow, and beyond any grid a CPU finishes (2^48
 /// blocks at a nanosecond each take three days).
@@ -184,18 +178,13 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     c.arena_bytes = gen->arena_bytes;
     c.ir_text = std::string(text);
     c.object = std::move(gen->code);
-    return fill_blob(out_blob, new std::string(write_blob(c)));
+    plugin::give_string_blob(write_blob(c), out_blob);
+    return nullptr;
   });
 }
 
 void blob_release(tg_blob* blob) {
-  guarded_void([&] {
-    if (!blob) return;
-    delete static_cast<std::string*>(blob->opaque);
-    blob->opaque = nullptr;
-    blob->data = nullptr;
-    blob->size = 0;
-  });
+  guarded_void([&] { plugin::release_string_blob(blob); });
 }
 
 tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out) {
@@ -344,14 +333,14 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
     // The object holds no IR: generate it again, the same way compile did.
     Result<Generated> gen = generate_code(plugin->host, *kernel, blob->options.c_str(), EmitKind::Assembly, true);
     if (!gen.is_ok()) return from_status(gen.status(), "executable_describe");
-    auto* text = new std::string;
-    *text += "; tegula cpu executable: kernel " + kernel->name + ", entry " + blob->entry + ", " +
-             std::to_string(blob->arena_bytes) + " bytes of scratch per core\n";
-    *text += "; host " + blob->host_brand + "\n\n; ---- optimised LLVM IR ----\n";
-    *text += gen->optimized_ir;
-    *text += "\n; ---- assembly ----\n";
-    *text += gen->code;
-    return fill_blob(out_text, text);
+    std::string text = "; tegula cpu executable: kernel " + kernel->name + ", entry " + blob->entry + ", " +
+                       std::to_string(blob->arena_bytes) + " bytes of scratch per core\n";
+    text += "; host " + blob->host_brand + "\n\n; ---- optimised LLVM IR ----\n";
+    text += gen->optimized_ir;
+    text += "\n; ---- assembly ----\n";
+    text += gen->code;
+    plugin::give_string_blob(std::move(text), out_text);
+    return nullptr;
   });
 }
 

@@ -1,21 +1,23 @@
 /// \file
 /// Queues, buffers and transfers of the CPU device. Buffers are 64-byte aligned host
-/// memory; every transfer is a memcpy that has finished when its call returns.
+/// memory; the transfers are the shared host ones (plugins/support/HostMemory.h), which
+/// have finished when their call returns, with this device's ownership check under its lock.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include "plugins/cpu/Cpu.h"
+#include "plugins/support/HostMemory.h"
 
 namespace tegula::cpu {
 namespace {
 
 bool queue_owns(const tg_queue* queue, const tg_buffer* buffer) { return queue && owns(queue->device, buffer); }
 
-tg_error* out_of_range(const char* entry, uint64_t offset, uint64_t size, uint64_t buffer_size) {
-  return make_error(TG_ERR_INVALID_ARGUMENT, std::string("cpu: ") + entry + ": range [" + std::to_string(offset) + ", +" +
-                                                 std::to_string(size) + ") outside a buffer of " +
-                                                 std::to_string(buffer_size) + " bytes");
+/// The buffer's bytes for the shared host transfers, when the queue's device holds it.
+plugin::HostBuffer held_bytes(const tg_queue* queue, const tg_buffer* buffer) {
+  if (!queue_owns(queue, buffer)) return {};
+  return {true, buffer->data, buffer->size};
 }
 
 }  // namespace
@@ -93,42 +95,29 @@ void buffer_free(tg_buffer* buffer) {
 }
 
 tg_error* copy_h2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, const void* src, uint64_t size) {
-  if (!queue_owns(queue, dst) || (!src && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: copy_h2d: bad argument");
-  if (!range_ok(dst->size, dst_offset, size)) return out_of_range("copy_h2d", dst_offset, size, dst->size);
-  if (size) std::memcpy(dst->data + dst_offset, src, size_t(size));
-  return nullptr;
+  return plugin::host_copy_h2d("cpu", held_bytes(queue, dst), dst_offset, src, size);
 }
 
 tg_error* copy_d2h(tg_queue* queue, void* dst, tg_buffer* src, uint64_t src_offset, uint64_t size) {
-  if (!queue_owns(queue, src) || (!dst && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: copy_d2h: bad argument");
-  if (!range_ok(src->size, src_offset, size)) return out_of_range("copy_d2h", src_offset, size, src->size);
-  if (size) std::memcpy(dst, src->data + src_offset, size_t(size));
-  return nullptr;
+  return plugin::host_copy_d2h("cpu", dst, held_bytes(queue, src), src_offset, size);
 }
 
 tg_error* copy_d2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, tg_buffer* src, uint64_t src_offset,
                    uint64_t size) {
-  if (!queue_owns(queue, dst) || !queue_owns(queue, src)) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: copy_d2d: bad argument");
-  if (!range_ok(dst->size, dst_offset, size)) return out_of_range("copy_d2d", dst_offset, size, dst->size);
-  if (!range_ok(src->size, src_offset, size)) return out_of_range("copy_d2d", src_offset, size, src->size);
-  // memmove: source and destination may be the same buffer with overlapping ranges.
-  if (size) std::memmove(dst->data + dst_offset, src->data + src_offset, size_t(size));
-  return nullptr;
+  return plugin::host_copy_d2d("cpu", held_bytes(queue, dst), dst_offset, held_bytes(queue, src), src_offset, size);
 }
 
+// The checks are the shared ones; a one-byte pattern is a memset, wider ones the shared loop.
 tg_error* buffer_fill(tg_queue* queue, tg_buffer* buffer, uint64_t offset, uint64_t size, const void* pattern,
                       uint32_t pattern_size) {
-  if (!queue_owns(queue, buffer) || !pattern) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: buffer_fill: bad argument");
-  if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4 && pattern_size != 8)
-    return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: buffer_fill: pattern_size must be 1, 2, 4 or 8");
-  if (size % pattern_size) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: buffer_fill: size is not a multiple of pattern_size");
-  if (!range_ok(buffer->size, offset, size)) return out_of_range("buffer_fill", offset, size, buffer->size);
-  uint8_t* p = buffer->data + offset;
+  plugin::HostBuffer bytes = held_bytes(queue, buffer);
+  if (tg_error* e = plugin::check_host_fill("cpu", bytes, offset, size, pattern, pattern_size)) return e;
+  uint8_t* p = bytes.data + offset;
   if (pattern_size == 1) {
     if (size) std::memset(p, *static_cast<const uint8_t*>(pattern), size_t(size));
     return nullptr;
   }
-  for (uint64_t i = 0; i < size; i += pattern_size) std::memcpy(p + i, pattern, pattern_size);
+  plugin::write_fill_pattern(p, size, pattern, pattern_size);
   return nullptr;
 }
 

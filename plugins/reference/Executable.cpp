@@ -12,12 +12,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/Interpreter.h"
 #include "ir/Lower.h"
 #include "plugins/reference/Reference.h"
+#include "plugins/support/StringBlob.h"
 
 namespace tegula::reference {
 namespace {
@@ -75,17 +78,12 @@ tg_error* compile_to_blob(const char* entry, const tg_compile_request* request, 
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), entry);
 
-    auto* bytes = new std::string;
-    bytes->append(kMagic, sizeof(kMagic));
-    put_le(*bytes, kFormatVersion, 4);
-    put_le(*bytes, 0, 4);
-    put_le(*bytes, text.size(), 8);
-    bytes->append(text);
-    out_blob->struct_size = sizeof(tg_blob);
-    out_blob->next = nullptr;
-    out_blob->data = bytes->data();
-    out_blob->size = bytes->size();
-    out_blob->opaque = bytes;
+    std::string bytes(kMagic, sizeof(kMagic));
+    put_le(bytes, kFormatVersion, 4);
+    put_le(bytes, 0, 4);
+    put_le(bytes, text.size(), 8);
+    bytes.append(text);
+    plugin::give_string_blob(std::move(bytes), out_blob);
     return nullptr;
   });
 }
@@ -109,13 +107,7 @@ tg_error* executable_text(const char* entry, const void* data, size_t size, std:
 }  // namespace
 
 void blob_release(tg_blob* blob) {
-  guarded_void([&] {
-    if (!blob) return;
-    delete static_cast<std::string*>(blob->opaque);
-    blob->opaque = nullptr;
-    blob->data = nullptr;
-    blob->size = 0;
-  });
+  guarded_void([&] { plugin::release_string_blob(blob); });
 }
 
 tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
@@ -137,12 +129,7 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: executable_describe: bad argument");
     std::string_view text;
     if (tg_error* e = executable_text("executable_describe", data, size, &text)) return e;
-    auto* copy = new std::string(text);
-    out_text->struct_size = sizeof(tg_blob);
-    out_text->next = nullptr;
-    out_text->data = copy->data();
-    out_text->size = copy->size();
-    out_text->opaque = copy;
+    plugin::give_string_blob(std::string(text), out_text);
     return nullptr;
   });
 }
