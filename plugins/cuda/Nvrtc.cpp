@@ -3,6 +3,7 @@
 #include "plugins/cuda/Nvrtc.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -37,6 +38,21 @@ struct Nvrtc {
   bool ok = false;
 };
 
+/// NVRTC opens libnvrtc-builtins.so.<major>.<minor> by name when it first compiles, so a
+/// machine whose loader path lacks the toolkit's folder (no ld.so.conf entry, no
+/// LD_LIBRARY_PATH) fails there even though libnvrtc itself was found by full path. Loading
+/// the builtins from libnvrtc's own folder first makes NVRTC's later open find them loaded.
+/// A failure here is left for NVRTC to report, in its own words.
+void preload_builtins(void* nvrtc_lib, int major, int minor) {
+  link_map* map = nullptr;
+  if (dlinfo(nvrtc_lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return;
+  std::string path = map->l_name;
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return;
+  std::string builtins = path.substr(0, slash + 1) + "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+  if (!dlopen(builtins.c_str(), RTLD_NOW | RTLD_LOCAL)) (void)dlerror();
+}
+
 Nvrtc load() {
   Nvrtc n;
   std::vector<std::string> candidates;
@@ -68,6 +84,7 @@ Nvrtc load() {
     n.why = "nvrtcVersion failed";
     return n;
   }
+  preload_builtins(lib, n.major, n.minor);
   n.ok = true;
   return n;
 }
