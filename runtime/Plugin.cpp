@@ -287,9 +287,8 @@ Status PluginInstance::fill(uint32_t device, tg_buffer* buffer, uint64_t offset,
   return to_status(api_->buffer_fill(d->queue, buffer, offset, size, pattern, pattern_size), "buffer_fill");
 }
 
-Result<std::string> PluginInstance::compile(uint32_t device, const std::string& ir, const std::string& options) {
-  std::lock_guard<std::mutex> lock(mu_);
-  TG_ASSIGN_OR_RETURN(OpenDevice * d, open_locked(device));
+/// A compile request for lowered IR text; it points into `ir` and `options`, which must outlive it.
+static tg_compile_request compile_request(const std::string& ir, const std::string& options) {
   tg_compile_request request;
   std::memset(&request, 0, sizeof(request));
   request.struct_size = sizeof(request);
@@ -297,6 +296,13 @@ Result<std::string> PluginInstance::compile(uint32_t device, const std::string& 
   request.ir_data = ir.data();
   request.ir_size = ir.size();
   request.options = options.c_str();
+  return request;
+}
+
+Result<std::string> PluginInstance::compile(uint32_t device, const std::string& ir, const std::string& options) {
+  std::lock_guard<std::mutex> lock(mu_);
+  TG_ASSIGN_OR_RETURN(OpenDevice * d, open_locked(device));
+  tg_compile_request request = compile_request(ir, options);
   Guarded<tg_blob> blob;
   TG_RETURN_IF_ERROR(to_status(api_->compile(d->device, &request, &blob.value), "compile"));
   return take_executable(api_, name_, blob, "compile");
@@ -314,13 +320,7 @@ Result<std::string> PluginInstance::compile_offline(const std::string& target_js
   target.format = TG_TARGET_FORMAT_JSON_V1;
   target.data = target_json.data();
   target.size = target_json.size();
-  tg_compile_request request;
-  std::memset(&request, 0, sizeof(request));
-  request.struct_size = sizeof(request);
-  request.ir_format = TG_IR_FORMAT_LOWERED_V1;
-  request.ir_data = ir.data();
-  request.ir_size = ir.size();
-  request.options = options.c_str();
+  tg_compile_request request = compile_request(ir, options);
   Guarded<tg_blob> blob;
   TG_RETURN_IF_ERROR(to_status(api_->compile_offline(plugin_, &target, &request, &blob.value), "compile_offline"));
   return take_executable(api_, name_, blob, "compile_offline");

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "plugins/support/StringBlob.h"
 #include "plugins/cuda/Compile.h"
 #include "plugins/cuda/Cuda.h"
 
@@ -20,21 +21,13 @@ tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
   return nullptr;
 }
 
-void give_blob(std::string bytes, tg_blob* out_blob) {
-  auto* owned = new std::string(std::move(bytes));
-  out_blob->struct_size = sizeof(tg_blob);
-  out_blob->next = nullptr;
-  out_blob->data = owned->data();
-  out_blob->size = owned->size();
-  out_blob->opaque = owned;
-}
 
 tg_error* compile_for(const TargetDescription& target, const std::string& arch, const tg_compile_request* request, tg_blob* out_blob) {
   std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
   // Options ("key=value" lines, codegen/CodeGen.h GenOptions); an unknown one is an error.
   Result<CompileOutput> out = compile_lowered(text, target, arch, request->options ? request->options : "");
   if (!out.is_ok()) return from_status(out.status(), "compile");
-  give_blob(encode_executable(out->executable), out_blob);
+  plugin::give_string_blob(encode_executable(out->executable), out_blob);
   return nullptr;
 }
 
@@ -64,13 +57,7 @@ tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target
 }
 
 void blob_release(tg_blob* blob) {
-  guarded_void([&] {
-    if (!blob) return;
-    delete static_cast<std::string*>(blob->opaque);
-    blob->opaque = nullptr;
-    blob->data = nullptr;
-    blob->size = 0;
-  });
+  guarded_void([&] { plugin::release_string_blob(blob); });
 }
 
 tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text) {
@@ -83,7 +70,7 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
                        " threads, " + std::to_string(e->info.shared_bytes) + " bytes of dynamic shared memory, " +
                        std::to_string(e->info.tensor_maps.size()) + " tensor maps, " + std::to_string(e->cubin.size()) + " bytes of cubin\n";
     text += e->ptx;
-    give_blob(std::move(text), out_text);
+    plugin::give_string_blob(std::move(text), out_text);
     return nullptr;
   });
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/Lower.h"
+#include "plugins/support/StringBlob.h"
 #include "plugins/vulkan/Blob.h"
 #include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
@@ -42,14 +43,6 @@ tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
   return nullptr;
 }
 
-void fill_blob(std::string bytes, tg_blob* out) {
-  auto* s = new std::string(std::move(bytes));
-  out->struct_size = sizeof(tg_blob);
-  out->next = nullptr;
-  out->data = s->data();
-  out->size = s->size();
-  out->opaque = s;
-}
 
 tg_error* compile_for(const TargetDescription& target, const tg_compile_request* request, tg_blob* out_blob) {
   std::string text(static_cast<const char*>(request->ir_data), request->ir_size);
@@ -69,7 +62,7 @@ tg_error* compile_for(const TargetDescription& target, const tg_compile_request*
   e.ir_text = std::move(text);
   e.iface = shader->iface;
   e.words = std::move(shader->words);
-  fill_blob(write_executable(e), out_blob);
+  plugin::give_string_blob(write_executable(e), out_blob);
   return nullptr;
 }
 
@@ -97,13 +90,7 @@ tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target
 }
 
 void blob_release(tg_blob* blob) {
-  guarded_void([&] {
-    if (!blob) return;
-    delete static_cast<std::string*>(blob->opaque);
-    blob->opaque = nullptr;
-    blob->data = nullptr;
-    blob->size = 0;
-  });
+  guarded_void([&] { plugin::release_string_blob(blob); });
 }
 
 tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text) {
@@ -118,7 +105,7 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
             std::to_string(i.push_bytes) + " bytes, subgroup " + std::to_string(i.subgroup_size) + ", " +
             std::to_string(i.bindings.size()) + " storage buffers\n";
     text += spirv_text(e->words);
-    fill_blob(std::move(text), out_text);
+    plugin::give_string_blob(std::move(text), out_text);
     return nullptr;
   });
 }
