@@ -21,6 +21,7 @@ struct Pass {
 // last, once every access is known.
 const Pass kPipeline[] = {
     {"select_instructions", select_instructions},
+    {"forward_operands", forward_operands},
     {"legalize_tiles", legalize_tiles},
     {"assign_layouts", assign_layouts},
     {"map_threads", map_threads},

@@ -55,7 +55,8 @@ constexpr NameRow<GroupScope> kScopes[] = {{GroupScope::Thread, "thread"},
 
 constexpr NameRow<OperandLocation> kLocations[] = {{OperandLocation::Registers, "registers"},
                                                        {OperandLocation::Shared, "shared"},
-                                                       {OperandLocation::TensorMemory, "tensor_memory"}};
+                                                       {OperandLocation::TensorMemory, "tensor_memory"},
+                                                       {OperandLocation::Global, "global"}};
 
 constexpr NameRow<Major> kMajors[] = {{Major::K, "k"}, {Major::MN, "mn"}};
 

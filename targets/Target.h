@@ -57,7 +57,9 @@ enum class Backend : uint8_t { Cuda, Hip, Vulkan, Cpu };
 enum class InstructionKind : uint8_t { MmaSync, Wgmma, Tcgen05, Mfma, Coopmat, Fma };
 /// Who issues an instruction together.
 enum class GroupScope : uint8_t { Thread, Warp, Warpgroup, Wave, Subgroup, Cta, CtaPair };
-enum class OperandLocation : uint8_t { Registers, Shared, TensorMemory };
+/// Global: the instruction loads the operand tile itself, straight from the tensor in global
+/// memory (workgroup-scope cooperative matrices), so the kernel's shared copy of it can go.
+enum class OperandLocation : uint8_t { Registers, Shared, TensorMemory, Global };
 /// The memory order of an operand tile: "k" = K contiguous, "mn" = M (or N) contiguous.
 enum class Major : uint8_t { K, MN };
 /// Shared-memory swizzle modes a matrix descriptor can encode.

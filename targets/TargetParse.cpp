@@ -21,7 +21,7 @@ const char* kFeatureNames =
     "f16 bf16 tf32 fp8 int8 f64 avx2 fma3";
 const char* kKindNames = "mma_sync wgmma tcgen05 mfma coopmat fma";
 const char* kScopeNames = "thread warp warpgroup wave subgroup cta cta_pair";
-const char* kLocationNames = "registers shared tensor_memory";
+const char* kLocationNames = "registers shared tensor_memory global";
 const char* kMajorNames = "k mn";
 const char* kSwizzleNames = "none 32B 64B 128B 128B_base32B";
 const char* kBackendNames = "cuda hip vulkan cpu";
@@ -144,7 +144,7 @@ Result<Operand> read_operand(const Json& locations, const Json& layouts, const J
                                      kLocationNames));
   if (where.empty()) return loc_path.fail("expected at least one location");
   TG_RETURN_IF_ERROR(
-      check_object(layouts, layout_path, {"registers", "shared", "tensor_memory"}));
+      check_object(layouts, layout_path, {"registers", "shared", "tensor_memory", "global"}));
   for (const Json::Member& m : layouts.members()) {
     OperandLocation l = *parse_operand_location(m.first);
     if (std::find(where.begin(), where.end(), l) == where.end()) {
@@ -162,6 +162,11 @@ Result<Operand> read_operand(const Json& locations, const Json& layouts, const J
       case OperandLocation::Registers: TG_RETURN_IF_ERROR(read_registers(*spec, at, p)); break;
       case OperandLocation::Shared: TG_RETURN_IF_ERROR(read_shared(*spec, at, p)); break;
       case OperandLocation::TensorMemory: TG_RETURN_IF_ERROR(read_tensor_memory(*spec, at, p)); break;
+      case OperandLocation::Global:
+        TG_RETURN_IF_ERROR(check_object(*spec, at, {"layout"}));
+        TG_RETURN_IF_ERROR(require_opaque(*spec, at));
+        p.form = OperandPlacement::Form::Opaque;
+        break;
     }
     operand.placements.push_back(std::move(p));
   }

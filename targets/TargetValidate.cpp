@@ -157,7 +157,7 @@ bool scope_fits_kind(InstructionKind kind, GroupScope scope) {
     case InstructionKind::Wgmma: return scope == GroupScope::Warpgroup;
     case InstructionKind::Tcgen05: return scope == GroupScope::Cta || scope == GroupScope::CtaPair;
     case InstructionKind::Mfma: return scope == GroupScope::Wave;
-    case InstructionKind::Coopmat: return scope == GroupScope::Subgroup;
+    case InstructionKind::Coopmat: return scope == GroupScope::Subgroup || scope == GroupScope::Cta;
     case InstructionKind::Fma: return scope == GroupScope::Thread;
   }
   return false;
@@ -229,6 +229,10 @@ Status check_placements(const TargetDescription& t, const MatrixInstruction& mi,
       JsonPath at = path.field("layouts").field(names[i]).field(operand_location_name(p.location));
       if (i == 2 && p.location == OperandLocation::Shared) {
         return path.field("locations").field("acc").fail("the accumulator cannot live in shared memory");
+      }
+      if (p.location == OperandLocation::Global && (i == 2 || mi.kind != InstructionKind::Coopmat || mi.scope != GroupScope::Cta)) {
+        return path.field("locations").field(names[i]).fail(
+            "only the A and B operands of a cta-scope coopmat entry can be loaded from global memory");
       }
       if (p.location == OperandLocation::TensorMemory && !t.has_feature(Feature::TensorMemory)) {
         return path.field("locations").field(names[i]).fail(

@@ -8,9 +8,11 @@
 // before a statement that conflicts. Loops are walked until their loop-carried state
 // settles, so the write of iteration i + 1 waits for the reads of iteration i. Fragments and
 // local buffers need none (each thread owns its elements); copies a pipeline prefetches are
-// synchronised by the pipeline's own waits.
+// synchronised by the pipeline's own waits, and forwarded tiles (ForwardOperands.cpp) are
+// never touched at run time.
 #include <map>
 
+#include "ir/lower/Forwarding.h"
 #include "ir/lower/Passes.h"
 
 namespace tegula::ir {
@@ -68,7 +70,11 @@ private:
 
 class BarrierInserter {
 public:
-  explicit BarrierInserter(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {}
+  explicit BarrierInserter(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {
+    // A forwarded tile is never written or read at run time (ForwardOperands.cpp).
+    for (const Stmt& s : ctx.kernel.body.stmts)
+      if (is_forwarded(s)) buffers_.erase(s.name);
+  }
 
   void run() {
     AccessSet state;

@@ -12,6 +12,7 @@
 namespace tegula::ir {
 
 Status select_instructions(LowerContext& ctx);   // SelectInstructions.cpp
+Status forward_operands(LowerContext& ctx);      // ForwardOperands.cpp
 Status legalize_tiles(LowerContext& ctx);        // LegalizeTiles.cpp
 Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
 Status map_threads(LowerContext& ctx);           // MapThreads.cpp

@@ -10,13 +10,15 @@
 // neither runs the loop unpipelined, and says so). The loop lists its prefetched statements
 // (plan.prefetch) for the backend, which emits the prologue, the waits and the one barrier
 // per iteration that make the stage reuse safe. Stages shrink until shared memory fits; a
-// kernel that does not fit even unpipelined is rejected with the byte counts.
+// kernel that does not fit even unpipelined is rejected with the byte counts. Forwarded
+// tiles (ForwardOperands.cpp) are neither prefetched nor counted.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
 
+#include "ir/lower/Forwarding.h"
 #include "ir/lower/Passes.h"
 #include "ir/lower/SharedLayout.h"
 
@@ -97,7 +99,7 @@ Status plan_pipelines(LowerContext& ctx) {
     for (size_t i = 0; i < body.size(); ++i) {
       Stmt& s = body[i];
       bool candidate = s.op == OpKind::Copy && buffers.at(s.copy_src().buffer).scope == Scope::Global &&
-                       buffers.at(s.copy_dst().buffer).scope == Scope::Shared;
+                       buffers.at(s.copy_dst().buffer).scope == Scope::Shared && !find_attr(s.attrs, "plan.forward");
       const std::string dst = candidate ? s.copy_dst().buffer : "";
       if (candidate && writers_of(ctx.kernel.body, dst) == 1 && !seen_reads.count(dst)) {
         auto extent = tile_op_extent(s, buffers);
@@ -130,7 +132,7 @@ Status plan_pipelines(LowerContext& ctx) {
   auto total_bytes = [&](int64_t max_stages) {
     int64_t total = 0;
     for (const Stmt& s : ctx.kernel.body.stmts) {
-      if (s.op != OpKind::Alloc || s.type.scope != Scope::Shared) continue;
+      if (s.op != OpKind::Alloc || s.type.scope != Scope::Shared || is_forwarded(s)) continue;
       auto l = get_shared_layout(s.attrs);
       SharedLayout layout = l.is_ok() ? *l : SharedLayout{};
       int64_t stages = stages_of.count(s.name) ? std::min(stages_of.at(s.name), max_stages) : 1;

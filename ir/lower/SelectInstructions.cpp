@@ -9,12 +9,20 @@
 // padded: legalize_tiles then pads the buffers). The log says why each entry was taken or
 // passed over, so `tegula lower` explains every choice. A gemm that names an instruction
 // (inst=ID) gets that one or a clear error.
+//
+// A workgroup-scope (cta) cooperative matrix is one matrix per block: its group is the
+// whole block, the atom is the whole M x N tile (no padding) and the largest K step that
+// divides K. It loads A and B itself from the tensors (location `global`), so it is taken
+// only where both operands are staged by a plain copy that can be forwarded
+// (Forwarding.h), and where the accumulator is only filled, multiplied into and copied
+// whole to a tensor.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <numeric>
 
+#include "ir/lower/Forwarding.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Passes.h"
 #include "targets/MatrixQuery.h"
@@ -30,6 +38,8 @@ struct GemmFacts {
   bool can_pad_m = false, can_pad_n = false;
   std::vector<int64_t> a_shape, b_shape;
   bool c_may_be_opaque = false;  ///< every use of C is one an opaque matrix supports
+  bool c_store_only = false;     ///< C is only filled, multiplied into and copied whole to a tensor
+  std::string a_unforwardable, b_unforwardable;  ///< why A (B) cannot be loaded from its tensor; "" if it can
 };
 
 /// A shared-memory descriptor reads 8-row x 16-byte core matrices: the contiguous (last)
@@ -111,6 +121,68 @@ bool opaque_compatible(const Block& body, const std::string& name, const BufferM
     }
   });
   return ok;
+}
+
+/// Whether a fragment is only filled whole, used as a gemm's accumulator and copied whole
+/// to a global tensor (what a workgroup-scope matrix supports).
+bool store_only(const Block& body, const std::string& name, const BufferMap& buffers) {
+  bool ok = true;
+  for_each_stmt(body, [&](const Stmt& s) {
+    bool touches = false;
+    for (const TileRef& t : s.tiles) touches = touches || t.buffer == name;
+    if (!touches || s.op == OpKind::Alloc) return;
+    switch (s.op) {
+      case OpKind::Fill: ok = ok && s.target().offsets.empty(); break;
+      case OpKind::Gemm: ok = ok && s.gemm_c().buffer == name && s.gemm_a().buffer != name && s.gemm_b().buffer != name; break;
+      case OpKind::Copy:
+        ok = ok && s.copy_src().buffer == name && s.copy_src().offsets.empty() && stmt_attr_ints(s, "extent").empty() &&
+             buffers.at(s.copy_dst().buffer).scope == Scope::Global &&
+             (buffers.at(s.copy_dst().buffer).dtype == DType::F16 || buffers.at(s.copy_dst().buffer).dtype == DType::F32);
+        break;
+      default: ok = false; break;
+    }
+  });
+  return ok;
+}
+
+/// The one tiling of a workgroup-scope matrix: the whole tile as one atom over the block.
+std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmFacts& g, int64_t threads, std::string& why) {
+  if (mi.group_threads != threads) {
+    why = "its matrices span a workgroup of " + std::to_string(mi.group_threads) + " threads, not " + std::to_string(threads);
+    return std::nullopt;
+  }
+  if (!g.c_store_only) {
+    why = "a workgroup matrix accumulator can only be filled, multiplied into and copied whole to a tensor";
+    return std::nullopt;
+  }
+  if (!g.a_unforwardable.empty() || !g.b_unforwardable.empty()) {
+    why = "it loads A and B from their tensors, but " + (g.a_unforwardable.empty() ? g.b_unforwardable : g.a_unforwardable);
+    return std::nullopt;
+  }
+  if (!mi.m.contains(int(g.M)) || !mi.n.contains(int(g.N))) {
+    why = "M x N = " + std::to_string(g.M) + "x" + std::to_string(g.N) + " is not a matrix size it allows (m " + mi.m.to_string() +
+          ", n " + mi.n.to_string() + ")";
+    return std::nullopt;
+  }
+  int best_k = 0;
+  for (int k : mi.k.values())
+    if (g.K % k == 0) best_k = k;
+  if (best_k == 0) {
+    why = "K = " + std::to_string(g.K) + " is not a multiple of any k it allows (" + mi.k.to_string() + ")";
+    return std::nullopt;
+  }
+  Candidate c;
+  // Per-thread rate, with the same large-n preference as the subgroup tilings.
+  c.score = mi.rate / double(mi.group_threads) * (1.0 + 1e-4 * double(g.N));
+  GemmPlan& p = c.plan;
+  p.inst = mi.id;
+  p.kind = mi.kind;
+  p.m = int(g.M), p.n = int(g.N), p.k = best_k;
+  p.gm = p.gn = p.rm = p.rn = 1;
+  p.group_threads = mi.group_threads;
+  p.Mp = g.M, p.Np = g.N, p.Kp = g.K;
+  p.a_from = p.b_from = OperandLocation::Global;
+  return c;
 }
 
 /// Where an instruction can take an operand kept in `scope`; nullopt when it cannot.
@@ -196,6 +268,7 @@ std::optional<Candidate> consider(const MatrixInstruction& mi, const GemmFacts& 
   bool acc_opaque = acc_regs && acc_regs->form == OperandPlacement::Form::Opaque;
   bool acc_described = (acc_regs && acc_regs->form == OperandPlacement::Form::ThreadValue) ||
                        (acc_tmem && acc_tmem->readback_layout);
+  if (acc_opaque && mi.scope == GroupScope::Cta) return tile_workgroup(mi, g, threads, why);
   if (acc_opaque) {
     if (!g.c_may_be_opaque) {
       why = "its accumulator is an opaque matrix, and the kernel uses C in a way only a per-thread layout allows "
@@ -293,6 +366,9 @@ Status select_instructions(LowerContext& ctx) {
     g.a_scope = A.scope, g.b_scope = B.scope;
     g.a_shape = A.shape, g.b_shape = B.shape;
     g.c_may_be_opaque = opaque_compatible(ctx.kernel.body, s.gemm_c().buffer, buffers);
+    g.c_store_only = store_only(ctx.kernel.body, s.gemm_c().buffer, buffers);
+    if (!staging_copy(ctx.kernel, s, true, g.a_unforwardable) && g.a_unforwardable.empty()) g.a_unforwardable = "A cannot be forwarded";
+    if (!staging_copy(ctx.kernel, s, false, g.b_unforwardable) && g.b_unforwardable.empty()) g.b_unforwardable = "B cannot be forwarded";
     g.a_major = ta ? Major::MN : Major::K;
     g.b_major = tb ? Major::K : Major::MN;
     g.can_pad_m = paddable(ctx.kernel.body, s.gemm_a().buffer) && paddable(ctx.kernel.body, s.gemm_c().buffer);

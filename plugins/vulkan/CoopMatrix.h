@@ -38,3 +38,50 @@ struct CoopMatrixFeaturesKHR {
 using PFN_GetCoopMatrixProperties = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, CoopMatrixPropertiesKHR*);
 
 }  // namespace tegula::vulkan
+
+namespace tegula::vulkan {
+
+/// VK_NV_cooperative_matrix2 (extension 594): workgroup-scope matrices of flexible size.
+inline constexpr const char* kCoopMatrix2Extension = "VK_NV_cooperative_matrix2";
+inline constexpr VkStructureType kStypeCoopMatrix2Features = VkStructureType(1000593000);
+inline constexpr VkStructureType kStypeCoopMatrixFlexibleProperties = VkStructureType(1000593001);
+inline constexpr VkStructureType kStypeCoopMatrix2Properties = VkStructureType(1000593002);
+
+struct CoopMatrix2FeaturesNV {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrixWorkgroupScope;
+  VkBool32 cooperativeMatrixFlexibleDimensions;
+  VkBool32 cooperativeMatrixReductions;
+  VkBool32 cooperativeMatrixConversions;
+  VkBool32 cooperativeMatrixPerElementOperations;
+  VkBool32 cooperativeMatrixTensorAddressing;
+  VkBool32 cooperativeMatrixBlockLoads;
+};
+
+struct CoopMatrix2PropertiesNV {
+  VkStructureType sType;
+  void* pNext;
+  uint32_t cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+  uint32_t cooperativeMatrixFlexibleDimensionsMaxDimension;
+  uint32_t cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+};
+
+struct CoopMatrixFlexiblePropertiesNV {
+  VkStructureType sType;
+  void* pNext;
+  uint32_t MGranularity;
+  uint32_t NGranularity;
+  uint32_t KGranularity;
+  uint32_t AType;
+  uint32_t BType;
+  uint32_t CType;
+  uint32_t ResultType;
+  VkBool32 saturatingAccumulation;
+  uint32_t scope;
+  uint32_t workgroupInvocations;
+};
+
+using PFN_GetCoopMatrixFlexibleProperties = VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, CoopMatrixFlexiblePropertiesNV*);
+
+}  // namespace tegula::vulkan

@@ -50,6 +50,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
       if (p.has_extension(e)) exts.push_back(e);
     if (p.pipeline_statistics) exts.push_back("VK_KHR_pipeline_executable_properties");
     if (p.needs_float_controls_extension) exts.push_back("VK_KHR_shader_float_controls");
+    if (!c.coopmat_flexible.empty()) exts.push_back(kCoopMatrix2Extension);
 
     auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     f16s.storageBuffer16BitAccess = c.storage16;
@@ -87,6 +88,11 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     if (api >= VK_API_VERSION_1_2 || p.has_extension("VK_KHR_shader_atomic_int64")) chain(fa64);
     if (c.subgroup_size_control) chain(fsc);
     if (!c.coopmat.empty()) chain(fcm);
+    auto fcm2 = make_struct<CoopMatrix2FeaturesNV>(kStypeCoopMatrix2Features);
+    fcm2.cooperativeMatrixWorkgroupScope = VK_TRUE;
+    fcm2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+    fcm2.cooperativeMatrixTensorAddressing = c.coopmat_tensor_addressing;
+    if (!c.coopmat_flexible.empty()) chain(fcm2);
     if (c.vulkan_memory_model) chain(fmm);
     auto fpe = make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);

@@ -20,6 +20,17 @@ struct CoopmatProps {
   uint32_t scope = 0;  ///< VkScopeKHR (3 = subgroup)
 };
 
+/// One VkCooperativeMatrixFlexibleDimensionsPropertiesNV entry (VK_NV_cooperative_matrix2):
+/// workgroup-scope matrices whose M, N and K are any multiple of the granularities up to
+/// the device's maximum dimension, for a workgroup of exactly `invocations`.
+struct FlexibleCoopmatProps {
+  uint32_t m_step = 0, n_step = 0, k_step = 0;
+  uint32_t a = 0, b = 0, c = 0, result = 0;
+  bool saturating = false;
+  uint32_t scope = 0;  ///< VkScopeKHR (2 = workgroup)
+  uint32_t invocations = 0;
+};
+
 /// What the plugin learned about a physical device.
 struct DeviceCaps {
   std::string name;
@@ -54,6 +65,12 @@ struct DeviceCaps {
   bool timestamps = false;
   float timestamp_period = 0;
   std::vector<CoopmatProps> coopmat;
+  /// VK_NV_cooperative_matrix2 with workgroup scope and flexible dimensions; empty otherwise.
+  std::vector<FlexibleCoopmatProps> coopmat_flexible;
+  uint32_t coopmat_flexible_max = 0;        ///< cooperativeMatrixFlexibleDimensionsMaxDimension
+  uint32_t coopmat_workgroup_max_size = 0;  ///< cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
+  uint32_t coopmat_workgroup_reserved_shared = 0;
+  bool coopmat_tensor_addressing = false;
 };
 
 /// A Vulkan version number (VK_MAKE_API_VERSION encoding) as "major.minor.patch".

@@ -4,6 +4,8 @@
 /// created, and every physical device with a compute queue is described from its
 /// properties, features and cooperative-matrix shapes. Anything missing ends discovery with
 /// fewer (or zero) devices and a log line, never an error.
+#include <cstdio>
+#include <cstdlib>
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -104,6 +106,9 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   if (has_atomic64) chain(fa64);
   if (has_size_control) chain(fsc);
   if (has_coopmat) chain(fcm);
+  auto fcm2 = make_struct<CoopMatrix2FeaturesNV>(kStypeCoopMatrix2Features);
+  bool has_coopmat2 = has_coopmat && v13 && p.has_extension(kCoopMatrix2Extension) && plugin->get_coopmat_flexible;
+  if (has_coopmat2) chain(fcm2);
   bool has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
   if (has_mm) chain(fmm);
   auto fpe = make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
@@ -126,6 +131,8 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   if (has_size_control) pchain(scp);
   bool has_float_controls = v12 || p.has_extension("VK_KHR_shader_float_controls");
   if (has_float_controls) pchain(fcp);
+  auto cm2p = make_struct<CoopMatrix2PropertiesNV>(kStypeCoopMatrix2Properties);
+  if (has_coopmat2) pchain(cm2p);
   vk.vkGetPhysicalDeviceProperties2(handle, &props2);
   VkPhysicalDeviceMemoryProperties mem;
   vk.vkGetPhysicalDeviceMemoryProperties(handle, &mem);
@@ -191,6 +198,32 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
           c.coopmat.push_back({e.MSize, e.NSize, e.KSize, e.AType, e.BType, e.CType, e.ResultType, e.saturatingAccumulation != 0, e.scope});
         }
       }
+    }
+  }
+  // Workgroup-scope matrices are SPIR-V 1.6 (Vulkan 1.3) and need both features.
+  if (has_coopmat2 && !c.coopmat.empty() && fcm2.cooperativeMatrixWorkgroupScope && fcm2.cooperativeMatrixFlexibleDimensions) {
+    uint32_t n = 0;
+    if (plugin->get_coopmat_flexible(handle, &n, nullptr) == VK_SUCCESS && n) {
+      std::vector<CoopMatrixFlexiblePropertiesNV> list(n);
+      for (auto& e : list) e = make_struct<CoopMatrixFlexiblePropertiesNV>(kStypeCoopMatrixFlexibleProperties);
+      if (plugin->get_coopmat_flexible(handle, &n, list.data()) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; ++i) {
+          const auto& e = list[i];
+          c.coopmat_flexible.push_back({e.MGranularity, e.NGranularity, e.KGranularity, e.AType, e.BType, e.CType, e.ResultType,
+                                        e.saturatingAccumulation != 0, e.scope, e.workgroupInvocations});
+        }
+      }
+    }
+    c.coopmat_tensor_addressing = fcm2.cooperativeMatrixTensorAddressing;
+    c.coopmat_flexible_max = cm2p.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    c.coopmat_workgroup_max_size = cm2p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    c.coopmat_workgroup_reserved_shared = cm2p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+    if (getenv("TEGULA_VK_CM2_PRINT")) {
+      fprintf(stderr, "coopmat2: max dim %u, max wg %u, reserved shared %u\n", c.coopmat_flexible_max, c.coopmat_workgroup_max_size,
+              c.coopmat_workgroup_reserved_shared);
+      for (auto& e : c.coopmat_flexible)
+        fprintf(stderr, "  flex %ux%ux%u a%u b%u c%u r%u sat%d scope%u inv%u\n", e.m_step, e.n_step, e.k_step, e.a, e.b, e.c, e.result,
+                int(e.saturating), e.scope, e.invocations);
     }
   }
   p.pipeline_statistics = has_pe && fpe.pipelineExecutableInfo;
@@ -264,6 +297,8 @@ void discover(tg_plugin* plugin) {
   }
   plugin->get_coopmat =
       reinterpret_cast<PFN_GetCoopMatrixProperties>(gipa(plugin->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  plugin->get_coopmat_flexible = reinterpret_cast<PFN_GetCoopMatrixFlexibleProperties>(
+      gipa(plugin->instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
   uint32_t n = 0;
   if (vk.vkEnumeratePhysicalDevices(plugin->instance, &n, nullptr) != VK_SUCCESS || n == 0) {
     plugin->note(TG_LOG_INFO, "no Vulkan physical devices");

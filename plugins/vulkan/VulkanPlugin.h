@@ -100,6 +100,7 @@ struct tg_plugin {
   void* library = nullptr;  ///< libvulkan.so.1, or null when absent
   tegula::vulkan::InstanceFns vk;
   tegula::vulkan::PFN_GetCoopMatrixProperties get_coopmat = nullptr;
+  tegula::vulkan::PFN_GetCoopMatrixFlexibleProperties get_coopmat_flexible = nullptr;
   VkInstance instance = VK_NULL_HANDLE;
   std::vector<tegula::vulkan::PhysicalDevice> physical;
   std::set<tg_device*> devices;

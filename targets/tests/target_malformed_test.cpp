@@ -115,6 +115,22 @@ TEST_CASE("locations and layout forms") {
                  "(allowed: none 32B 64B 128B 128B_base32B)");
 }
 
+TEST_CASE("global operands: only A and B of a cta-scope cooperative matrix") {
+  // The wgmma entry (warpgroup scope) offered B from global memory as well.
+  const std::string b_global = mutate(
+      small_with("\"b\": [\"shared\"], \"acc\": [\"registers\"]},\n      \"scope\": \"warpgroup\"",
+                 "\"b\": [\"shared\", \"global\"], \"acc\": [\"registers\"]},\n      \"scope\": \"warpgroup\""),
+      "\"b\": {\"shared\": {\"layout\": \"opaque\", \"swizzles\": [\"none\", \"128B\"], \"alignment_bytes\": 16}},",
+      "\"b\": {\"shared\": {\"layout\": \"opaque\", \"swizzles\": [\"none\", \"128B\"], \"alignment_bytes\": 16}, "
+      "\"global\": {\"layout\": \"opaque\"}},");
+  check_rejected(b_global,
+                 "t.json: matrix_instructions[1].locations.b: only the A and B operands of a cta-scope coopmat entry can be "
+                 "loaded from global memory");
+  // A global layout must be opaque.
+  check_rejected(mutate(b_global, "\"global\": {\"layout\": \"opaque\"}", "\"global\": {\"layout\": \"(4,8):(1,4)\"}"),
+                 "t.json: matrix_instructions[1].layouts.b.global.layout: must be \"opaque\": this location is not held per lane");
+}
+
 TEST_CASE("layouts that are malformed, mis-sized or not bijective") {
   check_rejected(small_with("((32,1),(16,8,128))\"", "((32,1),(16,8,128)\""),
                  "t.json: matrix_instructions[0].layouts.a.registers.layout: layout "

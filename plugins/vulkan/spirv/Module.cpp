@@ -69,10 +69,7 @@ void Module::memory_model(AddressingModel a, MemoryModel m) {
 }
 
 void Module::entry_point(ExecutionModel model, uint32_t fn, const std::string& name, const std::vector<uint32_t>& interface) {
-  std::vector<uint32_t> ops{uint32_t(model), fn};
-  for (uint32_t w : string_words(name)) ops.push_back(w);
-  ops.insert(ops.end(), interface.begin(), interface.end());
-  put(entry_points_, OpEntryPoint, ops);
+  entries_.push_back({model, fn, name, interface});
 }
 
 void Module::execution_mode(uint32_t fn, ExecutionMode mode, std::initializer_list<uint32_t> literals) {
@@ -175,10 +172,16 @@ uint32_t Module::type_function(uint32_t ret, const std::vector<uint32_t>& params
   return type_key(key, OpTypeFunction, ops);
 }
 
-uint32_t Module::type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use) {
+uint32_t Module::type_tensor_layout(uint32_t dims, uint32_t clamp_mode) {
+  uint32_t d = const_u32(dims).id, c = const_u32(clamp_mode).id;
+  return type_key("tensorlayout" + std::to_string(dims) + "_" + std::to_string(clamp_mode), OpTypeTensorLayoutNV, {d, c});
+}
+
+uint32_t Module::type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use, uint32_t scope_value) {
   uint32_t c = type(component);
-  uint32_t scope = const_u32(ScopeSubgroup).id, r = const_u32(rows).id, k = const_u32(cols).id, u = const_u32(use).id;
-  std::string key = "coop" + std::to_string(c) + "_" + std::to_string(rows) + "_" + std::to_string(cols) + "_" + std::to_string(use);
+  uint32_t scope = const_u32(scope_value).id, r = const_u32(rows).id, k = const_u32(cols).id, u = const_u32(use).id;
+  std::string key = "coop" + std::to_string(c) + "_" + std::to_string(rows) + "_" + std::to_string(cols) + "_" + std::to_string(use) + "_s" +
+                    std::to_string(scope_value);
   return type_key(key, OpTypeCooperativeMatrixKHR, {c, scope, r, k, u});
 }
 
@@ -242,6 +245,7 @@ uint32_t Module::global_variable(StorageClass sc, uint32_t pointee) {
   uint32_t ptr = type_pointer(sc, pointee);
   uint32_t v = id();
   put(globals_, OpVariable, {ptr, v, uint32_t(sc)});
+  global_ids_.push_back(v);
   return v;
 }
 
@@ -299,6 +303,16 @@ void Module::label(uint32_t lid) {
 
 std::vector<uint32_t> Module::finish(uint32_t version) {
   std::vector<uint32_t> out{kMagic, version, kGenerator, next_id_, 0};
+  // From SPIR-V 1.4 on, an entry point lists every module-scope variable it uses, not
+  // only its inputs and outputs; listing all of them is allowed.
+  entry_points_.clear();
+  for (const Entry& e : entries_) {
+    std::vector<uint32_t> ops{uint32_t(e.model), e.fn};
+    for (uint32_t w : string_words(e.name)) ops.push_back(w);
+    const std::vector<uint32_t>& ids = version >= 0x00010400 ? global_ids_ : e.interface;
+    ops.insert(ops.end(), ids.begin(), ids.end());
+    put(entry_points_, OpEntryPoint, ops);
+  }
   for (const auto* sec : {&capabilities_, &extensions_, &imports_, &memory_model_, &entry_points_, &modes_, &debug_,
                           &annotations_, &globals_, &functions_})
     out.insert(out.end(), sec->begin(), sec->end());

@@ -61,7 +61,8 @@ public:
   uint32_t type_struct(const std::vector<uint32_t>& members);
   uint32_t type_pointer(StorageClass sc, uint32_t pointee);
   uint32_t type_function(uint32_t ret, const std::vector<uint32_t>& params);
-  uint32_t type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use);
+  uint32_t type_tensor_layout(uint32_t dims, uint32_t clamp_mode);
+  uint32_t type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use, uint32_t scope = ScopeSubgroup);
 
   // --- constants (deduplicated) ---------------------------------------------------------
   Value const_u32(uint32_t v);
@@ -110,6 +111,14 @@ private:
   uint32_t type_key(const std::string& key, Op op, const std::vector<uint32_t>& operands);
   Value constant_words(T t, const std::vector<uint32_t>& words);
 
+  struct Entry {
+    ExecutionModel model;
+    uint32_t fn;
+    std::string name;
+    std::vector<uint32_t> interface;
+  };
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> global_ids_;  ///< every module-scope OpVariable, in order
   uint32_t next_id_ = 1;
   uint32_t glsl_ = 0;
   std::vector<uint32_t> capabilities_, extensions_, imports_, memory_model_, entry_points_, modes_, debug_, annotations_,

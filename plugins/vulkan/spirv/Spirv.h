@@ -40,6 +40,10 @@ enum Op : uint16_t {
   OpTypeCooperativeMatrixKHR = 4456, OpCooperativeMatrixLoadKHR = 4457,
   OpCooperativeMatrixStoreKHR = 4458, OpCooperativeMatrixMulAddKHR = 4459,
   OpCooperativeMatrixLengthKHR = 4460,
+  // SPV_NV_cooperative_matrix2 and SPV_NV_tensor_addressing
+  OpCooperativeMatrixLoadTensorNV = 5367, OpCooperativeMatrixStoreTensorNV = 5368, OpTypeTensorLayoutNV = 5370,
+  OpCreateTensorLayoutNV = 5372, OpTensorLayoutSetDimensionNV = 5373, OpTensorLayoutSetStrideNV = 5374,
+  OpTensorLayoutSliceNV = 5375,
 };
 
 enum Capability : uint32_t {
@@ -48,6 +52,7 @@ enum Capability : uint32_t {
   CapStorageBuffer16BitAccess = 4433, CapStorageBuffer8BitAccess = 4448,
   CapVulkanMemoryModel = 5345, CapVulkanMemoryModelDeviceScope = 5346, CapAtomicFloat32AddEXT = 6033, CapAtomicFloat64AddEXT = 6034,
   CapCooperativeMatrixKHR = 6022, CapDenormPreserve = 4464, CapSignedZeroInfNanPreserve = 4466,
+  CapCooperativeMatrixTensorAddressingNV = 5433, CapTensorAddressingNV = 5439,
 };
 
 enum StorageClass : uint32_t {
