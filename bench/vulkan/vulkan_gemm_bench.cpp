@@ -93,15 +93,16 @@ int main(int argc, char** argv) {
   // an upper bound for the main loop; its outputs are not checked (they are not A * B).
   bool compute_only = std::getenv("TEGULA_BENCH_COMPUTE_ONLY") != nullptr;
   std::string tmpl = read(std::string(TEGULA_SOURCE_DIR) + "/bench/vulkan/" + (compute_only ? "gemm_f16_compute.tile.in" : "gemm_f16.tile.in"));
-  // Block tile, threads and the loop's shared stages (2: double-buffered tiles, one barrier
-  // per step; 1: one stage, less shared memory and fewer registers). Which wins depends on
-  // the tile (bench/results/vulkan-h200-2026-11-30.md).
+  // Block tile, threads and the loop's stages. With subgroup matrices, 2 stages double-buffer
+  // the shared tiles (one barrier per step) and 1 keeps one stage; with workgroup matrices
+  // (the driver stages the tiles) the stages unroll the K loop. Which wins depends on the
+  // tile (bench/results/vulkan-h200-2026-11-30.md).
   struct Variant {
     int bm, bn, bk, threads, stages;
   };
-  std::vector<Variant> variants = {{128, 128, 32, 128, 1}, {128, 256, 16, 256, 2}, {256, 128, 16, 256, 2}, {128, 256, 32, 256, 1},
-                                   {128, 128, 16, 256, 1}, {128, 128, 32, 256, 2}, {128, 128, 32, 256, 1}, {128, 128, 64, 256, 1},
-                                   {64, 128, 32, 128, 1},  {128, 64, 32, 128, 1},  {128, 128, 32, 128, 2}};
+  std::vector<Variant> variants = {{128, 256, 32, 256, 4}, {128, 256, 32, 256, 8}, {128, 256, 64, 256, 4}, {256, 128, 32, 256, 4},
+                                   {128, 128, 64, 256, 4}, {128, 128, 32, 128, 4}, {128, 128, 64, 128, 4}, {128, 256, 32, 256, 1},
+                                   {128, 128, 32, 128, 1}, {128, 256, 16, 256, 2}};
   // TEGULA_BENCH_VARIANTS="128x128x32/128/1,128x256x16/256/2": only these (stages 1 if omitted).
   if (const char* list = std::getenv("TEGULA_BENCH_VARIANTS")) {
     variants.clear();
@@ -135,14 +136,18 @@ int main(int argc, char** argv) {
       std::printf("%-18s compile failed: %s\n", tile, kernel.status().str().c_str());
       continue;
     }
-    std::string described;
-    if (auto d = kernel->describe(); d.is_ok()) described = *d;
-    std::string inst = described.find("OpCooperativeMatrixMulAddKHR") != std::string::npos ? "coopmat" : "fma";
     std::vector<Arg> args{Arg::tensor(*A), Arg::tensor(*B), Arg::tensor(*C)};
     if (Status s = C->fill<uint16_t>(0xffff, 0, elems * 2); !s.is_ok()) return fail(s, "fill");
     for (int i = 0; i < 2; ++i)
       if (Status s = kernel->launch(args); !s.is_ok()) return fail(s, "launch");
     if (Status s = dev->synchronize(); !s.is_ok()) return fail(s, "synchronize");
+    std::string described;
+    if (auto d = kernel->describe(); d.is_ok()) described = *d;
+    // The matrix path of the variant that ran (the description, a SPIR-V listing, follows the
+    // latest launch): workgroup matrices load with tensor addressing.
+    std::string inst = described.find("OpCooperativeMatrixLoadTensorNV") != std::string::npos ? "coopmat-workgroup"
+                       : described.find("OpCooperativeMatrixMulAddKHR") != std::string::npos  ? "coopmat-subgroup"
+                                                                                               : "fma";
     // Check sampled elements against float64.
     std::vector<uint16_t> c(elems);
     if (Status s = C->read(c.data(), elems * 2); !s.is_ok()) return fail(s, "read");
@@ -190,7 +195,7 @@ int main(int argc, char** argv) {
     double tflops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
     if (!wrong) best = std::max(best, tflops);
     wrong_variants += wrong ? 1 : 0;
-    std::printf("%-18s %-8s %9.3f ms (batches %.3f-%.3f, wall %.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e%s  compile %.2f s\n", tile,
+    std::printf("%-18s %-17s %9.3f ms (batches %.3f-%.3f, wall %.3f ms) %8.1f TFLOP/s  max err/|terms| %.2e%s  compile %.2f s\n", tile,
                 inst.c_str(), ms, batch_ms.front(), batch_ms.back(), wall_ms, tflops, max_rel, wrong ? " WRONG" : "", compile_s);
     std::fflush(stdout);
   }

@@ -155,6 +155,9 @@ std::string exact_mnemonic(const MatrixInstruction& mi, std::string m, const Mma
   return m;
 }
 
+/// A workgroup-scope cooperative matrix: one per block, loading A and B from the tensors.
+bool workgroup_matrix(const MatrixInstruction& mi) { return mi.kind == InstructionKind::Coopmat && mi.scope == GroupScope::Cta; }
+
 /// The instruction shapes to test: fixed, or for a range the smallest, the first with
 /// N = 8 mod 16 and the largest.
 std::vector<MmaShape> chosen_shapes(const MatrixInstruction& mi) {
@@ -183,11 +186,13 @@ MmaShape canonical_shape(const MatrixInstruction& mi) {
 
 /// The block tile for an atom: two atoms along M and N where they are small, one where a
 /// single atom is already a large tile, and exactly one along a ranged dimension (so the
-/// lowering can only pick the named shape); K covers two instruction steps.
+/// lowering can only pick the named shape); K covers two instruction steps. A workgroup
+/// matrix (cta-scope coopmat) steps K by the largest size that divides the tile's K, so its
+/// tile K is the atom's.
 void plan_tile(Gemm& g, const MatrixInstruction& mi, const MmaShape& atom, int group_threads) {
   g.tm = atom.m >= 64 || !mi.m.is_fixed() ? atom.m : 2 * atom.m;
   g.tn = atom.n >= 64 || !mi.n.is_fixed() ? atom.n : 2 * atom.n;
-  g.tk = 2 * atom.k;
+  g.tk = workgroup_matrix(mi) ? atom.k : 2 * atom.k;
   g.threads = group_threads;
   if (atom.m == 1 && atom.n == 1) {  // the fma fallback
     g.tm = 32, g.tn = 32, g.tk = 8, g.threads = 128;
@@ -294,27 +299,33 @@ public:
       }
     }
     // Shape classes on the canonical layout.
-    auto variant = [&](const std::string& cls, auto&& tweak) {
+    // `not_here`: why the class does not apply to this instruction ("" when it does).
+    auto variant = [&](const std::string& cls, auto&& tweak, const std::string& not_here = "") {
       Gemm g = base(atom0);
       std::string why = try_layout(g, *canonical, false);
       set_mnk(g, 2 * g.tm, 2 * g.tn, 2 * g.tk);
       tweak(g);
+      if (why.empty()) why = not_here;
       add(g, prefix(atom0) + canonical->name + "." + cls, row, support.empty() ? why : support);
     };
+    bool workgroup = workgroup_matrix(*mi);
     variant("k_tail", [&](Gemm& g) { set_mnk(g, g.tm, g.tn, 3 * g.tk + std::max<int64_t>(1, atom0.k / 2) + 1); });
     variant("one", [&](Gemm& g) { set_mnk(g, 1, 1, 1); });
     variant("prime", [&](Gemm& g) { set_mnk(g, prime_above(g.tm), prime_above(g.tn + g.tn / 2), prime_above(2 * g.tk)); });
     variant("odd", [&](Gemm& g) { set_mnk(g, std::max<int64_t>(1, g.tm - 1), std::max<int64_t>(1, g.tn - 1), std::max<int64_t>(1, g.tk - 1)); });
     variant("n8mod16", [&](Gemm& g) { set_mnk(g, g.tm, 2 * g.tn + 8, g.tk); });
-    variant("groups", [&](Gemm& g) {
-      if (!is_fma) {
-        g.tm = 2 * atom0.m, g.tn = 2 * atom0.n, g.threads = 4 * mi->group_threads;
-        set_mnk(g, 2 * g.tm + 3, 2 * g.tn, 2 * g.tk);
-      } else {
-        g.threads = 256, g.tm = 64, g.tn = 64;
-        set_mnk(g, 2 * g.tm + 3, 2 * g.tn, 2 * g.tk);
-      }
-    });
+    variant(
+        "groups",
+        [&](Gemm& g) {
+          if (!is_fma) {
+            g.tm = 2 * atom0.m, g.tn = 2 * atom0.n, g.threads = 4 * mi->group_threads;
+            set_mnk(g, 2 * g.tm + 3, 2 * g.tn, 2 * g.tk);
+          } else {
+            g.threads = 256, g.tm = 64, g.tn = 64;
+            set_mnk(g, 2 * g.tm + 3, 2 * g.tn, 2 * g.tk);
+          }
+        },
+        workgroup ? mi->id + " is one matrix per block: there is no second issuing group" : "");
     variant("overwrite", [&](Gemm& g) {
       g.body = Body::Overwrite;
       set_mnk(g, g.tm + 1, g.tn, g.tk);
@@ -324,10 +335,13 @@ public:
       set_mnk(g, g.tm, g.tn, 4 * g.tk + 1);
     });
     variant("acc_init", [&](Gemm& g) { g.init = 1.5; });
-    variant("misaligned", [&](Gemm& g) {
-      set_mnk(g, g.tm + 7, g.tn + 5, g.tk + 3);
-      g.misalign = {1, 3, 1};
-    });
+    variant(
+        "misaligned",
+        [&](Gemm& g) {
+          set_mnk(g, g.tm + 7, g.tn + 5, g.tk + 3);
+          g.misalign = {1, 3, 1};
+        },
+        workgroup ? mi->id + " loads from tensors on 16-byte boundaries; misaligned launches run the variant without it" : "");
     variant("random", [&](Gemm& g) {
       g.values = Values::Random;
       set_mnk(g, g.tm + 3, g.tn, 8 * g.tk);

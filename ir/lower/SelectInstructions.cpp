@@ -14,7 +14,8 @@
 // whole block, the atom is the whole M x N tile (no padding) and the largest K step that
 // divides K. It loads A and B itself from the tensors (location `global`), so it is taken
 // only where both operands are staged by a plain copy that can be forwarded
-// (Forwarding.h), and where the accumulator is only filled, multiplied into and copied
+// (Forwarding.h), in the variant for tensors that start on 16-byte boundaries (such loads
+// need aligned bases), and where the accumulator is only filled, multiplied into and copied
 // whole to a tensor.
 #include <algorithm>
 #include <cmath>
@@ -40,6 +41,7 @@ struct GemmFacts {
   bool c_may_be_opaque = false;  ///< every use of C is one an opaque matrix supports
   bool c_store_only = false;     ///< C is only filled, multiplied into and copied whole to a tensor
   std::string a_unforwardable, b_unforwardable;  ///< why A (B) cannot be loaded from its tensor; "" if it can
+  bool tensors_aligned = false;  ///< the variant for tensors on 16-byte boundaries (LowerOptions)
 };
 
 /// A shared-memory descriptor reads 8-row x 16-byte core matrices: the contiguous (last)
@@ -153,6 +155,10 @@ std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmF
   }
   if (!g.c_store_only) {
     why = "a workgroup matrix accumulator can only be filled, multiplied into and copied whole to a tensor";
+    return std::nullopt;
+  }
+  if (!g.tensors_aligned) {
+    why = "it loads A and B from their tensors, which must start on 16-byte boundaries (only the aligned variant)";
     return std::nullopt;
   }
   if (!g.a_unforwardable.empty() || !g.b_unforwardable.empty()) {
@@ -367,6 +373,7 @@ Status select_instructions(LowerContext& ctx) {
     g.a_shape = A.shape, g.b_shape = B.shape;
     g.c_may_be_opaque = opaque_compatible(ctx.kernel.body, s.gemm_c().buffer, buffers);
     g.c_store_only = store_only(ctx.kernel.body, s.gemm_c().buffer, buffers);
+    g.tensors_aligned = ctx.options.tensors_aligned;
     if (!staging_copy(ctx.kernel, s, true, g.a_unforwardable) && g.a_unforwardable.empty()) g.a_unforwardable = "A cannot be forwarded";
     if (!staging_copy(ctx.kernel, s, false, g.b_unforwardable) && g.b_unforwardable.empty()) g.b_unforwardable = "B cannot be forwarded";
     g.a_major = ta ? Major::MN : Major::K;

@@ -130,6 +130,67 @@ std::string device_target_json(const DeviceCaps& caps) {
       if (a == "f64") matrix_features.insert("f64");
     }
   }
+  // Workgroup-scope matrices (VK_NV_cooperative_matrix2 with tensor addressing): one matrix
+  // of the whole block tile, A and B loaded straight from their tensors, for workgroups of
+  // exactly the entry's invocations. Float entries only (the lowering takes them for f16 or
+  // f32 results); sizes up to 256 x 256 x 256 within the device's maximum.
+  if (subgroup > 1 && caps.vulkan_memory_model && caps.float16 && caps.coopmat_tensor_addressing && !ids.empty()) {
+    for (const FlexibleCoopmatProps& p : caps.coopmat_flexible) {
+      std::string a = component_dtype(p.a), b = component_dtype(p.b), c = component_dtype(p.c), r = component_dtype(p.result);
+      if (p.scope != 2 || p.saturating || a != "f16" || b != "f16" || (c != "f32" && c != "f16") || c != r) continue;
+      if (p.invocations == 0 || p.invocations % uint32_t(subgroup) || p.invocations > uint32_t(max_threads)) continue;
+      if (!p.m_step || !p.n_step || !p.k_step) continue;
+      uint32_t top = std::min<uint32_t>(256, caps.coopmat_flexible_max);
+      auto range = [&](uint32_t step) {
+        Json d = Json::object();
+        d.set("min", Json(int64_t(step)));
+        d.set("max", Json(int64_t(top / step * step)));
+        d.set("step", Json(int64_t(step)));
+        return d;
+      };
+      if (top < std::max({p.m_step, p.n_step, p.k_step})) continue;
+      std::string id = "coopmat.wg" + std::to_string(p.invocations) + "." + a + "_" + c;
+      if (!ids.insert(id).second) continue;
+      Json e = Json::object();
+      e.set("id", Json(id));
+      e.set("kind", Json("coopmat"));
+      e.set("m", range(p.m_step));
+      e.set("n", range(p.n_step));
+      e.set("k", range(p.k_step));
+      Json dt = Json::object();
+      dt.set("a", Json(a));
+      dt.set("b", Json(b));
+      dt.set("c", Json(c));
+      dt.set("d", Json(r));
+      e.set("dtypes", dt);
+      Json loc = Json::object();
+      loc.set("a", strings({"global"}));
+      loc.set("b", strings({"global"}));
+      loc.set("acc", strings({"registers"}));
+      e.set("locations", loc);
+      e.set("scope", Json("cta"));
+      e.set("group_threads", Json(int64_t(p.invocations)));
+      e.set("issue_threads", Json(int64_t(p.invocations)));
+      Json majors = Json::object();
+      majors.set("a", strings({"k"}));
+      majors.set("b", strings({"mn"}));
+      e.set("majors", majors);
+      Json opaque = Json::object();
+      opaque.set("layout", Json("opaque"));
+      Json global = Json::object();
+      global.set("global", opaque);
+      Json layouts = Json::object();
+      layouts.set("a", global);
+      layouts.set("b", global);
+      layouts.set("acc", opaque_registers());
+      e.set("layouts", layouts);
+      e.set("mnemonic", Json("OpCooperativeMatrixMulAddKHR (Workgroup scope, OpCooperativeMatrixLoadTensorNV)"));
+      e.set("requires", strings({"cooperative_matrix"}));
+      // The subgroup entries' estimate per thread (512 per 32 threads).
+      e.set("rate", Json(int64_t(16 * p.invocations)));
+      instructions.push(e);
+    }
+  }
   // The fma fallback: every dtype in, f32 (f64) or i32 out.
   {
     std::vector<std::string> ins, outs{"f32", "i32"};
@@ -181,6 +242,8 @@ std::string device_target_json(const DeviceCaps& caps) {
   if (caps.atomic_float64_add && has("f64")) caps_note += " atomic_float64_add";
   if (caps.int64_atomics && has("f64")) caps_note += " int64_atomics";
   caps_note += " push_constants=" + std::to_string(std::max<uint32_t>(128, caps.max_push_constants));
+  if (caps.coopmat_workgroup_reserved_shared)
+    caps_note += " workgroup_matrix_shared=" + std::to_string(caps.coopmat_workgroup_reserved_shared);
   // The widths a shader declares DenormPreserve for. Without independence every width must
   // be set alike (all three or none); with "32-bit only", 16 and 64 go together.
   {

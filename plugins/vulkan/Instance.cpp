@@ -4,8 +4,6 @@
 /// created, and every physical device with a compute queue is described from its
 /// properties, features and cooperative-matrix shapes. Anything missing ends discovery with
 /// fewer (or zero) devices and a log line, never an error.
-#include <cstdio>
-#include <cstdlib>
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -218,13 +216,6 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
     c.coopmat_flexible_max = cm2p.cooperativeMatrixFlexibleDimensionsMaxDimension;
     c.coopmat_workgroup_max_size = cm2p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
     c.coopmat_workgroup_reserved_shared = cm2p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
-    if (getenv("TEGULA_VK_CM2_PRINT")) {
-      fprintf(stderr, "coopmat2: max dim %u, max wg %u, reserved shared %u\n", c.coopmat_flexible_max, c.coopmat_workgroup_max_size,
-              c.coopmat_workgroup_reserved_shared);
-      for (auto& e : c.coopmat_flexible)
-        fprintf(stderr, "  flex %ux%ux%u a%u b%u c%u r%u sat%d scope%u inv%u\n", e.m_step, e.n_step, e.k_step, e.a, e.b, e.c, e.result,
-                int(e.saturating), e.scope, e.invocations);
-    }
   }
   p.pipeline_statistics = has_pe && fpe.pipelineExecutableInfo;
   p.driver_text = driver_string(c.vendor_id, c.driver_version);

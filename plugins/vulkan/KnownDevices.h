@@ -4,6 +4,7 @@
 /// generate for them without the device.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "plugins/vulkan/DeviceTarget.h"
@@ -58,6 +59,22 @@ inline DeviceCaps h200_caps() {
   add(16, 16, 32, 3, 5);
   add(16, 8, 32, 3, 5);
   add(16, 16, 16, 1000141000, 1);
+  // VK_NV_cooperative_matrix2, as driver 580.159.04 reports it (bench/results/vulkan-h200-2026-11-30.md):
+  // workgroup scope for 32, 64, 128 and 256 invocations, sizes up to 1024, 8 KiB of shared
+  // memory kept by the driver. (The subgroup-scope flexible entries are not used.)
+  c.coopmat_tensor_addressing = true;
+  c.coopmat_flexible_max = 1024;
+  c.coopmat_workgroup_max_size = 256;
+  c.coopmat_workgroup_reserved_shared = 8192;
+  auto flex = [&](uint32_t m, uint32_t n, uint32_t k, uint32_t a, uint32_t acc, uint32_t inv) {
+    c.coopmat_flexible.push_back({m, n, k, a, a, acc, acc, false, 2, inv});
+  };
+  for (auto [m, n, inv] : {std::array<uint32_t, 3>{16, 16, 32}, {16, 16, 64}, {32, 16, 128}, {32, 32, 256}}) {
+    for (uint32_t acc : {0u, 1u}) flex(m, n, 16, 0, acc, inv);
+    flex(m, n, 32, 7, 9, inv);
+    flex(m, n, 32, 3, 5, inv);
+    flex(m, n, 16, 1000141000, 1, inv);
+  }
   return c;
 }
 

@@ -40,10 +40,16 @@ TargetDescription workgroup_target() {
   return *t;
 }
 
+LowerOptions aligned() {
+  LowerOptions o;
+  o.tensors_aligned = true;
+  return o;
+}
+
 Result<LowerResult> lower_with(const std::string& text, const TargetDescription& t) {
   auto k = parse_and_verify(text, "case");
   if (!k.is_ok()) return k.status();
-  return lower(*k, t);
+  return lower(*k, t, aligned());
 }
 
 }  // namespace
@@ -52,7 +58,7 @@ TEST_CASE("a plain tiled gemm gets one workgroup matrix, its operands forwarded"
   TargetDescription t = workgroup_target();
   auto k = parse_and_verify(gemm_text("f16", 64, 128, 32, 128), "case");
   REQUIRE(k.is_ok());
-  auto r = lower(*k, t);
+  auto r = lower(*k, t, aligned());
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   const Stmt* g = first_op(r->kernel.body, OpKind::Gemm);
   CHECK(attr_text(*g, "mma.inst") == "\"coopmat.wg128.f16_f32\"");
@@ -75,6 +81,17 @@ TEST_CASE("a plain tiled gemm gets one workgroup matrix, its operands forwarded"
     CAPTURE(shape);
     CHECK(*run_bytes(r->kernel, shape, 7) == *run_bytes(*k, shape, 7));
   }
+}
+
+TEST_CASE("only the variant for aligned tensors loads from them") {
+  TargetDescription t = workgroup_target();
+  auto k = parse_and_verify(gemm_text("f16", 64, 128, 32, 128), "case");
+  REQUIRE(k.is_ok());
+  auto r = lower(*k, t);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.kind") == "fma");
+  CHECK(log_has(*r, "must start on 16-byte boundaries"));
+  CHECK_FALSE(is_forwarded(*alloc_of(r->kernel, "As")));
 }
 
 TEST_CASE("the whole block must be the matrix's workgroup") {
@@ -102,7 +119,7 @@ TEST_CASE("an operand the kernel also reads elsewhere cannot be forwarded") {
       "  fill Acc, 0.0\n  copy A, As\n  copy B, Bs\n  gemm As, Bs, Acc, accumulate=true\n  copy As, D\n  copy Acc, C\n}\n";
   auto k = parse_and_verify(text, "case");
   REQUIRE(k.is_ok());
-  auto r = lower(*k, t);
+  auto r = lower(*k, t, aligned());
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.kind") == "fma");
   CHECK(log_has(*r, "A is used by more than its copy and this gemm"));
@@ -131,7 +148,7 @@ TEST_CASE("a transposed, padded or rewritten operand cannot be forwarded") {
     CAPTURE(c.why);
     auto k = parse_and_verify(c.text, "case");
     REQUIRE_MESSAGE(k.is_ok(), k.status().str());
-    auto r = lower(*k, t);
+    auto r = lower(*k, t, aligned());
     REQUIRE_MESSAGE(r.is_ok(), r.status().str());
     CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.kind") != "coopmat");
     CHECK(log_has(*r, c.why));

@@ -32,6 +32,7 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
           if (w == "atomic_float64_add") t.atomic_float64_add = true;
           if (w == "int64_atomics") t.int64_atomics = true;
           if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::strtoul(w.c_str() + 15, nullptr, 10));
+          if (w.rfind("workgroup_matrix_shared=", 0) == 0) t.workgroup_matrix_shared = int64_t(std::strtoul(w.c_str() + 24, nullptr, 10));
           for (auto [key, widths] : {std::pair<std::string, std::vector<uint32_t>*>{"denorm_preserve=", &t.denorm_preserve},
                                      {"signed_zero_inf_nan_preserve=", &t.signed_zero_preserve}}) {
             if (w.rfind(key, 0) != 0) continue;
@@ -46,6 +47,10 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
   }
   for (const MatrixInstruction& mi : d.matrix_instructions) {
     if (mi.kind != InstructionKind::Coopmat) continue;
+    if (mi.scope == GroupScope::Cta) {
+      t.workgroup_coopmat.push_back({mi.id, mi.m, mi.n, mi.k, mi.a_types.front(), mi.b_types.front(), mi.c_types.front(), mi.group_threads});
+      continue;
+    }
     for (const MmaShape& s : instruction_shapes(mi)) {
       CoopmatShape c;
       c.id = mi.id;

@@ -8,7 +8,7 @@
 /// `notes`, written by the plugin when it describes a device:
 ///
 ///   "vulkan.caps: atomic_float32_add atomic_float64_add int64_atomics push_constants=128
-///    denorm_preserve=16,32,64 signed_zero_inf_nan_preserve=16,32,64"
+///    workgroup_matrix_shared=8192 denorm_preserve=16,32,64 signed_zero_inf_nan_preserve=16,32,64"
 ///
 /// A description without that line (vulkan_generic) gets the conservative defaults: CAS
 /// loops for float atomics and 128 bytes of push constants (the Vulkan minimum).
@@ -29,6 +29,18 @@ struct CoopmatShape {
   std::string id;
   int m = 0, n = 0, k = 0;
   DType a = DType::F16, b = DType::F16, c = DType::F32;
+  /// Workgroup scope (a cta-scope entry): one matrix of the whole block, for exactly
+  /// `threads` invocations, loading A and B from their tensors.
+  bool workgroup = false;
+  int threads = 0;
+};
+
+/// A cta-scope coopmat entry: sizes are any its dimensions allow.
+struct WorkgroupCoopmat {
+  std::string id;
+  Dim m, n, k;
+  DType a = DType::F16, b = DType::F16, c = DType::F32;
+  int threads = 0;
 };
 
 struct CodegenTarget {
@@ -50,6 +62,9 @@ struct CodegenTarget {
   /// Float widths the shader declares SignedZeroInfNanPreserve for.
   std::vector<uint32_t> signed_zero_preserve;
   std::vector<CoopmatShape> coopmat;
+  std::vector<WorkgroupCoopmat> workgroup_coopmat;
+  /// Shared memory the driver keeps for itself in a shader with workgroup-scope matrices.
+  int64_t workgroup_matrix_shared = 0;
 };
 
 /// The prefix of the notes line that carries plugin-private capabilities.

@@ -47,6 +47,8 @@ Status KernelGen::declare_opaque(Buf& b, const ir::Stmt& alloc) {
   std::vector<int64_t> repeat = ir::stmt_attr_ints(alloc, "layout.repeat");
   if (!inst || atom.size() != 3 || groups.size() != 2 || repeat.size() != 2)
     return fail(alloc.loc, "opaque fragment '" + alloc.name + "' lacks layout.atom, layout.groups or layout.repeat");
+  for (const WorkgroupCoopmat& w : t_.workgroup_coopmat)
+    if (w.id == inst->value.s) return declare_workgroup_matrix(b, alloc, w, atom, groups, repeat);
   for (const CoopmatShape& c : t_.coopmat)
     if (c.id == inst->value.s && c.m == atom[0] && c.n == atom[1] && c.k == atom[2]) b.coop = &c;
   if (!b.coop) return fail(alloc.loc, "the target has no cooperative matrix '" + inst->value.s + "' of that shape");
@@ -125,6 +127,7 @@ Status KernelGen::opaque_fill(Buf& b, Value value) {
 }
 
 Status KernelGen::gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
+  if (C->workgroup) return workgroup_gemm(s, A, B, C);
   auto plan = ir::get_gemm_plan(s);
   if (!plan.is_ok()) return plan.status();
   if (!C->opaque) return fail(s.loc, "a cooperative-matrix gemm into a fragment that is not opaque");
@@ -190,6 +193,10 @@ Status KernelGen::opaque_copy(const ir::Stmt& s, Buf* src, Buf* dst, const std::
   bool out = src->opaque;
   Buf& frag = out ? *src : *dst;
   Buf& mem = out ? *dst : *src;
+  if (frag.workgroup) {
+    if (!out) return fail(s.loc, "a copy into a workgroup matrix");
+    return workgroup_store(s, frag, mem);
+  }
   if (mem.scope != ir::Scope::Global && mem.scope != ir::Scope::Shared)
     return fail(s.loc, "copy between an opaque fragment and a " + std::string(ir::scope_name(mem.scope)) + " buffer");
   TG_ASSIGN_OR_RETURN(std::vector<Value> origin, tile_origin(out ? s.copy_dst() : s.copy_src()));
@@ -243,6 +250,7 @@ Status KernelGen::opaque_copy(const ir::Stmt& s, Buf* src, Buf* dst, const std::
 }
 
 Status KernelGen::opaque_map(const ir::Stmt& s, Buf& b) {
+  if (b.workgroup) return fail(s.loc, "a map over a workgroup matrix");
   const CoopmatShape& c = *b.coop;
   uint32_t S = uint32_t(t_.subgroup_width);
   int64_t tile = int64_t(c.m) * c.n;

@@ -8,6 +8,7 @@
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
+#include "ir/lower/Forwarding.h"
 
 namespace tegula::vulkan {
 
@@ -155,6 +156,10 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
   b.shape = s.type.shape;
   switch (s.type.scope) {
     case ir::Scope::Shared: {
+      if (ir::is_forwarded(s)) {
+        b.forwarded = true;
+        break;
+      }
       TG_ASSIGN_OR_RETURN(b.layout, ir::get_shared_layout(s.attrs));
       int64_t esize = int64_t(dtype_size(b.dtype));
       b.elem = Conversions::storage_type(b.dtype);
@@ -382,6 +387,29 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     });
     TG_RETURN_IF_ERROR(st);
   }
+  // A pipelined loop around a workgroup-matrix gemm has nothing to prefetch (the driver
+  // stages the tiles); its stages unroll it instead, so the loads of later K steps can issue
+  // while earlier ones compute. The iterations left over run one at a time.
+  int64_t unroll = s.op == ir::OpKind::Pipelined && ahead.empty() && prefetched.empty() ? workgroup_unroll(s) : 1;
+  if (unroll > 1) {
+    auto body = [&](Value i) {
+      buf_scopes_.emplace_back();
+      var_scopes_.emplace_back();
+      var_scopes_.back()[s.vars[0]] = Var{i, 0, T::I32};
+      for (const ir::Stmt& x : s.body().stmts)
+        if (st.is_ok()) st = gen_stmt(x);
+      buf_scopes_.pop_back();
+      var_scopes_.pop_back();
+    };
+    Value u = b_.ci(int32_t(unroll));
+    Value main_hi = b_.add(lo, b_.mul(b_.op(OpSDiv, T::I32, {b_.sub(hi, lo).id, u.id}), u));
+    b_.for_(lo, main_hi, int32_t(unroll), [&](Value i0) {
+      for (int64_t j = 0; j < unroll && st.is_ok(); ++j) body(b_.add(i0, b_.ci(int32_t(j))));
+    });
+    b_.for_(main_hi, hi, 1, [&](Value i) { body(i); });
+    ranges_ = outer_ranges;
+    return st;
+  }
   b_.for_(lo, hi, 1, [&](Value i) {
     buf_scopes_.emplace_back();
     var_scopes_.emplace_back();
@@ -411,6 +439,18 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   });
   ranges_ = outer_ranges;
   return st;
+}
+
+int64_t KernelGen::workgroup_unroll(const ir::Stmt& loop) {
+  int64_t stages = ir::stmt_attr_int(loop, "stages");
+  if (stages < 2) return 1;
+  bool workgroup_gemm = false;
+  for (const ir::Stmt& x : loop.body().stmts) {
+    if (x.op != ir::OpKind::Gemm) continue;
+    const Buf* c = find_buf(x.gemm_c().buffer);
+    workgroup_gemm = workgroup_gemm || (c && c->workgroup);
+  }
+  return workgroup_gemm ? std::min<int64_t>(stages, 8) : 1;
 }
 
 void KernelGen::bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi) {
@@ -627,6 +667,14 @@ Result<GeneratedShader> KernelGen::run() {
     for (uint32_t w : t_.signed_zero_preserve) m_.execution_mode(main_fn, ModeSignedZeroInfNanPreserve, {w});
   }
   iface_.workgroup_size = uint32_t(k_.threads);
+  // The driver keeps some shared memory for staging workgroup matrices.
+  if (uses_workgroup_matrices_ && t_.shared_memory_per_block > 0 &&
+      int64_t(iface_.shared_bytes) + t_.workgroup_matrix_shared > t_.shared_memory_per_block)
+    return error(ErrorCode::Unsupported, "vulkan: kernel '" + k_.name + "' needs " + std::to_string(iface_.shared_bytes) +
+                                             " bytes of shared memory beside the " + std::to_string(t_.workgroup_matrix_shared) +
+                                             " its workgroup matrices keep; the device offers " +
+                                             std::to_string(t_.shared_memory_per_block),
+                 k_.loc);
   if (uses_subgroup_) iface_.subgroup_size = uint32_t(t_.subgroup_width);
   GeneratedShader out;
   out.words = m_.finish(iface_.spirv_version);

@@ -77,6 +77,10 @@ struct Buf {
   uint32_t mat_type = 0;       ///< the accumulator's OpTypeCooperativeMatrixKHR
   T comp = T::F32;             ///< its component type
   std::vector<uint32_t> mats;  ///< Function variables, matrix (i, j) at i + rm * j
+  bool workgroup = false;      ///< one Workgroup-scope matrix (WorkgroupMatrix.cpp)
+  /// A shared tile whose only writer and reader were forwarded (layout.forwarded): it has no
+  /// variable; the gemm loads the copy's source instead.
+  bool forwarded = false;
 };
 
 /// Whether a statement (not its nested blocks) names the buffer anywhere (Packed.cpp).
@@ -189,6 +193,16 @@ public:
 
   // --- cooperative matrices (Coopmat.cpp) ------------------------------------------------
   Status declare_opaque(Buf& b, const ir::Stmt& alloc);
+  // Workgroup-scope matrices (WorkgroupMatrix.cpp).
+  Status declare_workgroup_matrix(Buf& b, const ir::Stmt& alloc, const WorkgroupCoopmat& w, const std::vector<int64_t>& atom,
+                                  const std::vector<int64_t>& groups, const std::vector<int64_t>& repeat);
+  void need_workgroup_matrices();
+  Value tensor_layout(Buf& tensor, const std::vector<Value>& origin, int64_t rows, int64_t cols, bool clamp);
+  uint32_t tensor_base(Buf& tensor);
+  Status workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);
+  Status workgroup_store(const ir::Stmt& s, Buf& frag, Buf& mem);
+  /// How many iterations of a pipelined loop one pass of the generated loop runs.
+  int64_t workgroup_unroll(const ir::Stmt& loop);
   Status gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);
   Status opaque_fill(Buf& b, Value value);
   /// Whole-fragment copies through the subgroup's staging tile: out to shared or global
@@ -298,6 +312,9 @@ public:
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
+  bool uses_workgroup_matrices_ = false;
+  std::deque<CoopmatShape> wg_shapes_;                  ///< the workgroup matrices' shapes (Buf::coop points here)
+  std::map<std::string, const ir::Stmt*> forwarded_;   ///< forwarded tile -> the copy that staged it (plan.forward)
   ir::RangeMap ranges_;       ///< block indices and loop variables with known bounds
   int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)

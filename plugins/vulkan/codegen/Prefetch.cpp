@@ -40,7 +40,7 @@ std::vector<size_t> KernelGen::prefetchable_copies(const ir::Stmt& loop) const {
   for (size_t j = 0; j < stmts.size(); ++j) {
     const ir::Stmt& s = stmts[j];
     if (s.op == ir::OpKind::Barrier) continue;
-    if (s.op != ir::OpKind::Copy || ir::stmt_attr_ident(s, "plan.kind") != "free") break;
+    if (s.op != ir::OpKind::Copy || ir::stmt_attr_ident(s, "plan.kind") != "free" || ir::find_attr(s.attrs, "plan.forward")) break;
     auto src = infos.find(s.copy_src().buffer), dst = infos.find(s.copy_dst().buffer);
     if (src == infos.end() || dst == infos.end()) break;
     if (src->second.scope != ir::Scope::Global || dst->second.scope != ir::Scope::Shared || src->second.dtype != dst->second.dtype) break;

@@ -35,6 +35,12 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   Buf* src = find_buf(s.tiles[0].buffer);
   Buf* dst = find_buf(s.tiles[1].buffer);
   if (!src || !dst) return fail(s.loc, "unbound copy operand");
+  // A forwarded copy (ir/lower/ForwardOperands.cpp): the gemm loads from its source.
+  if (ir::find_attr(s.attrs, "plan.forward")) {
+    if (!dst->forwarded || src->scope != ir::Scope::Global) return fail(s.loc, "plan.forward on a copy into a tile that is not forwarded");
+    forwarded_[dst->name] = &s;
+    return Status::ok();
+  }
   ir::BufferMap infos;
   for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));

@@ -35,7 +35,9 @@ const char* op_name(uint32_t op) {
     TG_OP_NAME(OpAtomicIAdd) TG_OP_NAME(OpLoopMerge) TG_OP_NAME(OpSelectionMerge) TG_OP_NAME(OpLabel) TG_OP_NAME(OpBranch)
     TG_OP_NAME(OpBranchConditional) TG_OP_NAME(OpReturn) TG_OP_NAME(OpReturnValue) TG_OP_NAME(OpGroupNonUniformShuffleXor)
     TG_OP_NAME(OpAtomicFAddEXT) TG_OP_NAME(OpTypeCooperativeMatrixKHR) TG_OP_NAME(OpCooperativeMatrixLoadKHR)
-    TG_OP_NAME(OpCooperativeMatrixStoreKHR) TG_OP_NAME(OpCooperativeMatrixMulAddKHR)
+    TG_OP_NAME(OpCooperativeMatrixStoreKHR) TG_OP_NAME(OpCooperativeMatrixMulAddKHR) TG_OP_NAME(OpCooperativeMatrixLoadTensorNV)
+    TG_OP_NAME(OpCooperativeMatrixStoreTensorNV) TG_OP_NAME(OpTypeTensorLayoutNV) TG_OP_NAME(OpCreateTensorLayoutNV)
+    TG_OP_NAME(OpTensorLayoutSetDimensionNV) TG_OP_NAME(OpTensorLayoutSetStrideNV) TG_OP_NAME(OpTensorLayoutSliceNV)
 #undef TG_OP_NAME
     default: return nullptr;
   }

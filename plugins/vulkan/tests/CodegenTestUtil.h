@@ -49,8 +49,10 @@ inline Result<GeneratedShader> generate_for(const std::string& text, const Targe
   return generate_shader(k, ct);
 }
 
-/// spirv-val's verdict ("" when valid), or "skip" when spirv-val is not installed.
+/// spirv-val's verdict ("" when valid), or "skip" when spirv-val is not installed. Modules
+/// of SPIR-V 1.4 and later (workgroup matrices need 1.6) are checked as Vulkan 1.3 code.
 inline std::string spirv_val(const std::vector<uint32_t>& words, const char* env = "vulkan1.1") {
+  if (words.size() > 1 && words[1] >= 0x00010400 && std::string(env) == "vulkan1.1") env = "vulkan1.3";
   std::string tool = TEGULA_SPIRV_VAL;
   if (tool.empty() || tool.find("NOTFOUND") != std::string::npos) return "skip";
   char path[] = "/tmp/tegula-test-spirv-XXXXXX";
