@@ -42,6 +42,7 @@ static tegula_error* compile(tegula_device* d, const char* ir_text, size_t ir_si
   if (o.source_name) request.source_name = o.source_name;
   if (o.plugin_options) request.plugin_options = o.plugin_options;
   request.use_cache = !(o.flags & TEGULA_COMPILE_NO_CACHE);
+  request.raster_group = o.raster_group;
   Result<tegula_kernel*> k = compile_kernel(d, std::string_view(ir_text ? ir_text : "", ir_size), request);
   if (!k.is_ok()) return to_c_error(k.status());
   tegula_runtime* rt = d->runtime;

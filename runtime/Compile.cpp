@@ -44,10 +44,11 @@ void fill_signature(tegula_kernel* k) {
 
 }  // namespace
 
-ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility, bool aligned) {
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility, bool aligned, uint32_t raster_group) {
   ir::LowerOptions options;
   options.divisibility = divisibility;
   options.tensors_aligned = aligned;
+  options.raster_group = raster_group;
   return options;
 }
 
@@ -75,12 +76,12 @@ struct Built {
 /// Lower `kernel` for the device with `divisibility`, then cache lookup, plugin compile,
 /// cache store and load.
 Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                    const std::string& plugin_options, bool want_cache) {
+                    uint32_t raster_group, const std::string& plugin_options, bool want_cache) {
   tegula_runtime* rt = d->runtime;
   PluginInstance& plugin = *d->plugin;
   uint32_t index = d->info->index;
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, variant_lower_options(divisibility, aligned)));
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, variant_lower_options(divisibility, aligned, raster_group)));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
   std::string lowered_text = ir::print_kernel(lowered.kernel);
 
@@ -137,13 +138,14 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::parse_and_verify(ir_text, request.source_name));
   // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
   // a kernel the device cannot run fails here.
-  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, true, request.plugin_options, request.use_cache));
+  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, true, request.raster_group, request.plugin_options, request.use_cache));
   auto k = std::make_unique<tegula_kernel>();
   k->device = d;
   k->source = std::move(kernel);
   k->kernel = std::move(generic.lowered);
   k->plugin_options = request.plugin_options;
   k->use_cache = request.use_cache;
+  k->raster_group = request.raster_group;
   k->generic.executable = generic.executable;
   k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;
@@ -157,7 +159,7 @@ Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return &it->second;
-  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->plugin_options, k->use_cache));
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->raster_group, k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
   k->device->runtime->log.debug("kernel " + k->source.name + ": variant for " + what);

@@ -26,12 +26,14 @@ struct CompileRequest {
   std::string source_name = "<kernel>";
   std::string plugin_options;
   bool use_cache = true;
+  uint32_t raster_group = 0;  ///< LowerOptions::raster_group, for every variant
 };
 
 /// The lowering options of a kernel variant: what its launches guarantee about tensor
 /// alignment and shape divisibility. The defaults describe the generic variant, the one
 /// tegula_kernel_compile builds up front and tegula_plugin_compile_offline reproduces.
-ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility = {}, bool aligned = true);
+ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& divisibility = {}, bool aligned = true,
+                                       uint32_t raster_group = 0);
 
 /// The device's target description, resolved once.
 Result<const TargetDescription*> device_target(tegula_device* device);

@@ -50,6 +50,7 @@ struct tegula_kernel {
   tegula::ir::Kernel source;  ///< verified, before lowering: what variants are lowered from
   std::string plugin_options;
   bool use_cache = true;
+  uint32_t raster_group = 0;
   /// One compiled executable: its bytes are kept for tegula_kernel_describe, and its
   /// readable form once asked for (under variants_mu, never changed after).
   struct Variant {

@@ -122,16 +122,23 @@ std::string layout_support(const MatrixInstruction* mi, bool ta, bool tb, bool a
   return "";
 }
 
-/// The catalogue id with its ranged dimensions filled in: wgmma.m64nNk16 -> wgmma.m64n128k16.
+/// The catalogue id with its ranged dimensions filled in: wgmma.m64nNk16 -> wgmma.m64n128k16;
+/// an id without such placeholders gets the shape appended (coopmat.wg256.f16_f32 ->
+/// coopmat.wg256.f16_f32.m32n32k16), so every shape's cases have their own names.
 std::string expand_id(const MatrixInstruction& mi, const MmaShape& s) {
   std::string id = mi.id;
+  bool placed = false;
   auto fill = [&](const std::string& from, const std::string& to) {
     size_t p = id.find(from);
-    if (p != std::string::npos) id.replace(p, from.size(), to);
+    if (p == std::string::npos) return;
+    id.replace(p, from.size(), to);
+    placed = true;
   };
   if (!mi.m.is_fixed()) fill("mM", "m" + n(s.m));
   if (!mi.n.is_fixed()) fill("nN", "n" + n(s.n));
   if (!mi.k.is_fixed()) fill("kK", "k" + n(s.k));
+  bool ranged = !mi.m.is_fixed() || !mi.n.is_fixed() || !mi.k.is_fixed();
+  if (ranged && !placed) id += ".m" + n(s.m) + "n" + n(s.n) + "k" + n(s.k);
   return id;
 }
 

@@ -133,30 +133,39 @@ std::string device_target_json(const DeviceCaps& caps) {
   // Workgroup-scope matrices (VK_NV_cooperative_matrix2 with tensor addressing): one matrix
   // of the whole block tile, A and B loaded straight from their tensors, for workgroups of
   // exactly the entry's invocations. Float entries only (the lowering takes them for f16 or
-  // f32 results); sizes up to 256 x 256 x 256 within the device's maximum.
+  // f32 results). The driver allows far larger matrices than run well: the sizes offered
+  // keep the accumulator at 128 values per invocation (M x N <= 128 x invocations, M up to
+  // N, N up to 256: 128 x 256 for 256 invocations, 128 x 128 for 128) and K steps at 64, within the device's maximum. (256 x 256 x 256 on 256
+  // invocations took more than a minute to compile on the H200; 256 x 256 x 32 ran at 13
+  // TFLOP/s, spilling.)
   if (subgroup > 1 && caps.vulkan_memory_model && caps.float16 && caps.coopmat_tensor_addressing && !ids.empty()) {
     for (const FlexibleCoopmatProps& p : caps.coopmat_flexible) {
       std::string a = component_dtype(p.a), b = component_dtype(p.b), c = component_dtype(p.c), r = component_dtype(p.result);
       if (p.scope != 2 || p.saturating || a != "f16" || b != "f16" || (c != "f32" && c != "f16") || c != r) continue;
       if (p.invocations == 0 || p.invocations % uint32_t(subgroup) || p.invocations > uint32_t(max_threads)) continue;
       if (!p.m_step || !p.n_step || !p.k_step) continue;
-      uint32_t top = std::min<uint32_t>(256, caps.coopmat_flexible_max);
-      auto range = [&](uint32_t step) {
+      // N: the power of two at or above sqrt(128 x invocations) (square or twice as wide).
+      uint32_t n_top = 1;
+      while (n_top * n_top < 128 * p.invocations) n_top *= 2;
+      n_top = std::min<uint32_t>({n_top, 256, caps.coopmat_flexible_max});
+      uint32_t m_top = std::min<uint32_t>({n_top, caps.coopmat_flexible_max, 128 * p.invocations / n_top});
+      uint32_t k_top = std::min<uint32_t>(64, caps.coopmat_flexible_max);
+      auto range = [&](uint32_t step, uint32_t top) {
         Json d = Json::object();
         d.set("min", Json(int64_t(step)));
         d.set("max", Json(int64_t(top / step * step)));
         d.set("step", Json(int64_t(step)));
         return d;
       };
-      if (top < std::max({p.m_step, p.n_step, p.k_step})) continue;
+      if (m_top < p.m_step || n_top < p.n_step || k_top < p.k_step) continue;
       std::string id = "coopmat.wg" + std::to_string(p.invocations) + "." + a + "_" + c;
       if (!ids.insert(id).second) continue;
       Json e = Json::object();
       e.set("id", Json(id));
       e.set("kind", Json("coopmat"));
-      e.set("m", range(p.m_step));
-      e.set("n", range(p.n_step));
-      e.set("k", range(p.k_step));
+      e.set("m", range(p.m_step, m_top));
+      e.set("n", range(p.n_step, n_top));
+      e.set("k", range(p.k_step, k_top));
       Json dt = Json::object();
       dt.set("a", Json(a));
       dt.set("b", Json(b));

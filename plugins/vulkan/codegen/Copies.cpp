@@ -25,6 +25,7 @@ uint32_t KernelGen::vector_view(Buf& b, uint32_t bytes) {
   uint32_t block = m_.type_struct({rarr});
   m_.decorate(block, DecBlock);
   m_.member_decorate(block, 0, DecOffset, {0});
+  if (b.read_only) m_.member_decorate(block, 0, DecNonWritable);
   uint32_t var = m_.global_variable(SCStorageBuffer, block);
   m_.decorate(var, DecDescriptorSet, {0});
   m_.decorate(var, DecBinding, {b.binding});

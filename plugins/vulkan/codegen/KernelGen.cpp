@@ -107,6 +107,7 @@ Status KernelGen::declare_interface() {
   }
 
   // Storage buffers, one per tensor parameter.
+  std::set<std::string> written = ir::written_buffers(k_.body);
   uint32_t binding = 0;
   size_t member = 0;
   buf_scopes_.emplace_back();
@@ -127,6 +128,10 @@ Status KernelGen::declare_interface() {
     m_.decorate(block, DecBlock);
     m_.member_decorate(block, 0, DecOffset, {0});
     m_.member_name(block, 0, "elements");
+    // Tensors the kernel never writes are NonWritable: drivers may then read them through
+    // the read-only data path.
+    b.read_only = !written.count(p.name);
+    if (b.read_only) m_.member_decorate(block, 0, DecNonWritable);
     b.var = m_.global_variable(SCStorageBuffer, block);
     m_.decorate(b.var, DecDescriptorSet, {0});
     m_.decorate(b.var, DecBinding, {binding});

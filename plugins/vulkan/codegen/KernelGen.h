@@ -57,6 +57,7 @@ struct Buf {
   std::map<uint32_t, uint32_t> views;  ///< bytes -> a view of the binding as u32, uvec2 or uvec4
   uint32_t binding = 0;
   std::vector<Value> dims;        ///< I32, one per dimension
+  bool read_only = false;         ///< no op writes it (its blocks are NonWritable)
   // Shared buffers.
   ir::SharedLayout layout;
   int64_t stage_elems = 0;

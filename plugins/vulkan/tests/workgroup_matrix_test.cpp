@@ -77,8 +77,15 @@ TEST_CASE("workgroup matrices are described only where the driver reports them")
   CHECK(wg->scope == GroupScope::Cta);
   CHECK(wg->group_threads == 256);
   CHECK(wg->a.allows(OperandLocation::Global));
-  CHECK(wg->m.to_string() == "32..256/32");
-  CHECK(wg->k.to_string() == "16..256/16");
+  // 128 accumulator values per invocation at most, K steps up to 64.
+  CHECK(wg->m.to_string() == "32..128/32");
+  CHECK(wg->n.to_string() == "32..256/32");
+  CHECK(wg->k.to_string() == "16..64/16");
+  for (const MatrixInstruction& mi : t.matrix_instructions) {
+    if (mi.scope != GroupScope::Cta) continue;
+    CAPTURE(mi.id);
+    CHECK(int64_t(mi.m.values().back()) * mi.n.values().back() <= 128 * mi.group_threads);
+  }
   // Integer and bf16 workgroup entries are not offered (the lowering stores f16 or f32).
   CHECK(h200.find("coopmat.wg256.i8") == std::string::npos);
   // Without tensor addressing, or on lavapipe, there are none.

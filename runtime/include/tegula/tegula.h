@@ -267,6 +267,10 @@ typedef struct tegula_compile_options {
   const char* plugin_options; /* "key=value" lines for the plugin; NULL or "" for none */
   uint32_t flags;             /* TEGULA_COMPILE_* */
   uint32_t reserved;
+  /* Appended after the first release (struct_size says whether a caller set it): launch a 2-D grid's blocks in groups of this many
+   * rows, so blocks that run together share operand tiles in L2 (ir/lower/Rasterize.cpp);
+   * 0 or 1: in order. */
+  uint32_t raster_group;
 } tegula_compile_options;
 
 void tegula_compile_options_init(tegula_compile_options* options);

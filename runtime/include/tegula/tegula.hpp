@@ -71,6 +71,7 @@ struct CompileOptions {
   std::string source_name = "<kernel>";
   std::string plugin_options;  ///< "key=value" lines for the plugin
   bool use_cache = true;
+  uint32_t raster_group = 0;  ///< launch 2-D grids in groups of this many block rows (0: in order)
 };
 
 /// Device memory; freed when the Buffer goes out of scope.
@@ -232,6 +233,7 @@ public:
     o.source_name = options.source_name.c_str();
     o.plugin_options = options.plugin_options.c_str();
     o.flags = options.use_cache ? 0 : TEGULA_COMPILE_NO_CACHE;
+    o.raster_group = options.raster_group;
     tegula_kernel* k = nullptr;
     TG_RETURN_IF_ERROR(status_from(tegula_kernel_compile(handle_, ir_text.data(), ir_text.size(), &o, &k)));
     return Kernel(k);
