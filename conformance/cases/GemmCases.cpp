@@ -115,10 +115,12 @@ std::string layout_support(const MatrixInstruction* mi, bool ta, bool tb, bool a
     return mi->id + ": the description gives no register layout to read its accumulator back, so no kernel can use it";
   if (a_fragment && !takes_registers(mi->a)) return mi->id + " takes A only from shared memory";
   Major am = ta ? Major::MN : Major::K, bm = tb ? Major::K : Major::MN;
+  const char* from = mi->a.allows(OperandLocation::Global) ? " from its tensor" : " from shared memory";
   if (!a_fragment && !takes_registers(mi->a) && !has_major(mi->a_majors, am))
-    return mi->id + " takes A from shared memory only " + (am == Major::K ? "MN" : "K") + "-major";
+    return mi->id + " takes A" + from + " only " + (am == Major::K ? "MN" : "K") + "-major";
+  from = mi->b.allows(OperandLocation::Global) ? " from its tensor" : " from shared memory";
   if (!takes_registers(mi->b) && !has_major(mi->b_majors, bm))
-    return mi->id + " takes B from shared memory only " + (bm == Major::K ? "MN" : "K") + "-major";
+    return mi->id + " takes B" + from + " only " + (bm == Major::K ? "MN" : "K") + "-major";
   return "";
 }
 
