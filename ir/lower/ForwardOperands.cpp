@@ -58,10 +58,6 @@ void count_uses(const Block& b, const std::string& name, int& uses) {
 const Stmt* staging_copy(const Kernel& kernel, const Stmt& gemm, bool operand_a, std::string& why) {
   const char* which = operand_a ? "A" : "B";
   const std::string& tile = operand_a ? gemm.gemm_a().buffer : gemm.gemm_b().buffer;
-  if (stmt_attr_bool(gemm, operand_a ? "trans_a" : "trans_b")) {
-    why = std::string(which) + " is transposed";
-    return nullptr;
-  }
   BufferMap buffers = kernel_buffers(kernel);
   auto t = buffers.find(tile);
   if (t == buffers.end() || t->second.scope != Scope::Shared || t->second.shape.size() != 2) {

@@ -15,8 +15,8 @@
 // divides K. It loads A and B itself from the tensors (location `global`), so it is taken
 // only where both operands are staged by a plain copy that can be forwarded
 // (Forwarding.h), in the variant for tensors that start on 16-byte boundaries (such loads
-// need aligned bases), and where the accumulator is only filled, multiplied into and copied
-// whole to a tensor.
+// need aligned bases), and where the accumulator is only filled, multiplied into, changed by
+// f32 maps of + - * over itself and scalars, and copied whole to a tensor.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -125,8 +125,26 @@ bool opaque_compatible(const Block& body, const std::string& name, const BufferM
   return ok;
 }
 
-/// Whether a fragment is only filled whole, used as a gemm's accumulator and copied whole
-/// to a global tensor (what a workgroup-scope matrix supports).
+/// An f32 expression a workgroup matrix can evaluate as a whole: + - * and negation over the
+/// fragment itself, literals and scalars, every value f32 (so matrix arithmetic rounds as the
+/// element-wise form does).
+bool matrix_arithmetic(const Expr& e, const std::string& name) {
+  if (e->type.kind != Type::Kind::Float || e->type.dtype != DType::F32) return false;
+  switch (e->kind) {
+    case ExprKind::FloatImm:
+    case ExprKind::Var: return true;
+    case ExprKind::Tile: return e->name == name;
+    case ExprKind::Unary: return e->unary == UnaryOp::Neg && matrix_arithmetic(e->args[0], name);
+    case ExprKind::Binary:
+      if (e->binary != BinaryOp::Add && e->binary != BinaryOp::Sub && e->binary != BinaryOp::Mul) return false;
+      return matrix_arithmetic(e->args[0], name) && matrix_arithmetic(e->args[1], name);
+    default: return false;
+  }
+}
+
+/// Whether a fragment is only filled whole, used as a gemm's accumulator, changed by maps of
+/// matrix arithmetic (f32 fragments) and copied whole to a global f16 or f32 tensor (what a
+/// workgroup-scope matrix supports).
 bool store_only(const Block& body, const std::string& name, const BufferMap& buffers) {
   bool ok = true;
   for_each_stmt(body, [&](const Stmt& s) {
@@ -136,6 +154,10 @@ bool store_only(const Block& body, const std::string& name, const BufferMap& buf
     switch (s.op) {
       case OpKind::Fill: ok = ok && s.target().offsets.empty(); break;
       case OpKind::Gemm: ok = ok && s.gemm_c().buffer == name && s.gemm_a().buffer != name && s.gemm_b().buffer != name; break;
+      case OpKind::Map:
+        ok = ok && s.target().buffer == name && s.target().offsets.empty() && buffers.at(name).dtype == DType::F32 &&
+             matrix_arithmetic(s.value(), name);
+        break;
       case OpKind::Copy:
         ok = ok && s.copy_src().buffer == name && s.copy_src().offsets.empty() && stmt_attr_ints(s, "extent").empty() &&
              buffers.at(s.copy_dst().buffer).scope == Scope::Global &&
@@ -154,7 +176,8 @@ std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmF
     return std::nullopt;
   }
   if (!g.c_store_only) {
-    why = "a workgroup matrix accumulator can only be filled, multiplied into and copied whole to a tensor";
+    why = "a workgroup matrix accumulator can only be filled, multiplied into, changed by + - * of scalars and copied whole "
+          "to an f16 or f32 tensor";
     return std::nullopt;
   }
   if (!g.tensors_aligned) {
@@ -164,6 +187,14 @@ std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmF
   if (!g.a_unforwardable.empty() || !g.b_unforwardable.empty()) {
     why = "it loads A and B from their tensors, but " + (g.a_unforwardable.empty() ? g.b_unforwardable : g.a_unforwardable);
     return std::nullopt;
+  }
+  for (int which = 0; which < 2; ++which) {
+    Major major = which == 0 ? g.a_major : g.b_major;
+    const std::vector<Major>& takes = which == 0 ? mi.a_majors : mi.b_majors;
+    if (std::find(takes.begin(), takes.end(), major) == takes.end()) {
+      why = std::string(which == 0 ? "A" : "B") + " is stored " + major_name(major) + "-major, which it does not load";
+      return std::nullopt;
+    }
   }
   if (!mi.m.contains(int(g.M)) || !mi.n.contains(int(g.N))) {
     why = "M x N = " + std::to_string(g.M) + "x" + std::to_string(g.N) + " is not a matrix size it allows (m " + mi.m.to_string() +

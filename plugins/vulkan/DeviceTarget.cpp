@@ -181,8 +181,9 @@ std::string device_target_json(const DeviceCaps& caps) {
       e.set("group_threads", Json(int64_t(p.invocations)));
       e.set("issue_threads", Json(int64_t(p.invocations)));
       Json majors = Json::object();
-      majors.set("a", strings({"k"}));
-      majors.set("b", strings({"mn"}));
+      // Either order: a transposed operand loads through a tensor view that swaps coordinates.
+      majors.set("a", strings({"k", "mn"}));
+      majors.set("b", strings({"k", "mn"}));
       e.set("majors", majors);
       Json opaque = Json::object();
       opaque.set("layout", Json("opaque"));

@@ -13,7 +13,8 @@ using namespace tegula::ir::testing;
 
 namespace {
 
-TargetDescription workgroup_target() {
+/// `any_major`: the entry also loads transposed (MN-major A, K-major B) operands.
+TargetDescription workgroup_target(bool any_major = false) {
   auto text = read_file(std::string(TEGULA_SOURCE_DIR) + "/targets/descriptions/vulkan_generic.json");
   REQUIRE(text.is_ok());
   std::string json = *text;
@@ -31,7 +32,9 @@ TargetDescription workgroup_target() {
     )";
   auto pos = json.find("\"matrix_instructions\": [");
   REQUIRE(pos != std::string::npos);
-  json.insert(pos + std::string("\"matrix_instructions\": [").size(), "\n    " + entry);
+  std::string e = entry;
+  if (any_major) e.replace(e.find("\"majors\": {\"a\": [\"k\"], \"b\": [\"mn\"]}"), 35, "\"majors\": {\"a\": [\"k\", \"mn\"], \"b\": [\"k\", \"mn\"]}");
+  json.insert(pos + std::string("\"matrix_instructions\": [").size(), "\n    " + e);
   auto feat = json.find("\"features\": [\"subgroup_ops\"]");
   REQUIRE(feat != std::string::npos);
   json.replace(feat, std::string("\"features\": [\"subgroup_ops\"]").size(), "\"features\": [\"subgroup_ops\", \"cooperative_matrix\"]");
@@ -94,6 +97,55 @@ TEST_CASE("only the variant for aligned tensors loads from them") {
   CHECK_FALSE(is_forwarded(*alloc_of(r->kernel, "As")));
 }
 
+TEST_CASE("transposed operands are forwarded where the entry loads either major order") {
+  TargetDescription t = workgroup_target(true);
+  for (const char* trans : {", trans_a=true", ", trans_b=true", ", trans_a=true, trans_b=true"}) {
+    CAPTURE(trans);
+    bool ta = std::string(trans).find("trans_a") != std::string::npos, tb = std::string(trans).find("trans_b") != std::string::npos;
+    std::string text = std::string("kernel g(A: f16[") + (ta ? "K, M" : "M, K") + "], B: f16[" + (tb ? "N, K" : "K, N") +
+                       "], C: f32[M, N]) grid(ceildiv(N, 128), ceildiv(M, 64)) threads(128) {\n  alloc As: shared f16[" +
+                       (ta ? "32, 64" : "64, 32") + "]\n  alloc Bs: shared f16[" + (tb ? "128, 32" : "32, 128") +
+                       "]\n  alloc Acc: fragment f32[64, 128]\n  fill Acc, 0.0\n  for kk in 0 .. ceildiv(K, 32) {\n    copy A[" +
+                       (ta ? "kk * 32, by * 64" : "by * 64, kk * 32") + "], As\n    copy B[" + (tb ? "bx * 128, kk * 32" : "kk * 32, bx * 128") +
+                       "], Bs\n    gemm As, Bs, Acc, accumulate=true" + trans + "\n  }\n  copy Acc, C[by * 64, bx * 128]\n}\n";
+    auto k = parse_and_verify(text, "case");
+    REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+    auto r = lower(*k, t, aligned());
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.a") == "global");
+    CHECK(is_forwarded(*alloc_of(r->kernel, "As")));
+    CHECK(is_forwarded(*alloc_of(r->kernel, "Bs")));
+    for (const char* shape : {"M=64,N=128,K=64", "M=70,N=131,K=45"}) {
+      CAPTURE(shape);
+      CHECK(*run_bytes(r->kernel, shape, 11) == *run_bytes(*k, shape, 11));
+    }
+  }
+}
+
+TEST_CASE("an epilogue of + - * over the accumulator and f32 scalars keeps the workgroup matrix") {
+  TargetDescription t = workgroup_target();
+  std::string text = gemm_text("f16", 64, 128, 32, 128);
+  text.replace(text.find("C: f32[M, N])"), 13, "C: f32[M, N], alpha: f32)");
+  text.replace(text.find("  copy Acc, C"), 0, "  map Acc = -(Acc * alpha) + 0.5 - Acc * Acc\n");
+  auto k = parse_and_verify(text, "case");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto r = lower(*k, t, aligned());
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.inst") == "\"coopmat.wg128.f16_f32\"");
+  for (const char* shape : {"M=64,N=128,K=64", "M=70,N=131,K=45"}) {
+    CAPTURE(shape);
+    auto lowered = run_bytes(r->kernel, shape, 13), original = run_bytes(*k, shape, 13);
+    REQUIRE_MESSAGE(lowered.is_ok(), lowered.status().str());
+    REQUIRE_MESSAGE(original.is_ok(), original.status().str());
+    CHECK(*lowered == *original);
+  }
+  // An f64 scalar makes the arithmetic f64: not matrix arithmetic.
+  text.replace(text.find("alpha: f32"), 10, "alpha: f64");
+  auto r64 = lower_with(text, t);
+  REQUIRE_MESSAGE(r64.is_ok(), r64.status().str());
+  CHECK(attr_text(*first_op(r64->kernel.body, OpKind::Gemm), "mma.inst") != "\"coopmat.wg128.f16_f32\"");
+}
+
 TEST_CASE("the whole block must be the matrix's workgroup") {
   TargetDescription t = workgroup_target();
   auto r = lower_with(gemm_text("f16", 64, 128, 32, 256), t);
@@ -137,12 +189,12 @@ TEST_CASE("a transposed, padded or rewritten operand cannot be forwarded") {
   for (const Case& c : {
            Case{head + "  alloc At: shared f16[32, 64]\n  alloc Bs: shared f16[32, 64]\n  alloc Acc: fragment f32[64, 64]\n"
                        "  copy B, At\n  copy B, Bs\n  gemm At, Bs, Acc, trans_a=true\n  copy Acc, C\n}\n",
-                "A is transposed"},
+                "A is stored mn-major, which it does not load"},
            Case{head + allocs + "  copy A, As, pad=1.0\n  copy B, Bs\n  gemm As, Bs, Acc\n  copy Acc, C\n}\n",
                 "the copy into A is not a whole tile padded with zeros"},
            Case{head + allocs + "  copy A, As\n  copy B, Bs\n  gemm As, Bs, Acc\n  copy Acc, C\n  fill B, 0.0\n}\n",
                 "the kernel writes 'B'"},
-           Case{head + allocs + "  copy A, As\n  copy B, Bs\n  gemm As, Bs, Acc\n  map Acc = Acc * 2.0\n  copy Acc, C\n}\n",
+           Case{head + allocs + "  copy A, As\n  copy B, Bs\n  gemm As, Bs, Acc\n  map Acc = Acc / 2.0\n  copy Acc, C\n}\n",
                 "a workgroup matrix accumulator can only be filled"},
        }) {
     CAPTURE(c.why);

@@ -250,7 +250,7 @@ Status KernelGen::opaque_copy(const ir::Stmt& s, Buf* src, Buf* dst, const std::
 }
 
 Status KernelGen::opaque_map(const ir::Stmt& s, Buf& b) {
-  if (b.workgroup) return fail(s.loc, "a map over a workgroup matrix");
+  if (b.workgroup) return workgroup_map(s, b);
   const CoopmatShape& c = *b.coop;
   uint32_t S = uint32_t(t_.subgroup_width);
   int64_t tile = int64_t(c.m) * c.n;

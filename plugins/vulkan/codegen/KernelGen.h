@@ -202,6 +202,10 @@ public:
   uint32_t tensor_base(Buf& tensor);
   Status workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);
   Status workgroup_store(const ir::Stmt& s, Buf& frag, Buf& mem);
+  Status workgroup_map(const ir::Stmt& s, Buf& b);
+  /// An f32 expression over a workgroup matrix: a matrix value (ty Void) or, for a subtree
+  /// without the matrix, a scalar.
+  Result<Value> workgroup_arithmetic(const ir::Expr& e, Buf& b);
   /// How many iterations of a pipelined loop one pass of the generated loop runs.
   int64_t workgroup_unroll(const ir::Stmt& loop);
   Status gen_gemm_coopmat(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);

@@ -5,12 +5,16 @@
 //  - the accumulator is one OpTypeCooperativeMatrixKHR of Workgroup scope;
 //  - a forwarded copy emits nothing; the gemm loads each K step of A and B straight from the
 //    copy's source with OpCooperativeMatrixLoadTensorNV through a 2-D tensor layout (the
-//    tensor's dimensions and row stride, sliced at the copy's origin). Tiles the range
+//    tensor's dimensions and row stride, sliced at the copy's origin), and for a transposed
+//    operand a tensor view that swaps the coordinates. Tiles the range
 //    analysis cannot prove inside the tensor use clamp mode Constant, which reads zeros
 //    outside, as the copy's zero padding would; the driver stages the tiles through shared
 //    memory itself;
 //  - a copy to a tensor converts the matrix (f32 <-> f16) and stores it with
-//    OpCooperativeMatrixStoreTensorNV, which discards elements outside the tensor.
+//    OpCooperativeMatrixStoreTensorNV, which discards elements outside the tensor;
+//  - a map of + - * and negation over the matrix, f32 literals and scalars is matrix
+//    arithmetic (component-wise OpFAdd, OpFSub, OpFMul, OpFNegate, scalars splatted), each
+//    step NoContraction so it rounds in f32 exactly as the element-wise form.
 //
 // Tensor-addressed pointers must be 16-byte aligned: the lowering takes these matrices only
 // in the variant compiled for tensors that start on 16-byte boundaries. Fills go through
@@ -18,6 +22,8 @@
 #include "ir/lower/GemmPlan.h"
 
 #include <cstdint>
+#include <functional>
+
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {
@@ -91,8 +97,9 @@ Status KernelGen::workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
     return fail(s.loc, "the gemm's plan does not match its workgroup matrix");
   struct Source {
     Buf* tensor = nullptr;
-    std::vector<Value> origin;
+    std::vector<Value> origin;  ///< I32 (row, column) of the tile in the tensor
     bool inside = false;
+    bool transposed = false;  ///< the tensor holds the operand transposed (trans_a / trans_b)
   };
   auto source = [&](const Buf* tile, const char* which) -> Result<Source> {
     auto f = forwarded_.find(tile->name);
@@ -103,7 +110,9 @@ Status KernelGen::workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
     if (!src.tensor || src.tensor->scope != ir::Scope::Global || src.tensor->dims.size() != 2)
       return fail(copy.loc, "a forwarded copy must read a 2-D tensor");
     TG_ASSIGN_OR_RETURN(src.origin, tile_origin(copy.copy_src()));
+    if (src.origin.empty()) src.origin = {b_.ci(0), b_.ci(0)};
     src.inside = tile_within(copy.copy_src(), *src.tensor, tile->shape);
+    src.transposed = ir::stmt_attr_bool(s, which[0] == 'A' ? "trans_a" : "trans_b");
     return src;
   };
   TG_ASSIGN_OR_RETURN(Source a, source(A, "A"));
@@ -114,16 +123,30 @@ Status KernelGen::workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
   Value a_zero = b_.op_type(OpCompositeConstruct, a_type, {b_.c(comp, 0.0).id});
   Value b_zero = b_.op_type(OpCompositeConstruct, b_type, {b_.c(comp, 0.0).id});
   uint32_t access = b_.shared_access().empty() ? 0u : b_.shared_access()[0];
+  // A transposed operand is read through a tensor view that swaps the coordinates: the
+  // slice covers the stored (cols x rows) region, and matrix element (r, c) reads its (c, r).
+  Value transpose;
+  if (a.transposed || b.transposed) {
+    uint32_t view_type = m_.type_tensor_view_transposed();
+    transpose = b_.op_type(OpCreateTensorViewNV, view_type, {});
+  }
+  // One K step of an operand: `rows x cols` of the matrix from the tensor at (r0, c0) of the
+  // matrix's own orientation.
   auto load = [&](Source& src, uint32_t type, Value zero, Value r0, Value c0, int64_t rows, int64_t cols) {
-    Value layout = tensor_layout(*src.tensor, {r0, c0}, rows, cols, !src.inside);
-    return b_.op_type(OpCooperativeMatrixLoadTensorNV, type, {tensor_base(*src.tensor), zero.id, layout.id, access, 0u});
+    if (!src.transposed) {
+      Value layout = tensor_layout(*src.tensor, {r0, c0}, rows, cols, !src.inside);
+      return b_.op_type(OpCooperativeMatrixLoadTensorNV, type, {tensor_base(*src.tensor), zero.id, layout.id, access, 0u});
+    }
+    Value layout = tensor_layout(*src.tensor, {c0, r0}, cols, rows, !src.inside);
+    return b_.op_type(OpCooperativeMatrixLoadTensorNV, type,
+                      {tensor_base(*src.tensor), zero.id, layout.id, access, uint32_t(TensorAddressingView), transpose.id});
   };
+  // The tile's origin in the matrix's orientation (row, column).
+  auto at = [](const Source& src, int axis) { return src.origin[size_t(src.transposed ? 1 - axis : axis)]; };
   if (!ir::stmt_attr_bool(s, "accumulate")) TG_RETURN_IF_ERROR(opaque_fill(*C, b_.cf(0.0f)));
   auto step = [&](Value kk) {
-    Value am = load(a, a_type, a_zero, a.origin.empty() ? b_.ci(0) : a.origin[0], b_.add(a.origin.empty() ? b_.ci(0) : a.origin[1], kk),
-                    c.m, plan->k);
-    Value bm = load(b, b_type, b_zero, b_.add(b.origin.empty() ? b_.ci(0) : b.origin[0], kk), b.origin.empty() ? b_.ci(0) : b.origin[1],
-                    plan->k, c.n);
+    Value am = load(a, a_type, a_zero, at(a, 0), b_.add(at(a, 1), kk), c.m, plan->k);
+    Value bm = load(b, b_type, b_zero, b_.add(at(b, 0), kk), at(b, 1), plan->k, c.n);
     Value acc = b_.op_type(OpLoad, C->mat_type, {C->mats[0]});
     b_.store(C->mats[0], b_.op_type(OpCooperativeMatrixMulAddKHR, C->mat_type, {am.id, bm.id, acc.id}));
   };
@@ -133,6 +156,52 @@ Status KernelGen::workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
   } else {
     b_.for_(b_.ci(0), b_.ci(int32_t(plan->Kp)), int32_t(plan->k), [&](Value kk) { step(kk); });
   }
+  return Status::ok();
+}
+
+Result<Value> KernelGen::workgroup_arithmetic(const ir::Expr& e, Buf& b) {
+  if (e->type.kind != ir::Type::Kind::Float || e->type.dtype != DType::F32) return fail(e->loc, "a workgroup matrix map computes in f32 only");
+  // A subtree without the matrix is a scalar, computed as everywhere else.
+  std::function<bool(const ir::Expr&)> has_matrix = [&](const ir::Expr& x) {
+    if (x->kind == ir::ExprKind::Tile) return true;
+    for (const ir::Expr& a : x->args)
+      if (has_matrix(a)) return true;
+    return false;
+  };
+  if (!has_matrix(e)) return expr_as(e, T::F32);
+  auto as_matrix = [&](Value v) { return v.ty == T::Void ? v : b_.op_type(OpCompositeConstruct, b.mat_type, {v.id}); };
+  auto exact = [&](Value v) {
+    m_.decorate(v.id, DecNoContraction);  // no fused multiply-add: each step rounds as written
+    return v;
+  };
+  switch (e->kind) {
+    case ir::ExprKind::Tile:
+      if (e->name != b.name) return fail(e->loc, "a workgroup matrix map reads another tile");
+      return b_.op_type(OpLoad, b.mat_type, {b.mats[0]});
+    case ir::ExprKind::Unary: {
+      if (e->unary != ir::UnaryOp::Neg) break;
+      TG_ASSIGN_OR_RETURN(Value x, workgroup_arithmetic(e->args[0], b));
+      return b_.op_type(OpFNegate, b.mat_type, {as_matrix(x).id});
+    }
+    case ir::ExprKind::Binary: {
+      Op op = e->binary == ir::BinaryOp::Add ? OpFAdd : e->binary == ir::BinaryOp::Sub ? OpFSub
+              : e->binary == ir::BinaryOp::Mul ? OpFMul : OpNop;
+      if (op == OpNop) break;
+      TG_ASSIGN_OR_RETURN(Value x, workgroup_arithmetic(e->args[0], b));
+      TG_ASSIGN_OR_RETURN(Value y, workgroup_arithmetic(e->args[1], b));
+      return exact(b_.op_type(op, b.mat_type, {as_matrix(x).id, as_matrix(y).id}));
+    }
+    default: break;
+  }
+  return fail(e->loc, "a workgroup matrix map takes + - * and negation only");
+}
+
+Status KernelGen::workgroup_map(const ir::Stmt& s, Buf& b) {
+  if (!s.target().offsets.empty()) return fail(s.loc, "a map over part of a workgroup matrix");
+  if (b.comp != T::F32) return fail(s.loc, "a map over a workgroup matrix of " + std::string(dtype_name(b.dtype)) + " (f32 only)");
+  TG_ASSIGN_OR_RETURN(Value v, workgroup_arithmetic(s.value(), b));
+  if (v.ty != T::Void) v = b_.op_type(OpCompositeConstruct, b.mat_type, {v.id});  // a map of scalars only
+  b_.store(b.mats[0], v);
   return Status::ok();
 }
 

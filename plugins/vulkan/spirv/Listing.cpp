@@ -38,6 +38,7 @@ const char* op_name(uint32_t op) {
     TG_OP_NAME(OpCooperativeMatrixStoreKHR) TG_OP_NAME(OpCooperativeMatrixMulAddKHR) TG_OP_NAME(OpCooperativeMatrixLoadTensorNV)
     TG_OP_NAME(OpCooperativeMatrixStoreTensorNV) TG_OP_NAME(OpTypeTensorLayoutNV) TG_OP_NAME(OpCreateTensorLayoutNV)
     TG_OP_NAME(OpTensorLayoutSetDimensionNV) TG_OP_NAME(OpTensorLayoutSetStrideNV) TG_OP_NAME(OpTensorLayoutSliceNV)
+    TG_OP_NAME(OpTypeTensorViewNV) TG_OP_NAME(OpCreateTensorViewNV)
 #undef TG_OP_NAME
     default: return nullptr;
   }

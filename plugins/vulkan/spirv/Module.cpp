@@ -177,6 +177,11 @@ uint32_t Module::type_tensor_layout(uint32_t dims, uint32_t clamp_mode) {
   return type_key("tensorlayout" + std::to_string(dims) + "_" + std::to_string(clamp_mode), OpTypeTensorLayoutNV, {d, c});
 }
 
+uint32_t Module::type_tensor_view_transposed() {
+  uint32_t d = const_u32(2).id, has_dims = const_bool(false).id, p0 = const_u32(1).id, p1 = const_u32(0).id;
+  return type_key("tensorview2_t", OpTypeTensorViewNV, {d, has_dims, p0, p1});
+}
+
 uint32_t Module::type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use, uint32_t scope_value) {
   uint32_t c = type(component);
   uint32_t scope = const_u32(scope_value).id, r = const_u32(rows).id, k = const_u32(cols).id, u = const_u32(use).id;

@@ -61,7 +61,10 @@ public:
   uint32_t type_struct(const std::vector<uint32_t>& members);
   uint32_t type_pointer(StorageClass sc, uint32_t pointee);
   uint32_t type_function(uint32_t ret, const std::vector<uint32_t>& params);
+  /// SPV_NV_tensor_addressing: a tensor layout of `dims` dimensions and clamp mode, and a
+  /// 2-D tensor view without its own dimensions whose coordinates are permuted (1, 0).
   uint32_t type_tensor_layout(uint32_t dims, uint32_t clamp_mode);
+  uint32_t type_tensor_view_transposed();
   uint32_t type_coopmat(T component, uint32_t rows, uint32_t cols, CoopUse use, uint32_t scope = ScopeSubgroup);
 
   // --- constants (deduplicated) ---------------------------------------------------------

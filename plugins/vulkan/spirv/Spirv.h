@@ -42,9 +42,11 @@ enum Op : uint16_t {
   OpCooperativeMatrixLengthKHR = 4460,
   // SPV_NV_cooperative_matrix2 and SPV_NV_tensor_addressing
   OpCooperativeMatrixLoadTensorNV = 5367, OpCooperativeMatrixStoreTensorNV = 5368, OpTypeTensorLayoutNV = 5370,
-  OpCreateTensorLayoutNV = 5372, OpTensorLayoutSetDimensionNV = 5373, OpTensorLayoutSetStrideNV = 5374,
-  OpTensorLayoutSliceNV = 5375,
+  OpTypeTensorViewNV = 5371, OpCreateTensorLayoutNV = 5372, OpTensorLayoutSetDimensionNV = 5373,
+  OpTensorLayoutSetStrideNV = 5374, OpTensorLayoutSliceNV = 5375, OpCreateTensorViewNV = 5377,
 };
+
+enum TensorAddressingOperand : uint32_t { TensorAddressingView = 0x1 };
 
 enum Capability : uint32_t {
   CapShader = 1, CapFloat16 = 9, CapFloat64 = 10, CapInt64 = 11, CapInt64Atomics = 12,

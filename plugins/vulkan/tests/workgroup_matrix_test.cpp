@@ -5,7 +5,9 @@
 // The H200 run (bench/h200/run_all.sh) checks the results on the device.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
 #include "plugins/vulkan/spirv/Spirv.h"
@@ -181,4 +183,52 @@ TEST_CASE("misuse: forwarding marks that do not agree, and shared memory the dri
   REQUIRE_FALSE(wide.is_ok());
   CHECK(wide.status().code() == ErrorCode::Unsupported);
   CHECK(wide.status().message().find("beside the 8192 its workgroup matrices keep") != std::string::npos);
+}
+
+TEST_CASE("a transposed operand loads through a tensor view that swaps its coordinates") {
+  TargetDescription t = describe(h200_caps());
+  std::string text = gemm_kernel("", 128, 256, 32, 256, 1);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"B: f16[K, N]", "B: f16[N, K]"}, {"Bs: shared f16[32, 256]", "Bs: shared f16[256, 32]"},
+                          {"copy B[k * 32, bx * 256]", "copy B[bx * 256, k * 32]"}, {"accumulate=true", "accumulate=true, trans_b=true"}})
+    text.replace(text.find(from), from.size(), to);
+  auto shader = generate_aligned(text, t);
+  REQUIRE_MESSAGE(shader.is_ok(), shader.status().str());
+  auto ins = instructions(shader->words);
+  CHECK(ins.count(spv::OpTypeTensorViewNV) == 1);
+  CHECK(ins.count(spv::OpCreateTensorViewNV) == 1);
+  // A loads without a view (5 operands after the result), B with one (TensorView and its id).
+  std::vector<size_t> sizes;
+  auto loads = ins.equal_range(spv::OpCooperativeMatrixLoadTensorNV);
+  for (auto it = loads.first; it != loads.second; ++it) sizes.push_back(it->second.size());
+  std::sort(sizes.begin(), sizes.end());
+  CHECK(sizes == std::vector<size_t>{7, 8});
+}
+
+TEST_CASE("an epilogue map over a workgroup matrix is matrix arithmetic, each step uncontracted") {
+  TargetDescription t = describe(h200_caps());
+  std::string text = gemm_kernel("", 128, 256, 32, 256, 1);
+  text.replace(text.find("C: f16[M, N])"), 13, "C: f16[M, N], alpha: f32)");
+  text.replace(text.find("  copy Acc, C"), 0, "  map Acc = Acc * alpha + 0.5\n");
+  auto shader = generate_aligned(text, t);
+  REQUIRE_MESSAGE(shader.is_ok(), shader.status().str());
+  auto ins = instructions(shader->words);
+  CHECK(ins.count(spv::OpCooperativeMatrixLoadTensorNV) == 2);  // still workgroup matrices
+  // The matrix's type id, then: its OpFMul and OpFAdd, both decorated NoContraction.
+  std::map<uint32_t, uint32_t> result_type;  // result id -> type id
+  std::set<uint32_t> matrix_types, uncontracted;
+  auto types = ins.equal_range(spv::OpTypeCooperativeMatrixKHR);
+  for (auto it = types.first; it != types.second; ++it) matrix_types.insert(it->second[0]);
+  auto decorations = ins.equal_range(spv::OpDecorate);
+  for (auto it = decorations.first; it != decorations.second; ++it)
+    if (it->second.size() >= 2 && it->second[1] == spv::DecNoContraction) uncontracted.insert(it->second[0]);
+  int matrix_ops = 0;
+  for (spv::Op op : {spv::OpFMul, spv::OpFAdd}) {
+    auto r = ins.equal_range(op);
+    for (auto it = r.first; it != r.second; ++it) {
+      if (!matrix_types.count(it->second[0])) continue;
+      ++matrix_ops;
+      CHECK(uncontracted.count(it->second[1]));
+    }
+  }
+  CHECK(matrix_ops == 2);
 }
