@@ -29,6 +29,11 @@ std::vector<uint8_t> make_values(DType dtype, Values values, int64_t count, uint
 /// The special values of a dtype, as float64 before rounding to it.
 std::vector<double> special_values(DType dtype);
 
+/// Where the reference's result is a NaN, an output starts at this finite value instead of
+/// the NaN poison (Oracle.cpp), so an element the device leaves unwritten cannot pass as NaN.
+/// Exact in every float dtype, e4m3 and e5m2 included.
+inline constexpr double kNanResultSentinel = -0.75;
+
 /// One element of poison, dtype_size(dtype) bytes.
 std::vector<uint8_t> poison_element(DType dtype);
 std::vector<uint8_t> poison(DType dtype, int64_t count);

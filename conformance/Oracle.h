@@ -1,8 +1,11 @@
 /// \file
 /// The host side of a case: its inputs, made from the case's value sets and seed, and what
 /// the reference interpreter (float64, every store rounded) leaves in every tensor when it
-/// runs the kernel on them. For cases checked under the accumulation bound, the same kernel
-/// also runs on the inputs' absolute values, which gives each output's magnitude bound.
+/// runs the kernel on them. Outputs start as NaN poison, except where the reference's result
+/// is a NaN: those start at a finite sentinel (and the reference runs again from there), so a
+/// device that never writes them fails. For cases checked under the accumulation bound, the
+/// same kernel also runs on the inputs' absolute values, which gives each output's magnitude
+/// bound.
 #pragma once
 
 #include <cstdint>
