@@ -43,6 +43,7 @@ struct tg_plugin {
   void* log_user = nullptr;
   tegula::cpu::HostCpu host;
   std::string target_json;
+  std::string target_hash;  ///< target_hash() of target_json: what lower.target_hash must say
   std::string device_name;
   std::unique_ptr<tegula::cpu::ThreadPool> pool;
   std::unique_ptr<tegula::cpu::Jit> jit;  ///< made on first use

@@ -76,8 +76,10 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
 /// The name of the device's target description (Host.cpp's host_target_json).
 constexpr const char* kTargetName = "host_cpu";
 
-/// The kernel was lowered for this plugin's target (lower.target), as compile requires.
-Status check_lowered_for_cpu(const ir::Kernel& k) {
+/// The kernel was lowered for this plugin's target (lower.target), and for this host's
+/// description of it (lower.target_hash, where given: vector widths and the catalogue
+/// depend on the CPU), as compile requires.
+Status check_lowered_for_cpu(const ir::Kernel& k, const std::string& hash) {
   const ir::Attr* t = ir::find_attr(k.attrs, "lower.target");
   if (!t)
     return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' is not lowered (no lower.target); lower it for '" +
@@ -85,6 +87,10 @@ Status check_lowered_for_cpu(const ir::Kernel& k) {
   if (t->value.s != kTargetName)
     return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for '" + t->value.s + "', not for '" +
                                                  std::string(kTargetName) + "'");
+  const ir::Attr* h = ir::find_attr(k.attrs, "lower.target_hash");
+  if (h && h->value.s != hash)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for another description of '" +
+                                                 std::string(kTargetName) + "' (another CPU's); lower it for this device");
   return Status::ok();
 }
 
@@ -167,7 +173,7 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
-    if (Status s = check_lowered_for_cpu(*kernel); !s.is_ok()) return from_status(s, "compile");
+    if (Status s = check_lowered_for_cpu(*kernel, device->plugin->target_hash); !s.is_ok()) return from_status(s, "compile");
     Result<Generated> gen = generate_code(host, *kernel, request->options, EmitKind::Object, false);
     if (!gen.is_ok()) return from_status(gen.status(), "compile");
     BlobContents c;

@@ -7,6 +7,7 @@
 #include "plugins/cpu/Cpu.h"
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"
+#include "targets/Target.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"
@@ -62,6 +63,9 @@ tg_error* init(const tg_host_info* host, tg_plugin** out_plugin) {
     }
     plugin->host = detect_host();
     plugin->target_json = host_target_json(plugin->host);
+    auto description = parse_target(plugin->target_json, "host_cpu (cpu device description)");
+    if (!description.is_ok()) return from_status(description.status(), "the host's own description");
+    plugin->target_hash = target_hash(*description);
     plugin->device_name = plugin->host.brand;
     plugin->pool = std::make_unique<ThreadPool>(plugin->host.cores);
     log(plugin.get(), TG_LOG_INFO, "host " + plugin->host.brand + " (" + plugin->host.cpu_name + "), " +

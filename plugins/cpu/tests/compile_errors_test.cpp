@@ -47,6 +47,14 @@ TEST_CASE("a kernel not lowered for this target") {
   CHECK(p.compile(ir::print_kernel(l->kernel)).empty());
   CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(p.last_message.find("sm_80") != std::string::npos, p.last_message);
+  // Lowered for another description of host_cpu (another machine's): its hash differs.
+  std::string other = p.lowered(kGood);
+  size_t at = other.find("lower.target_hash=\"");
+  REQUIRE(at != std::string::npos);
+  other[at + 19] = other[at + 19] == '0' ? '1' : '0';
+  CHECK(p.compile(other).empty());
+  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(p.last_message.find("another description of 'host_cpu'") != std::string::npos, p.last_message);
   // Lowered for this device: compiles.
   CHECK_FALSE(p.compile(p.lowered(kGood)).empty());
 }
