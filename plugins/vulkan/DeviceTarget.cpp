@@ -120,14 +120,11 @@ std::string device_target_json(const DeviceCaps& caps) {
       e.set("mnemonic", Json("OpCooperativeMatrixMulAddKHR"));
       e.set("requires", strings({"cooperative_matrix"}));
       // Per-subgroup rates are estimates (Vulkan reports none): those of mma.sync on sm_90a.
-      size_t bits = a == "f64" ? 64 : (a == "f32" ? 32 : (a == "i8" || a == "u8" || a == "e4m3" || a == "e5m2") ? 8 : 16);
-      e.set("rate", Json(int64_t(bits == 64 ? 64 : bits == 32 ? 256 : bits == 16 ? 512 : 1024)));
+      // Operands are f16, i8 or u8 (emitted() above), so 16- or 8-bit.
+      bool int8 = a == "i8" || a == "u8";
+      e.set("rate", Json(int64_t(int8 ? 1024 : 512)));
       instructions.push(e);
-      if (a == "f16") matrix_features.insert("f16");
-      if (a == "bf16") matrix_features.insert("bf16");
-      if (a == "i8" || a == "u8") matrix_features.insert("int8");
-      if (a == "e4m3" || a == "e5m2") matrix_features.insert("fp8");
-      if (a == "f64") matrix_features.insert("f64");
+      matrix_features.insert(int8 ? "int8" : "f16");
     }
   }
   // Workgroup-scope matrices (VK_NV_cooperative_matrix2 with tensor addressing): one matrix
