@@ -21,7 +21,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: tegula conformance [options]        run the suite on every device (or --device D)\n"
                "       tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
-               "       tegula conformance verify REPORT [--no-library-check] [--recheck N]\n"
+               "       tegula conformance verify REPORT [--no-library-check] [--recheck N [--recheck-seed S]]\n"
                "options:\n"
                "  --device D         a device (\"reference:0\"), a plugin's devices (\"cuda\"), or an offline\n"
                "                     target (\"cuda@sm_100a\"); repeatable\n"
@@ -185,10 +185,18 @@ int cmd_verify(const std::vector<std::string>& args) {
   std::string path;
   bool libraries = true;
   int recheck = 0;
+  std::string recheck_seed;
   for (size_t i = 1; i < args.size(); ++i) {
     std::string v;
     if (args[i] == "--no-library-check") {
       libraries = false;
+    } else if (args[i] == "--recheck-seed") {
+      if (!take_value(args, i, v)) return 2;
+      if (v.empty()) {
+        std::fprintf(stderr, "tegula conformance verify: --recheck-seed needs a non-empty value\n");
+        return 2;
+      }
+      recheck_seed = v;
     } else if (args[i] == "--recheck") {
       if (!take_value(args, i, v)) return 2;
       std::optional<int64_t> n = parse_int_option(args[i - 1], v, 0, 1000000);
@@ -205,7 +213,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   }
   if (path.empty()) return usage();
   if (file_exists(path + "/report.json")) path += "/report.json";  // the bundle's folder
-  VerifyOutcome v = verify_report(path, libraries, recheck);
+  VerifyOutcome v = verify_report(path, libraries, recheck, recheck_seed);
   for (const std::string& n : v.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& e : v.errors) std::fprintf(stderr, "error: %s\n", e.c_str());
   std::printf("%s: %s\n", path.c_str(), v.ok() ? "verified" : "REJECTED");

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -225,10 +227,23 @@ private:
 
 }  // namespace
 
-/// Re-runs `count` cases of every device of the report that runs kernels and compares.
-void recheck_report(const Json& report, int count, VerifyOutcome& out) {
+/// 16 random bytes as hex, from the kernel's generator.
+std::string random_seed() {
+  unsigned char bytes[16] = {};
+  std::ifstream in("/dev/urandom", std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes), sizeof bytes);
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) out += {digits[b >> 4], digits[b & 15]};
+  if (!in) out += std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());  // no urandom: the clock
+  return out;
+}
+
+/// Re-runs `count` cases of every device of the report that runs kernels and compares; the
+/// sample is drawn with `sample_seed` (the verifier's, not the report's).
+void recheck_report(const Json& report, int count, const std::string& sample_seed, VerifyOutcome& out) {
   std::string seed = str(*report.find("run"), "seed");
-  std::string integrity = str(*report.find("integrity"), "sha256");
+  out.notes.push_back("re-check sample drawn with seed " + sample_seed + " (--recheck-seed " + sample_seed + " draws it again)");
   for (const Json& d : report.find("devices")->items()) {
     std::string name = str(d, "name");
     if (str(d, "kind") != "device" || d.find("error")) continue;
@@ -237,11 +252,11 @@ void recheck_report(const Json& report, int count, VerifyOutcome& out) {
     if (!t.is_ok() || !recs.is_ok()) continue;
     std::map<std::string, CaseSpec> specs;
     for (CaseSpec& c : build_suite(*t)) specs[c.name] = std::move(c);
-    // The sample: the claimed cases whose hash with the report's integrity hash is lowest.
+    // The sample: the claimed cases whose hash with the verifier's seed is lowest.
     std::vector<std::pair<std::string, size_t>> order;
     for (size_t i = 0; i < recs->size(); ++i)
       if ((*recs)[i].outcome != Outcome::NotSupported && specs.count((*recs)[i].name))
-        order.emplace_back(sha256_hex(integrity + (*recs)[i].name), i);
+        order.emplace_back(sha256_hex(sample_seed + "\n" + name + "\n" + (*recs)[i].name), i);
     std::sort(order.begin(), order.end());
     if (order.size() > size_t(count)) order.resize(size_t(count));
     std::vector<CaseSpec> cases;
@@ -270,11 +285,13 @@ void recheck_report(const Json& report, int count, VerifyOutcome& out) {
                              (was.check.empty() ? "" : " (" + was.check + ")") + " in the report but " + outcome_name(now.outcome) +
                              (now.check.empty() ? "" : " (" + now.check + ")") + " now: " + now.detail);
     }
-    out.notes.push_back("re-checked " + std::to_string(again.size()) + " cases on " + name);
+    std::string names;
+    for (const CaseSpec& c : cases) names += (names.empty() ? "" : ", ") + c.name;
+    out.notes.push_back("re-checked " + std::to_string(again.size()) + " cases on " + name + ": " + names);
   }
 }
 
-VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries, int recheck) {
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries, int recheck, const std::string& recheck_seed) {
   VerifyOutcome out;
   Result<std::string> text = read_file(path);
   if (!text.is_ok()) {
@@ -295,7 +312,7 @@ VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries
   } else {
     out.notes.push_back("no report.html beside the report; only the JSON was checked");
   }
-  if (recheck > 0 && out.ok()) recheck_report(*report, recheck, out);
+  if (recheck > 0 && out.ok()) recheck_report(*report, recheck, recheck_seed.empty() ? random_seed() : recheck_seed, out);
   return out;
 }
 

@@ -11,10 +11,12 @@
 /// where the files are present; and report.html against the page the report renders to.
 ///
 /// What it cannot prove from the file alone is that a record was measured rather than
-/// written: `recheck` re-runs that many of each device's cases (chosen from the report's
-/// integrity hash, so the author cannot know which) on this machine's device of the same
-/// name, with the report's seed, and requires the same outcomes (an audit, as MLPerf's
-/// TEST01 re-checks a sample of results). Devices not present here are noted, not failed.
+/// written: `recheck` re-runs that many of each device's cases on this machine's device of
+/// the same name, with the report's seed, and requires the same outcomes (an audit, as
+/// MLPerf's TEST01 re-checks a sample of results). The sample is drawn with a seed the
+/// verifier chooses (random unless given, and printed so the audit can be repeated), so the
+/// author of a report cannot know which cases it will hold. Devices not present here are
+/// noted, not failed.
 #pragma once
 
 #include <string>
@@ -28,7 +30,9 @@ struct VerifyOutcome {
   bool ok() const { return errors.empty(); }
 };
 
-/// Verifies the report at `path` (and report.html beside it, if present).
-VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries = true, int recheck = 0);
+/// Verifies the report at `path` (and report.html beside it, if present). `recheck_seed`
+/// draws the re-check sample; empty: a random one.
+VerifyOutcome verify_report(const std::string& path, bool check_plugin_libraries = true, int recheck = 0,
+                            const std::string& recheck_seed = "");
 
 }  // namespace tegula::conformance

@@ -47,6 +47,7 @@ TEST_CASE("verify --recheck catches records that were written, not measured") {
   INFO(honest.output);
   CHECK(honest.status == 0);
   CHECK(honest.output.find("re-checked 2 cases on conformance_wrong:0") != std::string::npos);
+  CHECK(honest.output.find("re-check sample drawn with seed ") != std::string::npos);
 
   Json forged = load_report(out + "/honest");
   forge_passes(forged);
@@ -57,4 +58,38 @@ TEST_CASE("verify --recheck catches records that were written, not measured") {
   INFO(audit.output);
   CHECK(audit.status == 1);
   CHECK(audit.output.find("is Pass in the report but Fail (values) now") != std::string::npos);
+}
+
+TEST_CASE("the verifier chooses the re-check sample, and its seed repeats it") {
+  std::string out = scratch("report_recheck_seed");
+  CliRun run = run_conformance("conformance_wrong", "--filter 'tegula.fill.global.*' --jobs 2 --quiet --out '" + out + "'");
+  REQUIRE(run.status == 1);
+  // The line naming the re-checked cases, and the seed line, of a verify run.
+  auto line = [](const std::string& text, const std::string& start) {
+    size_t at = text.find(start);
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  auto sample = [&](const std::string& seed_args) {
+    CliRun v = run_conformance("conformance_wrong", "verify '" + out + "' --recheck 3" + seed_args);
+    INFO(v.output);
+    CHECK(v.status == 0);
+    return v.output;
+  };
+  const std::string cases = "note: re-checked 3 cases on conformance_wrong:0: ";
+  std::string a = line(sample(" --recheck-seed audit-1"), cases);
+  REQUIRE_FALSE(a.empty());
+  CHECK(line(sample(" --recheck-seed audit-1"), cases) == a);  // the same seed draws the same cases
+  // Unseeded draws are the verifier's own: the seed is printed so they can be repeated.
+  std::string free_run = sample("");
+  std::string seed_line = line(free_run, "note: re-check sample drawn with seed ");
+  REQUIRE_FALSE(seed_line.empty());
+  std::string seed = seed_line.substr(38, seed_line.find(' ', 38) - 38);
+  CHECK(seed.size() == 32);
+  CHECK(line(sample(" --recheck-seed " + seed), cases) == line(free_run, cases));
+}
+
+TEST_CASE("misuse: an empty --recheck-seed is refused") {
+  CliRun run = run_conformance("conformance_wrong", "verify /nonexistent --recheck 1 --recheck-seed ''");
+  CHECK(run.status == 2);
+  CHECK(run.output.find("--recheck-seed needs a non-empty value") != std::string::npos);
 }
