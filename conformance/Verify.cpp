@@ -96,6 +96,13 @@ private:
         }
       }
       expectations_[name] = list;
+      // This build's own list for the plugin, where it ships one: the report's may excuse no
+      // failure that it does not (check_devices). Out-of-tree plugins' lists are the report's.
+      Result<ExpectationList> shipped = ExpectationList::load(default_expectations_dir(), name);
+      if (!shipped.is_ok()) error("plugin " + name + ": this build's expectation list does not load: " + shipped.status().message());
+      else if (!shipped->source.empty()) shipped_[name] = *shipped;
+      else if (!list.entries.empty())
+        out_.notes.push_back("plugin " + name + ": this build ships no expectation list for it; the report's own excuses its failures");
       std::string lib = str(p, "library_path");
       if (check_libraries && !lib.empty() && file_exists(lib)) {
         Result<std::string> sha = file_sha256(lib);
@@ -180,6 +187,14 @@ private:
     for (size_t i = 0; i < records.size(); ++i)
       if (marked[i].expected_failure != records[i].expected_failure)
         error(where + records[i].name + ": its expected-failure mark does not follow from the expectation list");
+    if (auto s = shipped_.find(str(d, "plugin")); s != shipped_.end()) {
+      std::vector<Record> ours = records;
+      apply_expectations(s->second, name, ours);
+      for (size_t i = 0; i < records.size(); ++i)
+        if (!marked[i].expected_failure.empty() && ours[i].expected_failure.empty())
+          error(where + records[i].name + ": excused as an expected failure by the report's expectation list, not by this build's (" +
+                s->second.source + ")");
+    }
     Json derived = Json::object();
     derive_device(derived, marked, passes);
     for (const auto& [key, value] : derived.members()) {
@@ -223,6 +238,7 @@ private:
   std::string seed_, filter_;
   bool quick_ = false;
   std::map<std::string, ExpectationList> expectations_;
+  std::map<std::string, ExpectationList> shipped_;  ///< this build's lists, for the plugins it ships one for
 };
 
 }  // namespace

@@ -7,7 +7,8 @@
 /// kernel's hash, its row and shape; that every outcome is possible for its case (NotSupported
 /// only where the target does not claim the case, CompileOnly only offline, no Pass with
 /// mismatches or errors above the tolerance table); the expected-failure marks against the
-/// embedded expectation lists; every count and the verdict; the plugin libraries' hashes
+/// embedded expectation lists, and that those excuse no failure this build's own list for
+/// the plugin (where it ships one) does not; every count and the verdict; the plugin libraries' hashes
 /// where the files are present; and report.html against the page the report renders to.
 ///
 /// What it cannot prove from the file alone is that a record was measured rather than
