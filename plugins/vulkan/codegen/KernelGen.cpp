@@ -343,6 +343,32 @@ Status KernelGen::gen_block(const ir::Block& block) {
   return st;
 }
 
+/// A forwarded tile has no storage: only its forwarded copy and a gemm into a workgroup
+/// matrix may name it (lowered IR that says otherwise did not come from forward_operands).
+/// Checked over the whole kernel before any code, since prefetched copies bypass gen_stmt.
+Status KernelGen::check_forwarded_uses() {
+  std::set<std::string> forwarded, workgroup;
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
+    if (s.op != ir::OpKind::Alloc) return;
+    if (ir::is_forwarded(s)) forwarded.insert(s.name);
+    const ir::Attr* inst = ir::find_attr(s.attrs, "layout.opaque");
+    for (const WorkgroupCoopmat& w : t_.workgroup_coopmat)
+      if (inst && inst->value.s == w.id) workgroup.insert(s.name);
+  });
+  Status st;
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
+    for (const std::string& tile : forwarded) {
+      if (!st.is_ok() || s.op == ir::OpKind::Alloc || !stmt_mentions(s, tile)) continue;
+      bool forwarded_copy = s.op == ir::OpKind::Copy && ir::find_attr(s.attrs, "plan.forward") && s.copy_dst().buffer == tile &&
+                            s.copy_src().buffer != tile && s.copy_dst().offsets.empty();
+      bool workgroup_operand = s.op == ir::OpKind::Gemm && workgroup.count(s.gemm_c().buffer) && s.gemm_c().buffer != tile;
+      if (!forwarded_copy && !workgroup_operand)
+        st = fail(s.loc, "forwarded tile '" + tile + "' (layout.forwarded) is used by an op that does not load it from its tensor");
+    }
+  });
+  return st;
+}
+
 Status KernelGen::gen_stmt(const ir::Stmt& s) {
   switch (s.op) {
     case ir::OpKind::Alloc: return declare_alloc(s);
@@ -651,6 +677,7 @@ Result<GeneratedShader> KernelGen::run() {
       }
     }
   }
+  TG_RETURN_IF_ERROR(check_forwarded_uses());
   Status st = gen_block(k_.body);
   if (!st.is_ok()) return st;
   if (packed_misuse_) return error(ErrorCode::Internal, "vulkan codegen: an element access reached a packed shared tile", k_.loc);

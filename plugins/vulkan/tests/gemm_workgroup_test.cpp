@@ -54,3 +54,22 @@ TEST_CASE("gemms shaped for workgroup matrices match the reference") {
     CHECK(run_compare(spec) == "");
   }
 }
+
+TEST_CASE("a device that offers workgroup matrices compiles these gemms onto them") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  bool offers = false;
+  for (const MatrixInstruction& mi : env().target->matrix_instructions) offers = offers || mi.scope == GroupScope::Cta;
+  if (!offers) {
+    MESSAGE("this device offers no workgroup matrices; the comparisons above ran other paths");
+    return;
+  }
+  // Without this, the comparisons above could pass on the H200 through another path.
+  for (bool tb : {false, true}) {
+    CAPTURE(tb);
+    auto kernel = env().dev->compile(gemm(false, tb, "f32", "  map Acc = Acc * alpha\n"));
+    REQUIRE_MESSAGE(kernel.is_ok(), kernel.status().str());
+    auto text = kernel->describe();  // the variant for aligned tensors, compiled up front
+    REQUIRE_MESSAGE(text.is_ok(), text.status().str());
+    CHECK(text->find("OpCooperativeMatrixLoadTensorNV") != std::string::npos);
+  }
+}

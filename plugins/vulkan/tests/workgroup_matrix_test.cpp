@@ -175,6 +175,17 @@ TEST_CASE("misuse: forwarding marks that do not agree, and shared memory the dri
   auto shader = generate_shader(*lowered, *ct);
   REQUIRE_FALSE(shader.is_ok());
   CHECK(shader.status().message().find("plan.forward on a copy into a tile that is not forwarded") != std::string::npos);
+  // A forwarded tile (no storage) that a copy without plan.forward writes.
+  std::string unmarked = text;
+  REQUIRE(unmarked.find(", plan.forward=a") != std::string::npos);
+  unmarked.erase(unmarked.find(", plan.forward=a"), 16);
+  auto unmarked_ir = ir::read_lowered(unmarked);
+  REQUIRE_MESSAGE(unmarked_ir.is_ok(), unmarked_ir.status().str());
+  auto refused = generate_shader(*unmarked_ir, *ct);
+  REQUIRE_FALSE(refused.is_ok());
+  CHECK_MESSAGE(refused.status().message().find("forwarded tile 'As' (layout.forwarded) is used by an op that does not load it") !=
+                    std::string::npos,
+                refused.status().message());
   // 42000 bytes of other shared memory leave too little beside the 8192 the driver keeps.
   std::string big = gemm_kernel("", 128, 128, 32, 256, 1);
   big.replace(big.find("C: f16[M, N]"), 12, "C: f16[M, N], D: f32[10500]");
