@@ -118,6 +118,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     d->plugin = plugin;
     d->phys = &p;
     d->target = std::move(target).value();
+    d->target_hash = target_hash(d->target);
     VkResult r = vk.vkCreateDevice(p.handle, &dinfo, nullptr, &d->device);
     if (r != VK_SUCCESS) {
       delete d;

@@ -182,8 +182,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     if (!device || !out || (!data && size)) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: executable_load: bad argument");
     auto exe = read_executable(data, size);
     if (!exe.is_ok()) return from_status(exe.status(), "executable_load");
-    std::string hash = target_hash(device->target);
-    if (exe->target_name != device->target.name || exe->target_hash != hash)
+    if (exe->target_name != device->target.name || exe->target_hash != device->target_hash)
       return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: compiled for target '" + exe->target_name + "', this device is '" +
                                             device->target.name + "' (or its description changed)");
     auto kernel = ir::read_lowered(exe->ir_text, "<executable>");

@@ -119,6 +119,7 @@ struct tg_device {
   VkDeviceSize max_storage_range = 0;
   uint32_t max_group_count[3] = {0, 0, 0};
   tegula::TargetDescription target;
+  std::string target_hash;  ///< target_hash(target), computed once: every executable load compares it
   /// Optional (VK_KHR_pipeline_executable_properties); null when the device lacks it.
   PFN_vkGetPipelineExecutablePropertiesKHR get_executable_properties = nullptr;
   PFN_vkGetPipelineExecutableStatisticsKHR get_executable_statistics = nullptr;
