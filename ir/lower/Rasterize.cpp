@@ -13,9 +13,15 @@
 
 namespace tegula::ir {
 
+constexpr int64_t kMaxRasterGroup = 65535;
+
 Status rasterize(LowerContext& ctx) {
   int64_t g = ctx.options.raster_group;
   if (g <= 1) return Status::ok();
+  // Backends compute the remap in 32-bit block indices; a group beyond any grid's rows is
+  // a mistake, not a request.
+  if (g > kMaxRasterGroup)
+    return error(ErrorCode::InvalidArgument, "raster group " + std::to_string(g) + " is larger than " + std::to_string(kMaxRasterGroup));
   if (ctx.kernel.grid.size() != 2) {
     ctx.note("rasterisation skipped: the grid is not 2-D");
     return Status::ok();

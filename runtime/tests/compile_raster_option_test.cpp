@@ -73,3 +73,15 @@ TEST_CASE("an options struct from before raster_group leaves the order alone") {
   CHECK(tegula_kernel_cache_result(k) == TEGULA_CACHE_HIT);  // the plain entry
   tegula_kernel_free(k);
 }
+
+TEST_CASE("misuse: a raster group beyond any grid is refused at compile") {
+  auto rt = open_runtime({reference_manifest()}, nullptr, "off");
+  REQUIRE(rt.is_ok());
+  auto d = rt->find_device("reference");
+  REQUIRE(d.is_ok());
+  CompileOptions huge;
+  huge.raster_group = 4000000000u;
+  auto k = d->compile(kTiles, huge);
+  REQUIRE_FALSE(k.is_ok());
+  CHECK(k.status().message().find("raster group 4000000000 is larger than 65535") != std::string::npos);
+}
