@@ -79,26 +79,33 @@ bool paddable(const Block& body, const std::string& name) {
   return ok;
 }
 
+/// Whether a map's value is arithmetic an opaque matrix can run: + - * / (not for a
+/// workgroup matrix), negation and casts (not for a workgroup matrix) over the fragment
+/// itself, literals and scalars. A workgroup matrix evaluates it as matrix arithmetic, so
+/// there every value must be f32 (it then rounds as the element-wise form does).
+bool arithmetic_over(const Expr& e, const std::string& name, bool workgroup) {
+  if (workgroup && (e->type.kind != Type::Kind::Float || e->type.dtype != DType::F32)) return false;
+  switch (e->kind) {
+    case ExprKind::IntImm: return !workgroup;
+    case ExprKind::FloatImm:
+    case ExprKind::Var: return true;
+    case ExprKind::Tile: return e->name == name;
+    case ExprKind::Unary: return e->unary == UnaryOp::Neg && arithmetic_over(e->args[0], name, workgroup);
+    case ExprKind::Binary:
+      if (e->binary != BinaryOp::Add && e->binary != BinaryOp::Sub && e->binary != BinaryOp::Mul &&
+          (workgroup || e->binary != BinaryOp::Div))
+        return false;
+      return arithmetic_over(e->args[0], name, workgroup) && arithmetic_over(e->args[1], name, workgroup);
+    case ExprKind::Cast: return !workgroup && arithmetic_over(e->args[0], name, workgroup);
+    default: return false;
+  }
+}
+
 /// Whether a fragment can live as an opaque matrix: it is only filled, used as this
 /// gemm's accumulator, copied whole to or from memory, or written by maps of + - * / over
 /// itself, literals and scalars.
 bool opaque_compatible(const Block& body, const std::string& name, const BufferMap& buffers) {
   bool ok = true;
-  std::function<bool(const Expr&)> arithmetic = [&](const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::IntImm:
-      case ExprKind::FloatImm:
-      case ExprKind::Var: return true;
-      case ExprKind::Tile: return e->name == name;
-      case ExprKind::Unary: return e->unary == UnaryOp::Neg && arithmetic(e->args[0]);
-      case ExprKind::Binary:
-        if (e->binary != BinaryOp::Add && e->binary != BinaryOp::Sub && e->binary != BinaryOp::Mul && e->binary != BinaryOp::Div)
-          return false;
-        return arithmetic(e->args[0]) && arithmetic(e->args[1]);
-      case ExprKind::Cast: return arithmetic(e->args[0]);
-      default: return false;
-    }
-  };
   std::function<bool(const Expr&)> mentions = [&](const Expr& e) {
     if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) return true;
     for (const Expr& a : e->args)
@@ -118,28 +125,11 @@ bool opaque_compatible(const Block& body, const std::string& name, const BufferM
           if (t.buffer == name) ok = ok && t.offsets.empty();
         ok = ok && !(buffers.at(s.copy_src().buffer).scope == Scope::Fragment && buffers.at(s.copy_dst().buffer).scope == Scope::Fragment);
         break;
-      case OpKind::Map: ok = ok && s.target().buffer == name && arithmetic(s.value()); break;
+      case OpKind::Map: ok = ok && s.target().buffer == name && arithmetic_over(s.value(), name, false); break;
       default: ok = false; break;
     }
   });
   return ok;
-}
-
-/// An f32 expression a workgroup matrix can evaluate as a whole: + - * and negation over the
-/// fragment itself, literals and scalars, every value f32 (so matrix arithmetic rounds as the
-/// element-wise form does).
-bool matrix_arithmetic(const Expr& e, const std::string& name) {
-  if (e->type.kind != Type::Kind::Float || e->type.dtype != DType::F32) return false;
-  switch (e->kind) {
-    case ExprKind::FloatImm:
-    case ExprKind::Var: return true;
-    case ExprKind::Tile: return e->name == name;
-    case ExprKind::Unary: return e->unary == UnaryOp::Neg && matrix_arithmetic(e->args[0], name);
-    case ExprKind::Binary:
-      if (e->binary != BinaryOp::Add && e->binary != BinaryOp::Sub && e->binary != BinaryOp::Mul) return false;
-      return matrix_arithmetic(e->args[0], name) && matrix_arithmetic(e->args[1], name);
-    default: return false;
-  }
 }
 
 /// Whether a fragment is only filled whole, used as a gemm's accumulator, changed by maps of
@@ -156,7 +146,7 @@ bool store_only(const Block& body, const std::string& name, const BufferMap& buf
       case OpKind::Gemm: ok = ok && s.gemm_c().buffer == name && s.gemm_a().buffer != name && s.gemm_b().buffer != name; break;
       case OpKind::Map:
         ok = ok && s.target().buffer == name && s.target().offsets.empty() && buffers.at(name).dtype == DType::F32 &&
-             matrix_arithmetic(s.value(), name);
+             arithmetic_over(s.value(), name, true);
         break;
       case OpKind::Copy:
         ok = ok && s.copy_src().buffer == name && s.copy_src().offsets.empty() && stmt_attr_ints(s, "extent").empty() &&
