@@ -7,6 +7,13 @@
 #
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 #
+# Side by side with an earlier tree (the figures a change must not make worse): export a
+# commit with `git archive --prefix=baseline/ COMMIT | tar -x -C .device`, carry
+# `.device/baseline` too, and add the steps `basebuild` (builds it into /tmp/build-base) and
+# `basebench` (its CUDA and Vulkan benchmarks, run from its own tree, in the same call):
+#
+#   bash bench/h200/run_all.sh build basebuild tests conformance cudabench basebench vkbench
+#
 # On the workplace's device machine (the `run` tool) carry `.device/vulkan/debs` (Debian's
 # libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev and
 # doctest-dev, which that machine lacks); results go under $OUT. The build lives in
@@ -17,6 +24,8 @@ cd "$ROOT"
 OUT=${OUT:-/tmp/tegula-h200}
 DEBS=${DEBS:-$ROOT/.device/vulkan/debs}
 BUILD=$ROOT/build-h200
+BASE=${BASE:-$ROOT/.device/baseline}
+BASE_BUILD=/tmp/build-base
 mkdir -p "$OUT"
 start=$(date +%s)
 stamp() { echo "[$1 at $(( $(date +%s) - start )) s]"; }
@@ -43,6 +52,18 @@ for step in "$@"; do
         cuda_tests vulkan_tests vulkan_gemm_bench tegula_bench_cuda >> /tmp/build.log 2>&1 \
         || { grep -E "error|FAILED" /tmp/build.log | head -30; exit 1; }
       "$BUILD/bin/tegula" devices ;;
+    basebuild)
+      extra=()
+      [ -d /tmp/dev/usr/include ] && extra+=(-DTEGULA_VULKAN_INCLUDE_DIR=/tmp/dev/usr/include -Ddoctest_DIR=/tmp/dev/usr/lib/cmake/doctest)
+      cmake -S "$BASE" -B "$BASE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTEGULA_ENABLE_CPU=OFF -DTEGULA_BUILD_TESTS=OFF "${extra[@]}" \
+        > /tmp/build-base.log 2>&1 || { tail -30 /tmp/build-base.log; exit 1; }
+      cmake --build "$BASE_BUILD" -j16 --target tegula tegula_plugin_cuda tegula_plugin_vulkan tegula_plugin_reference \
+        vulkan_gemm_bench tegula_bench_cuda >> /tmp/build-base.log 2>&1 || { grep -E "error|FAILED" /tmp/build-base.log | head -30; exit 1; }
+      echo "baseline: $(cat "$BASE/.commit" 2>/dev/null || echo "$BASE")" ;;
+    basebench)  # the baseline's CUDA benchmark (JSON lines tagged "tree":"baseline") and its Vulkan gemm
+      (cd "$BASE" && TEGULA_CACHE_DIR=/tmp/tegula-cache-base timeout 200 "$BASE_BUILD/bin/tegula_bench_cuda" all) \
+        | sed 's/^{/{"tree":"baseline",/' | tee "$OUT/base-bench-tegula.jsonl"
+      (cd "$BASE" && TEGULA_CACHE_DIR=/tmp/tegula-cache-base timeout 150 "$BASE_BUILD/bin/vulkan_gemm_bench" 4096 20) | sed 's/^/baseline: /' ;;
     tests)
       (cd "$BUILD" && timeout 240 ctest -R 'cuda_tests|vulkan_tests' -j4 --timeout 200 --output-on-failure) > "$OUT/tests.log" 2>&1
       grep -E "tests passed|tests failed|\(Failed\)|Timeout" "$OUT/tests.log" | tail -12 ;;
