@@ -26,7 +26,7 @@ enum class Values : unsigned char {
   Positive,      ///< uniform over [1/8, 8) (log, sqrt, rsqrt)
   NonZero,       ///< random without zero (divisors)
   Special,       ///< inf, NaN, max normal, subnormals, -0, ... between random values
-  SpecialNoNegZero,  ///< Special without -0 (max/min reductions: maxNum(-0, +0) is unordered)
+  SignedZeros,   ///< +0 and -0 at random (max/min: -0 < +0, whatever the operand order)
   Indices,       ///< random indices in [0, index_limit)
   Bits,          ///< random bit patterns (copies: every encoding must survive)
 };

@@ -138,12 +138,11 @@ std::vector<uint8_t> make_values(DType d, Values values, int64_t count, uint64_t
   std::vector<uint8_t> out(size_t(count) * bytes);
   Rng rng(seed);
   std::vector<double> specials;
-  if (values == Values::Special || values == Values::SpecialNoNegZero) {
+  if (values == Values::Special) {
     // Distinct encodings only: many boundaries of other dtypes round to the same value here.
     std::vector<uint8_t> seen;
     std::vector<uint8_t> enc(bytes);
     for (double x : special_values(d)) {
-      if (values == Values::SpecialNoNegZero && x == 0 && std::signbit(x)) continue;
       store(d, x, enc.data());
       bool dup = false;
       for (size_t k = 0; k + bytes <= seen.size() && !dup; k += bytes) dup = std::memcmp(&seen[k], enc.data(), bytes) == 0;
@@ -165,8 +164,8 @@ std::vector<uint8_t> make_values(DType d, Values values, int64_t count, uint64_t
         store(d, v, p);
         break;
       }
-      case Values::Special:
-      case Values::SpecialNoNegZero: {
+      case Values::SignedZeros: store(d, (rng.next() & 1) ? -0.0 : 0.0, p); break;
+      case Values::Special: {
         int64_t n = int64_t(specials.size());
         if (i % 3 == 0) {
           int64_t j = i / 3;
@@ -206,7 +205,7 @@ const char* values_name(Values v) {
     case Values::Positive: return "positive";
     case Values::NonZero: return "nonzero";
     case Values::Special: return "special";
-    case Values::SpecialNoNegZero: return "special_no_neg_zero";
+    case Values::SignedZeros: return "signed_zeros";
     case Values::Indices: return "indices";
     case Values::Bits: return "bits";
   }

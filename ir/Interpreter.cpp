@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ir/Analysis.h"
+#include "ir/MaxMin.h"
 #include "ir/Printer.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/GemmPlan.h"
@@ -320,8 +321,8 @@ private:
           double x = a(), y = b();
           return checked(y) ? -floor_div(-x, y) : 0.0;
         });
-      case BinaryOp::Max: return ExprFn([a, b] { return std::fmax(a(), b()); });
-      case BinaryOp::Min: return ExprFn([a, b] { return std::fmin(a(), b()); });
+      case BinaryOp::Max: return ExprFn([a, b] { return maximum_number(a(), b()); });
+      case BinaryOp::Min: return ExprFn([a, b] { return minimum_number(a(), b()); });
       case BinaryOp::Lt: return ExprFn([a, b] { return a() < b() ? 1.0 : 0.0; });
       case BinaryOp::Le: return ExprFn([a, b] { return a() <= b() ? 1.0 : 0.0; });
       case BinaryOp::Gt: return ExprFn([a, b] { return a() > b() ? 1.0 : 0.0; });
@@ -700,7 +701,7 @@ private:
   }
 
   /// A partial reduction: the running value and whether any element was a number (so a row
-  /// of only NaN stays NaN while a NaN loses to numbers, as maxNum says).
+  /// of only NaN stays NaN while a NaN loses to numbers, as maximumNumber says).
   struct Partial {
     double value = 0;
     bool any_number = false;
@@ -715,9 +716,9 @@ private:
       any_number = any_number || !std::isnan(v);
       switch (k) {
         case ReduceKind::Sum: value += v; break;
-        case ReduceKind::Max: value = std::fmax(value, v); break;
-        case ReduceKind::Min: value = std::fmin(value, v); break;
-        case ReduceKind::AbsMax: value = std::fmax(value, std::fabs(v)); break;
+        case ReduceKind::Max: value = maximum_number(value, v); break;
+        case ReduceKind::Min: value = minimum_number(value, v); break;
+        case ReduceKind::AbsMax: value = maximum_number(value, std::fabs(v)); break;
       }
     }
     void merge(ReduceKind k, const Partial& o) {
@@ -727,8 +728,8 @@ private:
       switch (k) {
         case ReduceKind::Sum: value += o.value; break;
         case ReduceKind::Max:
-        case ReduceKind::AbsMax: value = std::fmax(value, o.value); break;
-        case ReduceKind::Min: value = std::fmin(value, o.value); break;
+        case ReduceKind::AbsMax: value = maximum_number(value, o.value); break;
+        case ReduceKind::Min: value = minimum_number(value, o.value); break;
       }
     }
     double finish(ReduceKind k, bool clear, double old) const {
@@ -737,9 +738,9 @@ private:
       if (clear) return v;
       switch (k) {
         case ReduceKind::Sum: return old + v;
-        case ReduceKind::Max: return std::fmax(old, v);
-        case ReduceKind::Min: return std::fmin(old, v);
-        case ReduceKind::AbsMax: return std::fmax(std::fabs(old), v);
+        case ReduceKind::Max: return maximum_number(old, v);
+        case ReduceKind::Min: return minimum_number(old, v);
+        case ReduceKind::AbsMax: return maximum_number(std::fabs(old), v);
       }
       return v;
     }

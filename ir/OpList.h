@@ -32,7 +32,7 @@
 ///             lets lowering choose. It never changes results, only how they are computed.
 ///  reduce     dst = reduction of src along `axis` (sum, max, min, absmax). dst's shape is
 ///             src's with that axis removed or set to 1. clear=false combines with dst's old
-///             value. max/min follow IEEE maxNum/minNum: a NaN loses to a number.
+///             value. max/min/absmax combine as the max and min functions below do.
 ///  map        dst = expr elementwise; a bare buffer name in expr is the element at the same
 ///             index, broadcasting dimensions of size 1.
 ///  store      One element = expr. Only inside a parallel loop.
@@ -77,6 +77,13 @@
 
 /// Binary operators and functions: X(Enumerator, spelling, precedence). Precedence 0 means a
 /// call `f(a, b)`; higher binds tighter.
+///
+/// max and min of floats (the functions, and the max/min/absmax reductions) are IEEE 754-2019
+/// maximumNumber and minimumNumber: a NaN loses to a number (only NaNs give NaN), and -0 < +0,
+/// so max(+0, -0) = +0 and min(+0, -0) = -0 in either operand order. C's fmax/fmin, CUDA's
+/// fmaxf/fminf, LLVM's maxnum and GLSL's NMax/NMin leave that sign open, so every backend
+/// writes the rule out (ir/MaxMin.h is the reference's form). On integers they are the plain
+/// max and min.
 #define TG_FOR_EACH_BINARY(X) \
   X(Or, "||", 1)              \
   X(And, "&&", 2)             \

@@ -118,12 +118,16 @@ void add_functions(Generator& g) {
       }
       // Special values, every pair of them; integer division and modulo would divide by 0.
       if (d == DType::Bool || (!is_float && f.values == Values::NonZero)) continue;
-      Values sv = std::string(f.name) == "max" || std::string(f.name) == "min" ? Values::SpecialNoNegZero : Values::Special;
-      CaseSpec s = map_case(g, prefix + ".special", row, kernel, f.arity, sv, sv, {d, o});
+      CaseSpec s = map_case(g, prefix + ".special", row, kernel, f.arity, Values::Special, Values::Special, {d, o});
       s.symbols = {{"M", 64}, {"N", 192}};
       s.check = c.check;
       s.function = c.function;
       g.add(std::move(s));
+      // -0 < +0 (ir/OpList.h): every order of a pair of zeros, many times over.
+      bool max_min = std::string(f.name) == "max" || std::string(f.name) == "min";
+      if (!max_min || !is_float) continue;
+      CaseSpec z = map_case(g, prefix + ".signed_zeros", row, kernel, f.arity, Values::SignedZeros, Values::SignedZeros, {d, o});
+      g.add(std::move(z));
     }
   }
 }

@@ -3,7 +3,8 @@
 /// tiles with clear=false, padded past the edge with the reduction's identity) and along
 /// columns, and once from a shared tile into a kept dimension. Sums run on the exact
 /// lattice (bit-exact whatever the order) and once on random values under the tolerance
-/// table; max, min and absmax run on special values (NaN loses to a number, infinities win).
+/// table; max, min and absmax run on special values (NaN loses to a number, infinities win),
+/// and max and min on rows and columns of +0 and -0 (-0 < +0).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -72,7 +73,7 @@ void add_reduce_cases(Generator& g) {
       if (d == DType::Bool) continue;  // the IR does not reduce bools
       DType o = reduce_dtype(op, d);
       bool sum = std::string(op) == "sum";
-      Values v = sum ? Values::Lattice : (dtype_is_float(d) ? Values::SpecialNoNegZero : Values::Random);
+      Values v = sum ? Values::Lattice : (dtype_is_float(d) ? Values::Special : Values::Random);
       for (const Shape& sh : kShapes) {
         CaseSpec c;
         c.name = std::string("tegula.reduce.") + op + "." + dt(d) + "." + sh.name;
@@ -89,6 +90,21 @@ void add_reduce_cases(Generator& g) {
           g.add(std::move(m));
         }
         g.add(std::move(c));
+      }
+      // -0 < +0 (ir/OpList.h): short rows and columns of random zeros, so some are all -0,
+      // some all +0 and most mixed.
+      if ((op == std::string("max") || op == std::string("min")) && dtype_is_float(d)) {
+        for (const Shape& sh : {Shape{"rows.signed_zeros", 64, 3, 0}, Shape{"cols.signed_zeros", 3, 64, 1}}) {
+          CaseSpec c;
+          c.name = std::string("tegula.reduce.") + op + "." + dt(d) + "." + sh.name;
+          c.row = std::string("reduce ") + op;
+          c.kernel = sh.kind == 0 ? rows_kernel(op, d, o) : cols_kernel(op, d, o);
+          c.symbols = {{"M", sh.m}, {"N", sh.n}};
+          c.tensors = {input(Values::SignedZeros), output()};
+          c.scalars = {0, 0};
+          c.unsupported = g.needs({d, o});
+          g.add(std::move(c));
+        }
       }
       if (!sum || !dtype_is_float(d)) continue;
       CaseSpec c;

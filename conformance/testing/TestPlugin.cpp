@@ -18,6 +18,8 @@
 ///                                      its compiler fails on sm_90a with an internal error -> untestable target
 ///                         nanskip      leaves every element of the last tensor whose result is a NaN as it
 ///                                      was before the launch (never writes NaNs)           -> Fail (values)
+///                         zerosign     writes +0 for every -0 of the last float tensor, as a max or min
+///                                      that ignores the sign of zero would                 -> Fail (values)
 #include <signal.h>
 #include <unistd.h>
 
@@ -49,6 +51,7 @@ using namespace tegula;
 #define TG_BREAK_narrow 9
 #define TG_BREAK_opaque 10
 #define TG_BREAK_nanskip 11
+#define TG_BREAK_zerosign 12
 #define TG_CAT2(a, b) a##b
 #define TG_CAT(a, b) TG_CAT2(a, b)
 #define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
@@ -121,6 +124,14 @@ tg_error* launch(tg_queue* queue, tg_executable* exe, const tg_launch_params* pa
   if (!t.empty()) t.back().data[t.back().bytes] ^= 0xff;
 #elif BREAKAGE == TG_BREAK_input
   if (!t.empty() && t.front().bytes) t.front().data[0] ^= 0x01;
+#elif BREAKAGE == TG_BREAK_zerosign
+  if (!t.empty() && dtype_is_float(t.back().dtype)) {
+    size_t size = dtype_size(t.back().dtype);
+    for (uint64_t off = 0; off + size <= t.back().bytes; off += size) {
+      double v = load_element(t.back().dtype, t.back().data + off);
+      if (v == 0 && std::signbit(v)) store_element(t.back().dtype, 0.0, t.back().data + off);
+    }
+  }
 #elif BREAKAGE == TG_BREAK_flaky
   static std::atomic<uint64_t> launches{0};
   if (++launches % 2 == 0) corrupt_last(t);

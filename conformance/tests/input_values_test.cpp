@@ -46,8 +46,15 @@ TEST_CASE("special values include infinities, NaN, -0, max and subnormals") {
   CHECK(has([](double x) { return x == dtype_max(DType::F32); }));
   CHECK(has([](double x) { return x == min_subnormal(DType::F32); }));
   CHECK(has([](double x) { return x == 65504.0; }));  // f16's max, for conversions
-  std::vector<double> n = decode(DType::F32, make_values(DType::F32, Values::SpecialNoNegZero, 3000, 1, 0));
-  CHECK_FALSE(std::any_of(n.begin(), n.end(), [](double x) { return x == 0 && std::signbit(x); }));
+}
+
+TEST_CASE("signed zeros are +0 and -0 only, both of them, in every float dtype") {
+  for (DType d : {DType::F64, DType::F32, DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2}) {
+    std::vector<double> z = decode(d, make_values(d, Values::SignedZeros, 256, 3, 0));
+    CHECK(std::all_of(z.begin(), z.end(), [](double x) { return x == 0; }));
+    CHECK(std::any_of(z.begin(), z.end(), [](double x) { return std::signbit(x); }));
+    CHECK(std::any_of(z.begin(), z.end(), [](double x) { return !std::signbit(x); }));
+  }
 }
 
 TEST_CASE("the same seed gives the same values; another seed others") {

@@ -108,14 +108,8 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
     case ir::BinaryOp::Sub: return Val{b.CreateFSub(x.v, y.v), k};
     case ir::BinaryOp::Mul: return Val{b.CreateFMul(x.v, y.v), k};
     case ir::BinaryOp::Div: return Val{b.CreateFDiv(x.v, y.v), k};
-    // maxNum/minNum: a NaN loses to a number. Between equal operands (+0 and -0) the second
-    // wins, as C's fmax/fmin (maxsd/minsd) decide, which is what the reference uses.
-    case ir::BinaryOp::Max:
-    case ir::BinaryOp::Min: {
-      llvm::Value* first = op == ir::BinaryOp::Max ? b.CreateFCmpOGT(x.v, y.v) : b.CreateFCmpOLT(x.v, y.v);
-      llvm::Value* r = b.CreateSelect(first, x.v, y.v);
-      return Val{b.CreateSelect(b.CreateFCmpUNO(y.v, y.v), x.v, r), k};
-    }
+    case ir::BinaryOp::Max: return Val{em.max_number(x.v, y.v), k};
+    case ir::BinaryOp::Min: return Val{em.min_number(x.v, y.v), k};
     default: break;
   }
   return error(ErrorCode::Internal, std::string("operator '") + ir::binary_spelling(op) + "' on floats", e->loc);

@@ -1,7 +1,8 @@
 /// \file
 /// exp, exp2, log and tanh. f32 versions are inline polynomial code (Cephes' single
 /// precision approximations, about 1-2 ulp) so that loops calling them vectorise; they work
-/// on scalars and vectors alike. f64 versions call libm.
+/// on scalars and vectors alike. f64 versions call libm. Also max and min with the IR's
+/// signed-zero rule.
 #include <cmath>
 #include <cstdint>
 
@@ -123,8 +124,26 @@ llvm::Value* libm(Emitter& e, const char* name, llvm::Value* x) {
   return e.b.CreateCall(f, {x});
 }
 
+/// maxnum/minnum (a NaN loses to a number) decide everything except which of two equal
+/// operands comes out, and equal floats differ only as +0 and -0: for those the AND of the
+/// bits is +0 unless both are -0 (max), the OR is -0 unless both are +0 (min).
+llvm::Value* max_min_number(Emitter& e, llvm::Value* x, llvm::Value* y, bool max) {
+  llvm::IRBuilder<>& b = e.b;
+  llvm::Type* ft = x->getType();
+  unsigned lanes = ft->isVectorTy() ? unsigned(llvm::cast<llvm::FixedVectorType>(ft)->getNumElements()) : 0;
+  llvm::Type* it = b.getIntNTy(ft->getScalarSizeInBits());
+  if (lanes) it = llvm::FixedVectorType::get(it, lanes);
+  llvm::Value* num = b.CreateBinaryIntrinsic(max ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum, x, y);
+  llvm::Value* xi = b.CreateBitCast(x, it);
+  llvm::Value* yi = b.CreateBitCast(y, it);
+  llvm::Value* zero = b.CreateBitCast(max ? b.CreateAnd(xi, yi) : b.CreateOr(xi, yi), ft);
+  return b.CreateSelect(b.CreateFCmpOEQ(x, y), zero, num);
+}
+
 }  // namespace
 
+llvm::Value* Emitter::max_number(llvm::Value* x, llvm::Value* y) { return max_min_number(*this, x, y, true); }
+llvm::Value* Emitter::min_number(llvm::Value* x, llvm::Value* y) { return max_min_number(*this, x, y, false); }
 llvm::Value* Emitter::exp(llvm::Value* x) { return is_f64(x) ? libm(*this, "exp", x) : f32_math(*this, x).exp(x); }
 llvm::Value* Emitter::exp2(llvm::Value* x) { return is_f64(x) ? libm(*this, "exp2", x) : f32_math(*this, x).exp2(x); }
 llvm::Value* Emitter::log(llvm::Value* x) { return is_f64(x) ? libm(*this, "log", x) : f32_math(*this, x).log(x); }

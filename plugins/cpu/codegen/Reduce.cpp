@@ -1,8 +1,9 @@
 /// \file
 /// reduce. Along the last axis (rows) of a float tile the reduction is written as explicit
 /// vector code: several vector accumulators over the row, a horizontal combine, and a scalar
-/// tail. That keeps max/min vectorised with maxNum semantics (LLVM's vectoriser only takes
-/// maxnum reductions that may ignore NaN). Along other axes the partial results live in a
+/// tail. That keeps max/min vectorised with the IR's maximumNumber/minimumNumber semantics
+/// (LLVM's vectoriser only takes maxnum reductions that may ignore NaN, and maxnum leaves
+/// the sign of a zero open: Emitter::max_number writes the rule out). Along other axes the partial results live in a
 /// scratch row and the loop over that row vectorises by itself.
 ///
 /// max/min/absmax start from the first element instead of -inf/inf, so a NaN loses to any
@@ -37,10 +38,8 @@ struct Combine {
         return s;
       }
       case ir::ReduceKind::Max:
-      case ir::ReduceKind::AbsMax:
-        return b.CreateBinaryIntrinsic(ints ? llvm::Intrinsic::smax : llvm::Intrinsic::maxnum, acc, x);
-      case ir::ReduceKind::Min:
-        return b.CreateBinaryIntrinsic(ints ? llvm::Intrinsic::smin : llvm::Intrinsic::minnum, acc, x);
+      case ir::ReduceKind::AbsMax: return ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, x) : e.max_number(acc, x);
+      case ir::ReduceKind::Min: return ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, x) : e.min_number(acc, x);
     }
     return acc;
   }
@@ -58,14 +57,12 @@ Val finish(Emitter& e, ir::ReduceKind kind, Val v, Val old) {
   bool ints = k == VK::Index;
   switch (kind) {
     case ir::ReduceKind::Sum: return {ints ? b.CreateAdd(o, x) : b.CreateFAdd(o, x), k};
-    case ir::ReduceKind::Max:
-      return {b.CreateBinaryIntrinsic(ints ? llvm::Intrinsic::smax : llvm::Intrinsic::maxnum, o, x), k};
-    case ir::ReduceKind::Min:
-      return {b.CreateBinaryIntrinsic(ints ? llvm::Intrinsic::smin : llvm::Intrinsic::minnum, o, x), k};
+    case ir::ReduceKind::Max: return {ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, o, x) : e.max_number(o, x), k};
+    case ir::ReduceKind::Min: return {ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, o, x) : e.min_number(o, x), k};
     case ir::ReduceKind::AbsMax: {
       llvm::Value* a = ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, o, b.getFalse())
                             : b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, o);
-      return {b.CreateBinaryIntrinsic(ints ? llvm::Intrinsic::smax : llvm::Intrinsic::maxnum, a, x), k};
+      return {ints ? b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, x) : e.max_number(a, x), k};
     }
   }
   return v;
@@ -122,8 +119,13 @@ Result<llvm::Value*> vector_row(Emitter& e, Combine& combine, const Buffer& src,
       break;
     }
     case ir::ReduceKind::Max:
-    case ir::ReduceKind::AbsMax: r = b.CreateFPMaxReduce(acc); break;
-    case ir::ReduceKind::Min: r = b.CreateFPMinReduce(acc); break;
+    case ir::ReduceKind::AbsMax:
+    case ir::ReduceKind::Min: {
+      // Lane by lane: llvm.vector.reduce.fmax/fmin leave the sign of a zero result open.
+      r = b.CreateExtractElement(acc, uint64_t(0));
+      for (int l = 1; l < vw; ++l) r = combine(r, b.CreateExtractElement(acc, uint64_t(l)), false);
+      break;
+    }
   }
   // The scalar tail.
   for (int64_t i = nvec * vw; i < len; ++i) {

@@ -346,8 +346,8 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
         case BinaryOp::Div: return Value{i ? "tg_floordiv(" + a + ", " + b + ")" : "(" + a + " / " + b + ")", rep};
         case BinaryOp::Mod: return Value{"tg_floormod(" + a + ", " + b + ")", rep};
         case BinaryOp::CeilDiv: return Value{"tg_ceildiv(" + a + ", " + b + ")", rep};
-        case BinaryOp::Max: return Value{(i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + a + ", " + b + ")", rep};
-        case BinaryOp::Min: return Value{(i ? "tg_mini(" : d ? "fmin(" : "fminf(") + a + ", " + b + ")", rep};
+        case BinaryOp::Max: return Value{(i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + a + ", " + b + ")", rep};
+        case BinaryOp::Min: return Value{(i ? "tg_mini(" : d ? "tg_mind(" : "tg_minf(") + a + ", " + b + ")", rep};
         default: break;
       }
       return error(ErrorCode::Internal, "cuda codegen: unknown binary op", e->loc);

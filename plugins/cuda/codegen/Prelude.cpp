@@ -32,6 +32,21 @@ static __device__ __forceinline__ long long tg_ceildiv(long long a, long long b)
 static __device__ __forceinline__ long long tg_maxi(long long a, long long b) { return a > b ? a : b; }
 static __device__ __forceinline__ long long tg_mini(long long a, long long b) { return a < b ? a : b; }
 static __device__ __forceinline__ long long tg_absi(long long a) { return a < 0 ? -a : a; }
+// max and min of floats as ir/OpList.h defines them (IEEE 754-2019 maximumNumber and
+// minimumNumber): fmaxf/fminf let a NaN lose but leave the sign of zero open, and equal
+// operands differ only as +0 and -0, where the AND (max) or OR (min) of the bits decides.
+static __device__ __forceinline__ float tg_maxf(float a, float b) {
+  return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b);
+}
+static __device__ __forceinline__ float tg_minf(float a, float b) {
+  return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b);
+}
+static __device__ __forceinline__ double tg_maxd(double a, double b) {
+  return a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : fmax(a, b);
+}
+static __device__ __forceinline__ double tg_mind(double a, double b) {
+  return a == b ? __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b)) : fmin(a, b);
+}
 
 static __device__ __forceinline__ void tg_dec2_f16(unsigned w, float& a, float& b) {
   asm("{ .reg .f16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }" : "=f"(a), "=f"(b) : "r"(w));

@@ -3,8 +3,9 @@
 /// the values it holds per output element into partials; butterfly exchanges follow, by warp
 /// shuffles for the xor offsets inside a warp (plan.shuffle) and through the plan's shared
 /// scratch buffer across warps (plan.cross); plan.kind=shared combines every thread's partial
-/// through the scratch. max/min/absmax start from NaN and combine with fmax/fmin, which is
-/// exactly maxNum/minNum: a NaN loses to a number and an all-NaN row stays NaN.
+/// through the scratch. max/min/absmax start from NaN and combine with tg_maxf/tg_minf (the
+/// prelude's maximumNumber/minimumNumber: a NaN loses to a number, -0 < +0), so an all-NaN
+/// row stays NaN.
 #include <algorithm>
 #include <cstdint>
 #include <set>
@@ -34,10 +35,10 @@ struct Combiner {
     bool i = rep == Rep::I64, d = rep == Rep::F64;
     switch (kind) {
       case ir::ReduceKind::Sum: return p + " + " + x;
-      case ir::ReduceKind::Max: return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + p + ", " + x + ")";
-      case ir::ReduceKind::Min: return (i ? "tg_mini(" : d ? "fmin(" : "fminf(") + p + ", " + x + ")";
+      case ir::ReduceKind::Max: return (i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + p + ", " + x + ")";
+      case ir::ReduceKind::Min: return (i ? "tg_mini(" : d ? "tg_mind(" : "tg_minf(") + p + ", " + x + ")";
       case ir::ReduceKind::AbsMax:
-        return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + p + ", " + (i ? "tg_absi(" : d ? "fabs(" : "fabsf(") + x + "))";
+        return (i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + p + ", " + (i ? "tg_absi(" : d ? "fabs(" : "fabsf(") + x + "))";
     }
     return p;
   }
@@ -45,7 +46,7 @@ struct Combiner {
   std::string merge(const std::string& a, const std::string& b) const {
     if (kind == ir::ReduceKind::AbsMax) {
       bool i = rep == Rep::I64, d = rep == Rep::F64;
-      return (i ? "tg_maxi(" : d ? "fmax(" : "fmaxf(") + a + ", " + b + ")";
+      return (i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + a + ", " + b + ")";
     }
     return add(a, b);
   }
@@ -53,7 +54,7 @@ struct Combiner {
   std::string finish(const std::string& old, const std::string& p) const {
     if (kind == ir::ReduceKind::AbsMax) {
       bool i = rep == Rep::I64, d = rep == Rep::F64;
-      return (i ? "tg_maxi(tg_absi(" : d ? "fmax(fabs(" : "fmaxf(fabsf(") + old + "), " + p + ")";
+      return (i ? "tg_maxi(tg_absi(" : d ? "tg_maxd(fabs(" : "tg_maxf(fabsf(") + old + "), " + p + ")";
     }
     return merge(old, p);
   }

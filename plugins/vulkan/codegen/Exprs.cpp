@@ -1,6 +1,6 @@
 // Expressions: Index arithmetic in i32 (floor division and modulo), float arithmetic in f32,
 // or in f64 when an operand is f64 (the verifier's compute dtype), booleans as bool. max and
-// min are IEEE maxNum/minNum (GLSL NMax/NMin: a NaN loses to a number). Casts round with the
+// min are IEEE 754-2019 maximumNumber/minimumNumber (Builder::max_number). Casts round with the
 // exact rules of core/DType.h. exp, exp2, log and tanh come from Math.cpp.
 #include "plugins/vulkan/codegen/KernelGen.h"
 #include "plugins/vulkan/codegen/Math.h"
@@ -123,8 +123,8 @@ Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::BinaryOp::Div: return ints ? b_.floor_div(a, b) : math_div(b_, a, b, t_.float64);
     case ir::BinaryOp::Mod: return b_.floor_mod(a, b);
     case ir::BinaryOp::CeilDiv: return b_.neg(b_.floor_div(b_.neg(a), b));
-    case ir::BinaryOp::Max: return ints ? b_.smax(a, b) : b_.glsl(GlslNMax, ct, {a, b});
-    case ir::BinaryOp::Min: return ints ? b_.smin(a, b) : b_.glsl(GlslNMin, ct, {a, b});
+    case ir::BinaryOp::Max: return ints ? b_.smax(a, b) : b_.max_number(a, b);
+    case ir::BinaryOp::Min: return ints ? b_.smin(a, b) : b_.min_number(a, b);
     case ir::BinaryOp::Lt: return b_.lt(a, b);
     case ir::BinaryOp::Le: return b_.le(a, b);
     case ir::BinaryOp::Gt: return b_.gt(a, b);

@@ -2,8 +2,9 @@
 // per destination element it owns, then combines partials with the threads that share them:
 // subgroup shuffles (OpGroupNonUniformShuffleXor) for the plan's xor offsets within a
 // subgroup, the plan's shared scratch buffer for offsets across subgroups, or (plan.kind =
-// shared) every partner's partial through scratch. max/min/absmax are maxNum/minNum: the
-// identity is NaN, which loses to any number, so an all-NaN row stays NaN.
+// shared) every partner's partial through scratch. max/min/absmax are maximumNumber and
+// minimumNumber (Builder::max_number: -0 < +0, a NaN loses to a number): the identity is
+// NaN, which loses to any number, so an all-NaN row stays NaN.
 #include <cmath>
 #include <cstdint>
 
@@ -28,8 +29,8 @@ struct Reducer {
     }
     return kind == ir::ReduceKind::Sum ? b.c(ty, 0.0) : b.c(ty, std::nan(""));
   }
-  Value max(Value a, Value c) { return ty == T::I32 ? b.smax(a, c) : b.glsl(GlslNMax, ty, {a, c}); }
-  Value min(Value a, Value c) { return ty == T::I32 ? b.smin(a, c) : b.glsl(GlslNMin, ty, {a, c}); }
+  Value max(Value a, Value c) { return ty == T::I32 ? b.smax(a, c) : b.max_number(a, c); }
+  Value min(Value a, Value c) { return ty == T::I32 ? b.smin(a, c) : b.min_number(a, c); }
   Value abs(Value a) { return b.glsl(ty == T::I32 ? GlslSAbs : GlslFAbs, ty, {a}); }
   /// Fold one element into a partial.
   Value element(Value p, Value v) {

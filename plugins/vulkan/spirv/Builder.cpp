@@ -82,6 +82,19 @@ Value Builder::select(Value cond, Value a, Value b) {
   return op(OpSelect, a.ty, {cond.id, a.id, b.id});
 }
 
+/// NMax/NMin decide everything except which of two equal operands comes out, and equal
+/// floats differ only as +0 and -0: the AND of the bits is +0 unless both are -0 (max), the
+/// OR is -0 unless both are +0 (min). The bits are read whatever the float controls say.
+static Value max_min_number(Builder& b, Value x, Value y, bool max) {
+  T u = x.ty == T::F64 ? T::U64 : x.ty == T::F16 ? T::U16 : T::U32;
+  Value xi = b.bitcast(x, u), yi = b.bitcast(y, u);
+  Value zero = b.bitcast(max ? b.band(xi, yi) : b.bor(xi, yi), x.ty);
+  return b.select(b.eq(x, y), zero, b.glsl(max ? GlslNMax : GlslNMin, x.ty, {x, y}));
+}
+
+Value Builder::max_number(Value a, Value b) { return max_min_number(*this, a, b, true); }
+Value Builder::min_number(Value a, Value b) { return max_min_number(*this, a, b, false); }
+
 Value Builder::convert(Value v, T to) {
   if (v.ty == to) return v;
   if (to == T::Bool) {

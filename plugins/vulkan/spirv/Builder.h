@@ -56,6 +56,11 @@ public:
   Value smax(Value a, Value b) { return glsl(GlslSMax, a.ty, {a, b}); }
   Value umin(Value a, Value b) { return glsl(GlslUMin, a.ty, {a, b}); }
   Value umax(Value a, Value b) { return glsl(GlslUMax, a.ty, {a, b}); }
+  /// max and min of floats as ir/OpList.h defines them (IEEE 754-2019 maximumNumber and
+  /// minimumNumber: -0 < +0, a NaN loses to a number). GLSL's NMax/NMin leave the sign of a
+  /// zero result open.
+  Value max_number(Value a, Value b);
+  Value min_number(Value a, Value b);
 
   // --- comparisons and logic ---------------------------------------------------------------
   Value eq(Value a, Value b);
