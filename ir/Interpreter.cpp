@@ -8,114 +8,20 @@
 #include <memory>
 
 #include "ir/Analysis.h"
-#include "ir/MaxMin.h"
 #include "ir/Printer.h"
+#include "ir/interp/Machine.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Passes.h"
-#include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
 namespace tegula::ir {
 namespace {
 
-/// A buffer at run time. Global tensors read and write their bytes in place (each store
-/// rounds through the dtype's encoding); other scopes hold already-rounded float64 values.
-struct Buf {
-  std::string name;
-  Scope scope = Scope::Shared;
-  DType dtype = DType::F32;
-  std::vector<int64_t> shape;
-  std::vector<int64_t> strides;
-  int64_t numel = 0;
-  std::vector<double> data;  // non-global
-  uint8_t* bytes = nullptr;  // global
-
-  // A lowered fragment keeps its values per (thread, value) slot, the way registers hold
-  // them: a read takes the first thread that holds the element, a write updates every copy.
-  // A distribution that misses an element, or an op that writes registers in an order its
-  // layout does not describe, then shows up as a wrong result.
-  bool physical = false;
-  Distribution dist;
-  int64_t slots_per_thread = 0;
-  std::vector<double> regs;
-  std::vector<int64_t> owner;        // element -> first slot holding it (-1: none)
-  std::vector<int64_t> slot_element; // slot -> element (-1: padding)
-  std::vector<int64_t> copies_begin; // element -> range in copies: every slot holding it
-  std::vector<int64_t> copies;
-
-  void set_shape(std::vector<int64_t> s) {
-    shape = std::move(s);
-    strides.assign(shape.size(), 1);
-    numel = 1;
-    for (size_t i = shape.size(); i-- > 0;) {
-      strides[i] = numel;
-      numel *= shape[i];
-    }
-  }
-  double get(int64_t linear) const {
-    if (scope == Scope::Global) return load_element(dtype, bytes + linear * int64_t(dtype_size(dtype)));
-    if (physical) return owner[size_t(linear)] < 0 ? std::nan("") : regs[size_t(owner[size_t(linear)])];
-    return data[size_t(linear)];
-  }
-  void set(int64_t linear, double v) {
-    if (scope == Scope::Global) {
-      store_element(dtype, v, bytes + linear * int64_t(dtype_size(dtype)));
-      return;
-    }
-    if (physical) {
-      double r = round_to_dtype(dtype, v);
-      for (int64_t i = copies_begin[size_t(linear)]; i < copies_begin[size_t(linear) + 1]; ++i) regs[size_t(copies[size_t(i)])] = r;
-      return;
-    }
-    data[size_t(linear)] = round_to_dtype(dtype, v);
-  }
-  /// Poison: reading a buffer before writing it gives NaN (0 once stored to an integer).
-  void poison() {
-    if (physical) {
-      regs.assign(slot_element.size(), std::nan(""));
-      return;
-    }
-    data.assign(size_t(numel), std::nan(""));
-  }
-  /// Switch a fragment to per-slot storage under distribution `d`.
-  void make_physical(const Distribution& d) {
-    physical = true;
-    dist = d;
-    slots_per_thread = d.value_count();
-    int64_t total = d.thread_count() * slots_per_thread;
-    slot_element.assign(size_t(total), -1);
-    owner.assign(size_t(numel), -1);
-    int rank = int(shape.size());
-    for (int64_t t = 0; t < d.thread_count(); ++t) {
-      for (int64_t v = 0; v < slots_per_thread; ++v) {
-        std::vector<int64_t> c = d.coords(t, v, rank);
-        int64_t linear = 0;
-        bool inside = true;
-        for (int i = 0; i < rank; ++i) {
-          inside = inside && c[size_t(i)] < shape[size_t(i)];
-          linear += c[size_t(i)] * strides[size_t(i)];
-        }
-        if (!inside) continue;
-        int64_t slot = t * slots_per_thread + v;
-        slot_element[size_t(slot)] = linear;
-        if (owner[size_t(linear)] < 0) owner[size_t(linear)] = slot;
-      }
-    }
-    copies_begin.assign(size_t(numel) + 1, 0);
-    for (int64_t e : slot_element)
-      if (e >= 0) ++copies_begin[size_t(e) + 1];
-    for (size_t i = 1; i < copies_begin.size(); ++i) copies_begin[i] += copies_begin[i - 1];
-    copies.assign(size_t(copies_begin.back()), 0);
-    std::vector<int64_t> fill(copies_begin.begin(), copies_begin.end() - 1);
-    for (size_t slot = 0; slot < slot_element.size(); ++slot)
-      if (slot_element[slot] >= 0) copies[size_t(fill[size_t(slot_element[slot])]++)] = int64_t(slot);
-    poison();
-  }
-};
-
-using ExprFn = std::function<double()>;
-using StmtFn = std::function<Status()>;
+using interp::Buf;
+using interp::ExprFn;
+using interp::Partial;
+using interp::StmtFn;
 
 double floor_div(double a, double b) { return std::floor(a / b); }
 
@@ -560,7 +466,7 @@ private:
     bool acc = stmt_attr_bool(s, "accumulate");
     if (c->physical && find_attr(s.attrs, "mma.inst")) {
       TG_ASSIGN_OR_RETURN(GemmPlan plan, get_gemm_plan(s));
-      if (!plan.is_fma()) return compile_gemm_atoms(s, plan, a, b, c, ta, tb, acc);
+      if (!plan.is_fma()) return interp::compile_gemm_atoms(s, target_, plan, a, b, c, ta, tb, acc);
     }
     return StmtFn([a, b, c, ta, tb, acc]() -> Status {
       int64_t m_size = c->shape[0], n_size = c->shape[1];
@@ -581,101 +487,6 @@ private:
     });
   }
 
-  /// The gemm as the matrix instruction computes it: each thread's accumulator registers
-  /// hold the atom elements the catalogue's layout names, in the register order the lowering
-  /// convention fixes (atom register, then atom row repeat, then atom column repeat), and
-  /// register operands are read from the threads and registers the layout names.
-  Result<StmtFn> compile_gemm_atoms(const Stmt& s, const GemmPlan& plan, Buf* a, Buf* b, Buf* c, bool ta, bool tb, bool acc) {
-    if (!target_) return error(ErrorCode::Unsupported, "the interpreter needs the target description to run instruction '" + plan.inst + "'", s.loc);
-    const MatrixInstruction* mi = target_->find_instruction(plan.inst);
-    if (!mi) return error(ErrorCode::Verify, "target '" + target_->name + "' has no instruction '" + plan.inst + "'", s.loc);
-    MmaShape atom{int(plan.m), int(plan.n), int(plan.k)};
-    auto bind = [&](const Operand& op, bool accumulator) -> Result<std::optional<BoundLayout>> {
-      const OperandPlacement* p = op.find(OperandLocation::Registers);
-      const Layout* l = p && p->form == OperandPlacement::Form::ThreadValue ? &p->layout : nullptr;
-      if (!l && accumulator) {
-        const OperandPlacement* t = op.find(OperandLocation::TensorMemory);
-        if (t && t->readback_layout) l = &*t->readback_layout;
-      }
-      if (!l) return std::optional<BoundLayout>();
-      TG_ASSIGN_OR_RETURN(BoundLayout b2, l->bind(shape_symbols(atom)));
-      return std::optional<BoundLayout>(b2);
-    };
-    TG_ASSIGN_OR_RETURN(auto c_layout, bind(mi->acc, true));
-    if (!c_layout) return error(ErrorCode::Unsupported, "instruction '" + plan.inst + "' has no accumulator layout", s.loc);
-    // Inverse maps for register operands: atom element -> (thread in group, register).
-    auto inverse = [](const BoundLayout& l, int64_t elems) {
-      std::vector<std::pair<int64_t, int64_t>> inv(size_t(elems), {-1, -1});
-      for (int64_t t = 0; t < l.mode_size(0); ++t)
-        for (int64_t r = 0; r < l.mode_size(1); ++r) {
-          int64_t idx = l.index(t, r);
-          if (idx >= 0 && idx < elems && inv[size_t(idx)].first < 0) inv[size_t(idx)] = {t, r};
-        }
-      return inv;
-    };
-    bool a_regs = a->physical && plan.a_from == OperandLocation::Registers;
-    bool b_regs = b->physical && plan.b_from == OperandLocation::Registers;
-    std::vector<std::pair<int64_t, int64_t>> a_inv, b_inv;
-    int64_t a_vals = 0, b_vals = 0;
-    if (a_regs) {
-      TG_ASSIGN_OR_RETURN(auto l, bind(mi->a, false));
-      if (!l) return error(ErrorCode::Verify, "instruction '" + plan.inst + "' has no register layout for A", s.loc);
-      a_inv = inverse(*l, plan.m * plan.k);
-      a_vals = l->mode_size(1);
-    }
-    if (b_regs) {
-      TG_ASSIGN_OR_RETURN(auto l, bind(mi->b, false));
-      if (!l) return error(ErrorCode::Verify, "instruction '" + plan.inst + "' has no register layout for B", s.loc);
-      b_inv = inverse(*l, plan.n * plan.k);
-      b_vals = l->mode_size(1);
-    }
-    BoundLayout cl = *c_layout;
-    return StmtFn([=]() -> Status {
-      int64_t threads = int64_t(c->regs.size()) / c->slots_per_thread;
-      int64_t groups = plan.gm * plan.gn;
-      int64_t c_vals = cl.mode_size(1);
-      int64_t k_steps = plan.Kp / plan.k;
-      std::vector<double> result(c->regs.size(), 0.0);
-      for (int64_t t = 0; t < threads; ++t) {
-        // Threads past the tiled groups repeat a group's work, so their copies stay current.
-        int64_t group = (t / plan.group_threads) % groups, local = t % plan.group_threads;
-        int64_t base_thread = t - local;  // first thread of this thread's group
-        int64_t gi = group % plan.gm, gj = group / plan.gm;
-        for (int64_t j = 0; j < plan.rn; ++j)
-          for (int64_t i = 0; i < plan.rm; ++i)
-            for (int64_t r = 0; r < c_vals; ++r) {
-              int64_t idx = cl.index(local, r);
-              int64_t mm = idx % plan.m, nn = idx / plan.m;
-              int64_t row = gi * plan.rm * plan.m + i * plan.m + mm;
-              int64_t col = gj * plan.rn * plan.n + j * plan.n + nn;
-              int64_t slot = t * c->slots_per_thread + r + c_vals * (i + plan.rm * j);
-              double sum = acc ? c->regs[size_t(slot)] : 0.0;
-              for (int64_t st = 0; st < k_steps; ++st)
-                for (int64_t kk = 0; kk < plan.k; ++kk) {
-                  int64_t kg = st * plan.k + kk;
-                  double av, bv;
-                  if (a_regs) {
-                    auto [at, ar] = a_inv[size_t(mm + plan.m * kk)];
-                    av = a->regs[size_t((base_thread + at) * a->slots_per_thread + ar + a_vals * (i + plan.rm * st))];
-                  } else {
-                    av = a->get(ta ? kg * a->strides[0] + row : row * a->strides[0] + kg);
-                  }
-                  if (b_regs) {
-                    auto [bt, br] = b_inv[size_t(nn + plan.n * kk)];
-                    bv = b->regs[size_t((base_thread + bt) * b->slots_per_thread + br + b_vals * (j + plan.rn * st))];
-                  } else {
-                    bv = b->get(tb ? col * b->strides[0] + kg : kg * b->strides[0] + col);
-                  }
-                  sum += av * bv;
-                }
-              result[size_t(slot)] = round_to_dtype(c->dtype, sum);
-            }
-      }
-      c->regs = std::move(result);
-      return Status::ok();
-    });
-  }
-
   Result<StmtFn> compile_reduce(const Stmt& s) {
     Buf* src = find_buf(s.reduce_src().buffer);
     Buf* dst = find_buf(s.reduce_dst().buffer);
@@ -683,7 +494,7 @@ private:
     ReduceKind kind = *parse_reduce(stmt_attr_ident(s, "op"));
     int64_t axis = stmt_attr_int(s, "axis");
     bool clear = stmt_attr_bool(s, "clear");
-    if (lowered_ && find_attr(s.attrs, "plan.kind")) return compile_reduce_plan(s, src, dst, kind, axis, clear);
+    if (lowered_ && find_attr(s.attrs, "plan.kind")) return interp::compile_reduce_plan(s, src, dst, kind, axis, clear);
     return StmtFn([src, dst, kind, axis, clear]() -> Status {
       int64_t outer = 1, inner = 1, len = src->shape[size_t(axis)];
       for (int64_t d = 0; d < axis; ++d) outer *= src->shape[size_t(d)];
@@ -695,136 +506,6 @@ private:
           for (int64_t r = 0; r < len; ++r) p.add(kind, src->get((o * len + r) * inner + i));
           dst->set(out, p.finish(kind, clear, clear ? 0.0 : dst->get(out)));
         }
-      }
-      return Status::ok();
-    });
-  }
-
-  /// A partial reduction: the running value and whether any element was a number (so a row
-  /// of only NaN stays NaN while a NaN loses to numbers, as maximumNumber says).
-  struct Partial {
-    double value = 0;
-    bool any_number = false;
-    bool any = false;
-    static Partial identity(ReduceKind k) {
-      Partial p;
-      p.value = k == ReduceKind::Max ? -INFINITY : (k == ReduceKind::Min ? INFINITY : 0.0);
-      return p;
-    }
-    void add(ReduceKind k, double v) {
-      any = true;
-      any_number = any_number || !std::isnan(v);
-      switch (k) {
-        case ReduceKind::Sum: value += v; break;
-        case ReduceKind::Max: value = maximum_number(value, v); break;
-        case ReduceKind::Min: value = minimum_number(value, v); break;
-        case ReduceKind::AbsMax: value = maximum_number(value, std::fabs(v)); break;
-      }
-    }
-    void merge(ReduceKind k, const Partial& o) {
-      if (!o.any) return;
-      any = true;
-      any_number = any_number || o.any_number;
-      switch (k) {
-        case ReduceKind::Sum: value += o.value; break;
-        case ReduceKind::Max:
-        case ReduceKind::AbsMax: value = maximum_number(value, o.value); break;
-        case ReduceKind::Min: value = minimum_number(value, o.value); break;
-      }
-    }
-    double finish(ReduceKind k, bool clear, double old) const {
-      double v = value;
-      if (!any_number && k != ReduceKind::Sum) v = std::nan("");
-      if (clear) return v;
-      switch (k) {
-        case ReduceKind::Sum: return old + v;
-        case ReduceKind::Max: return maximum_number(old, v);
-        case ReduceKind::Min: return minimum_number(old, v);
-        case ReduceKind::AbsMax: return maximum_number(std::fabs(old), v);
-      }
-      return v;
-    }
-  };
-
-  /// The reduction as its plan runs it: per-thread partials over the plan's distribution,
-  /// butterfly exchanges for each xor offset, and the result written to each thread's own
-  /// copies of the destination. A thread the plan leaves without a complete partial writes
-  /// what it has, so a missing step shows up as a wrong result.
-  Result<StmtFn> compile_reduce_plan(const Stmt& s, Buf* src, Buf* dst, ReduceKind kind, int64_t axis, bool clear) {
-    TG_ASSIGN_OR_RETURN(Distribution exec, get_distribution(s.attrs, "plan"));
-    std::vector<int64_t> steps = stmt_attr_ints(s, "plan.shuffle");
-    for (int64_t x : stmt_attr_ints(s, "plan.cross")) steps.push_back(x);
-    bool all_shared = stmt_attr_ident(s, "plan.kind") == "shared";
-    return StmtFn([=]() -> Status {
-      int64_t threads = exec.thread_count();
-      int rank = int(src->shape.size());
-      int64_t outs = src->numel / src->shape[size_t(axis)];
-      auto out_index = [&](const std::vector<int64_t>& c) {
-        int64_t o = 0;
-        for (int d = 0; d < rank; ++d)
-          if (d != axis) o = o * src->shape[size_t(d)] + c[size_t(d)];
-        return o;
-      };
-      std::vector<std::vector<Partial>> part(size_t(threads), std::vector<Partial>(size_t(outs), Partial::identity(kind)));
-      for (int64_t t = 0; t < threads; ++t)
-        for (int64_t v = 0; v < exec.value_count(); ++v) {
-          std::vector<int64_t> c = exec.coords(t, v, rank);
-          bool inside = true;
-          for (int d = 0; d < rank; ++d) inside = inside && c[size_t(d)] < src->shape[size_t(d)];
-          if (!inside) continue;
-          int64_t linear = 0;
-          for (int d = 0; d < rank; ++d) linear += c[size_t(d)] * src->strides[size_t(d)];
-          part[size_t(t)][size_t(out_index(c))].add(kind, src->get(linear));
-        }
-      if (all_shared) {
-        // Every thread combines every thread's partial for its outputs.
-        std::vector<Partial> total(size_t(outs), Partial::identity(kind));
-        for (int64_t t = 0; t < threads; ++t)
-          for (int64_t o = 0; o < outs; ++o) total[size_t(o)].merge(kind, part[size_t(t)][size_t(o)]);
-        for (auto& p : part) p = total;
-      }
-      for (int64_t off : steps) {
-        auto next = part;
-        for (int64_t t = 0; t < threads; ++t) {
-          int64_t partner = t ^ off;
-          if (partner >= threads) continue;
-          for (int64_t o = 0; o < outs; ++o) next[size_t(t)][size_t(o)].merge(kind, part[size_t(partner)][size_t(o)]);
-        }
-        part = std::move(next);
-      }
-      // Each thread writes its own copies of the destination.
-      int drank = int(dst->shape.size());
-      auto dst_out = [&](const std::vector<int64_t>& c) {
-        std::vector<int64_t> full(size_t(rank), 0);
-        if (drank == rank) return out_index(c);
-        for (int d = 0, e = 0; d < rank; ++d) full[size_t(d)] = d == axis ? 0 : c[size_t(e++)];
-        return out_index(full);
-      };
-      if (dst->physical) {
-        int drank2 = drank;
-        for (int64_t slot = 0; slot < int64_t(dst->regs.size()); ++slot) {
-          int64_t e = dst->slot_element[size_t(slot)];
-          if (e < 0) continue;
-          int64_t t = slot / dst->slots_per_thread;
-          std::vector<int64_t> c(static_cast<size_t>(drank2));
-          int64_t rest = e;
-          for (int d = drank2 - 1; d >= 0; --d) {
-            c[size_t(d)] = rest % dst->shape[size_t(d)];
-            rest /= dst->shape[size_t(d)];
-          }
-          const Partial& p = part[size_t(t % threads)][size_t(dst_out(c))];
-          double old = dst->regs[size_t(slot)];
-          dst->regs[size_t(slot)] = round_to_dtype(dst->dtype, p.any ? p.finish(kind, clear, old) : std::nan(""));
-        }
-        return Status::ok();
-      }
-      // A shared or global destination takes the value of the first thread holding a partial.
-      for (int64_t o = 0; o < outs; ++o) {
-        const Partial* best = nullptr;
-        for (int64_t t = 0; t < threads && !best; ++t)
-          if (part[size_t(t)][size_t(o)].any) best = &part[size_t(t)][size_t(o)];
-        double old = clear ? 0.0 : dst->get(o);
-        dst->set(o, best ? best->finish(kind, clear, old) : std::nan(""));
       }
       return Status::ok();
     });
