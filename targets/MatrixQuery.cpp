@@ -40,9 +40,13 @@ std::vector<const MatrixInstruction*> instructions_for(const TargetDescription& 
   for (const MatrixInstruction& mi : target.matrix_instructions) {
     if (dtypes_match(mi, a, b, acc)) out.push_back(&mi);
   }
-  // Per participating thread, so a warp-wide and a warpgroup-wide entry compare fairly.
-  std::stable_sort(out.begin(), out.end(), [](const MatrixInstruction* x, const MatrixInstruction* y) {
-    return x->rate / x->group_threads > y->rate / y->group_threads;
+  // Per participating thread, so a warp-wide and a warpgroup-wide entry compare fairly. Ties
+  // keep catalogue order: `out` points into one vector in order, so the addresses break them
+  // (std::stable_sort would too, but libstdc++'s calls the deprecated get_temporary_buffer,
+  // which clang 19 warns about).
+  std::sort(out.begin(), out.end(), [](const MatrixInstruction* x, const MatrixInstruction* y) {
+    auto rx = x->rate / x->group_threads, ry = y->rate / y->group_threads;
+    return rx != ry ? rx > ry : x < y;
   });
   return out;
 }

@@ -39,7 +39,6 @@ Status read_range(const Json& value, const JsonPath& path, std::vector<DimRange>
                      json_kind_name(value.kind()));
   }
   TG_RETURN_IF_ERROR(check_object(value, path, {"min", "max", "step"}));
-  DimRange r;
   TG_ASSIGN_OR_RETURN(const Json* min, required_field(value, path, "min"));
   TG_ASSIGN_OR_RETURN(const Json* max, required_field(value, path, "max"));
   TG_ASSIGN_OR_RETURN(const Json* step, required_field(value, path, "step"));
