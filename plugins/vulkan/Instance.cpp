@@ -32,6 +32,181 @@ std::string driver_string(uint32_t vendor, uint32_t v) {
   return version_text(v);
 }
 
+/// What describe() asks the driver: the feature and property structures, chained as the
+/// device's version and extensions allow, and which of them were chained (has_*).
+struct Queried {
+  VkPhysicalDevice16BitStorageFeatures f16s =
+      make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  VkPhysicalDevice8BitStorageFeatures f8s =
+      make_struct<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  VkPhysicalDeviceShaderFloat16Int8Features fi8 =
+      make_struct<VkPhysicalDeviceShaderFloat16Int8Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES);
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT fat =
+      make_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  VkPhysicalDeviceShaderAtomicInt64Features fa64 =
+      make_struct<VkPhysicalDeviceShaderAtomicInt64Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
+  VkPhysicalDeviceSubgroupSizeControlFeatures fsc =
+      make_struct<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  CoopMatrixFeaturesKHR fcm = make_struct<CoopMatrixFeaturesKHR>(kStypeCoopMatrixFeatures);
+  VkPhysicalDeviceVulkanMemoryModelFeatures fmm =
+      make_struct<VkPhysicalDeviceVulkanMemoryModelFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES);
+  VkPhysicalDeviceFeatures2 features =
+      make_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  CoopMatrix2FeaturesNV fcm2 = make_struct<CoopMatrix2FeaturesNV>(kStypeCoopMatrix2Features);
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpe =
+      make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  VkPhysicalDeviceSubgroupProperties sub =
+      make_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  VkPhysicalDeviceSubgroupSizeControlProperties scp =
+      make_struct<VkPhysicalDeviceSubgroupSizeControlProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+  VkPhysicalDeviceFloatControlsProperties fcp =
+      make_struct<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
+  VkPhysicalDeviceProperties2 props2 =
+      make_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  CoopMatrix2PropertiesNV cm2p = make_struct<CoopMatrix2PropertiesNV>(kStypeCoopMatrix2Properties);
+  VkPhysicalDeviceMemoryProperties mem{};
+  bool has8 = false, hasf16i8 = false, has_atomic_float = false, has_atomic64 = false, has_size_control = false,
+      has_coopmat = false, has_coopmat2 = false, has_mm = false, has_pe = false, has_float_controls = false;
+};
+
+/// The device's feature structures.
+void query_features(const tg_plugin* plugin, VkPhysicalDevice handle, const PhysicalDevice& p, bool v12, bool v13, Queried& q) {
+  const InstanceFns& vk = plugin->vk;
+  void** tail = &q.features.pNext;
+  auto chain = [&](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  chain(q.f16s);
+  q.has8 = v12 || p.has_extension("VK_KHR_8bit_storage");
+  q.hasf16i8 = v12 || p.has_extension("VK_KHR_shader_float16_int8");
+  q.has_atomic_float = p.has_extension("VK_EXT_shader_atomic_float");
+  q.has_atomic64 = v12 || p.has_extension("VK_KHR_shader_atomic_int64");
+  q.has_size_control = v13 || p.has_extension("VK_EXT_subgroup_size_control");
+  q.has_coopmat = p.has_extension(kCoopMatrixExtension) && plugin->get_coopmat;
+  if (q.has8) chain(q.f8s);
+  if (q.hasf16i8) chain(q.fi8);
+  if (q.has_atomic_float) chain(q.fat);
+  if (q.has_atomic64) chain(q.fa64);
+  if (q.has_size_control) chain(q.fsc);
+  if (q.has_coopmat) chain(q.fcm);
+  q.has_coopmat2 = q.has_coopmat && v13 && p.has_extension(kCoopMatrix2Extension) && plugin->get_coopmat_flexible;
+  if (q.has_coopmat2) chain(q.fcm2);
+  q.has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
+  if (q.has_mm) chain(q.fmm);
+  q.has_pe = p.has_extension("VK_KHR_pipeline_executable_properties");
+  if (q.has_pe) chain(q.fpe);
+  vk.vkGetPhysicalDeviceFeatures2(handle, &q.features);
+}
+
+/// The device's property structures (subgroups, float controls, workgroup matrices) and memory.
+void query_properties(const InstanceFns& vk, VkPhysicalDevice handle, const PhysicalDevice& p, bool v12, Queried& q) {
+  void** ptail = &q.props2.pNext;
+  auto pchain = [&](auto& s) {
+    *ptail = &s;
+    ptail = &s.pNext;
+  };
+  pchain(q.sub);
+  if (q.has_size_control) pchain(q.scp);
+  q.has_float_controls = v12 || p.has_extension("VK_KHR_shader_float_controls");
+  if (q.has_float_controls) pchain(q.fcp);
+  if (q.has_coopmat2) pchain(q.cm2p);
+  vk.vkGetPhysicalDeviceProperties2(handle, &q.props2);
+  vk.vkGetPhysicalDeviceMemoryProperties(handle, &q.mem);
+}
+
+/// The capabilities the description and code generation read, from what the driver reported.
+void fill_caps(const std::string& name, const VkPhysicalDeviceProperties& props, const VkQueueFamilyProperties& family,
+               const Queried& q, bool v12, PhysicalDevice& p) {
+  DeviceCaps& c = p.caps;
+  c.name = name;
+  c.vendor_id = props.vendorID;
+  c.device_id = props.deviceID;
+  c.api_version = props.apiVersion;
+  c.driver_version = props.driverVersion;
+  c.device_type = uint32_t(props.deviceType);
+  for (uint32_t i = 0; i < q.mem.memoryHeapCount; ++i)
+    if (q.mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) c.memory_bytes += q.mem.memoryHeaps[i].size;
+  c.subgroup_size = q.sub.subgroupSize;
+  uint32_t want_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+  c.subgroup_shuffle = (q.sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (q.sub.supportedOperations & want_ops) == want_ops &&
+                       q.sub.subgroupSize >= 1 && (q.sub.subgroupSize & (q.sub.subgroupSize - 1)) == 0;
+  c.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
+  c.max_workgroup_size_x = props.limits.maxComputeWorkGroupSize[0];
+  c.max_shared_memory = props.limits.maxComputeSharedMemorySize;
+  c.max_push_constants = props.limits.maxPushConstantsSize;
+  c.storage16 = q.f16s.storageBuffer16BitAccess;
+  c.int16 = q.features.features.shaderInt16;
+  c.storage8 = q.has8 && q.f8s.storageBuffer8BitAccess;
+  c.int8 = q.hasf16i8 && q.fi8.shaderInt8;
+  c.float16 = q.hasf16i8 && q.fi8.shaderFloat16;
+  c.vulkan_memory_model = q.has_mm && q.fmm.vulkanMemoryModel;
+  c.float64 = q.features.features.shaderFloat64;
+  c.int64 = q.features.features.shaderInt64;
+  c.atomic_float32_add = q.has_atomic_float && q.fat.shaderBufferFloat32AtomicAdd;
+  c.atomic_float64_add = q.has_atomic_float && q.fat.shaderBufferFloat64AtomicAdd;
+  c.int64_atomics = q.has_atomic64 && q.fa64.shaderBufferInt64Atomics;
+  c.subgroup_size_control = q.has_size_control && q.fsc.subgroupSizeControl && q.fsc.computeFullSubgroups;
+  c.subgroup_size_control = c.subgroup_size_control && (q.scp.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  if (q.has_size_control) {
+    c.min_subgroup_size = q.scp.minSubgroupSize;
+    c.max_subgroup_size = q.scp.maxSubgroupSize;
+  }
+  if (q.has_float_controls) {
+    c.denorm_preserve16 = q.fcp.shaderDenormPreserveFloat16;
+    c.denorm_preserve32 = q.fcp.shaderDenormPreserveFloat32;
+    c.denorm_preserve64 = q.fcp.shaderDenormPreserveFloat64;
+    c.denorm_independence = uint32_t(q.fcp.denormBehaviorIndependence);
+    c.signed_zero_preserve16 = q.fcp.shaderSignedZeroInfNanPreserveFloat16;
+    c.signed_zero_preserve32 = q.fcp.shaderSignedZeroInfNanPreserveFloat32;
+    c.signed_zero_preserve64 = q.fcp.shaderSignedZeroInfNanPreserveFloat64;
+  }
+  // Shaders declare float controls whenever a width is offered (DeviceTarget.cpp); before
+  // Vulkan 1.2 they are legal only with the extension enabled (device_open).
+  bool float_controls_used = c.denorm_preserve16 || c.denorm_preserve32 || c.denorm_preserve64 || c.signed_zero_preserve16 ||
+                             c.signed_zero_preserve32 || c.signed_zero_preserve64;
+  p.needs_float_controls_extension = !v12 && float_controls_used;
+  c.timestamps = family.timestampValidBits > 0 && props.limits.timestampPeriod > 0;
+  c.timestamp_period = props.limits.timestampPeriod;
+}
+
+/// The cooperative-matrix shapes the device lists: subgroup scope, and workgroup scope where
+/// VK_NV_cooperative_matrix2 offers it.
+void query_matrices(const tg_plugin* plugin, VkPhysicalDevice handle, const Queried& q, DeviceCaps& c) {
+  if (q.has_coopmat && q.fcm.cooperativeMatrix) {
+    uint32_t n = 0;
+    if (plugin->get_coopmat(handle, &n, nullptr) == VK_SUCCESS && n) {
+      std::vector<CoopMatrixPropertiesKHR> list(n);
+      for (auto& e : list) e = make_struct<CoopMatrixPropertiesKHR>(kStypeCoopMatrixProperties);
+      if (plugin->get_coopmat(handle, &n, list.data()) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; ++i) {
+          const auto& e = list[i];
+          c.coopmat.push_back({e.MSize, e.NSize, e.KSize, e.AType, e.BType, e.CType, e.ResultType, e.saturatingAccumulation != 0, e.scope});
+        }
+      }
+    }
+  }
+  // Workgroup-scope matrices are SPIR-V 1.6 (Vulkan 1.3) and need both features.
+  if (q.has_coopmat2 && !c.coopmat.empty() && q.fcm2.cooperativeMatrixWorkgroupScope && q.fcm2.cooperativeMatrixFlexibleDimensions) {
+    uint32_t n = 0;
+    if (plugin->get_coopmat_flexible(handle, &n, nullptr) == VK_SUCCESS && n) {
+      std::vector<CoopMatrixFlexiblePropertiesNV> list(n);
+      for (auto& e : list) e = make_struct<CoopMatrixFlexiblePropertiesNV>(kStypeCoopMatrixFlexibleProperties);
+      if (plugin->get_coopmat_flexible(handle, &n, list.data()) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; ++i) {
+          const auto& e = list[i];
+          c.coopmat_flexible.push_back({e.MGranularity, e.NGranularity, e.KGranularity, e.AType, e.BType, e.CType, e.ResultType,
+                                        e.saturatingAccumulation != 0, e.scope, e.workgroupInvocations});
+        }
+      }
+    }
+    c.coopmat_tensor_addressing = q.fcm2.cooperativeMatrixTensorAddressing;
+    c.coopmat_flexible_max = q.cm2p.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    c.coopmat_workgroup_max_size = q.cm2p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    c.coopmat_workgroup_reserved_shared = q.cm2p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+  }
+}
+
 void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api) {
   const InstanceFns& vk = plugin->vk;
   VkPhysicalDeviceProperties props;
@@ -76,148 +251,13 @@ void describe(tg_plugin* plugin, VkPhysicalDevice handle, uint32_t instance_api)
   for (const VkExtensionProperties& e : exts) p.extensions.push_back(e.extensionName);
   bool v12 = api >= VK_API_VERSION_1_2, v13 = api >= VK_API_VERSION_1_3;
 
-  // Features.
-  auto f16s = make_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
-  auto f8s = make_struct<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
-  auto fi8 = make_struct<VkPhysicalDeviceShaderFloat16Int8Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES);
-  auto fat = make_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
-  auto fa64 = make_struct<VkPhysicalDeviceShaderAtomicInt64Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES);
-  auto fsc = make_struct<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
-  auto fcm = make_struct<CoopMatrixFeaturesKHR>(kStypeCoopMatrixFeatures);
-  auto fmm = make_struct<VkPhysicalDeviceVulkanMemoryModelFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES);
-  auto features = make_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  void** tail = &features.pNext;
-  auto chain = [&](auto& s) {
-    *tail = &s;
-    tail = &s.pNext;
-  };
-  chain(f16s);
-  bool has8 = v12 || p.has_extension("VK_KHR_8bit_storage");
-  bool hasf16i8 = v12 || p.has_extension("VK_KHR_shader_float16_int8");
-  bool has_atomic_float = p.has_extension("VK_EXT_shader_atomic_float");
-  bool has_atomic64 = v12 || p.has_extension("VK_KHR_shader_atomic_int64");
-  bool has_size_control = v13 || p.has_extension("VK_EXT_subgroup_size_control");
-  bool has_coopmat = p.has_extension(kCoopMatrixExtension) && plugin->get_coopmat;
-  if (has8) chain(f8s);
-  if (hasf16i8) chain(fi8);
-  if (has_atomic_float) chain(fat);
-  if (has_atomic64) chain(fa64);
-  if (has_size_control) chain(fsc);
-  if (has_coopmat) chain(fcm);
-  auto fcm2 = make_struct<CoopMatrix2FeaturesNV>(kStypeCoopMatrix2Features);
-  bool has_coopmat2 = has_coopmat && v13 && p.has_extension(kCoopMatrix2Extension) && plugin->get_coopmat_flexible;
-  if (has_coopmat2) chain(fcm2);
-  bool has_mm = v12 || p.has_extension("VK_KHR_vulkan_memory_model");
-  if (has_mm) chain(fmm);
-  auto fpe = make_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
-  bool has_pe = p.has_extension("VK_KHR_pipeline_executable_properties");
-  if (has_pe) chain(fpe);
-  vk.vkGetPhysicalDeviceFeatures2(handle, &features);
-
-  // Properties.
-  auto sub = make_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
-  auto scp = make_struct<VkPhysicalDeviceSubgroupSizeControlProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
-  auto fcp = make_struct<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
-  auto props2 = make_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  void** ptail = &props2.pNext;
-  auto pchain = [&](auto& s) {
-    *ptail = &s;
-    ptail = &s.pNext;
-  };
-  pchain(sub);
-  if (has_size_control) pchain(scp);
-  bool has_float_controls = v12 || p.has_extension("VK_KHR_shader_float_controls");
-  if (has_float_controls) pchain(fcp);
-  auto cm2p = make_struct<CoopMatrix2PropertiesNV>(kStypeCoopMatrix2Properties);
-  if (has_coopmat2) pchain(cm2p);
-  vk.vkGetPhysicalDeviceProperties2(handle, &props2);
-  VkPhysicalDeviceMemoryProperties mem;
-  vk.vkGetPhysicalDeviceMemoryProperties(handle, &mem);
-
-  DeviceCaps& c = p.caps;
-  c.name = name;
-  c.vendor_id = props.vendorID;
-  c.device_id = props.deviceID;
-  c.api_version = props.apiVersion;
-  c.driver_version = props.driverVersion;
-  c.device_type = uint32_t(props.deviceType);
-  for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
-    if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) c.memory_bytes += mem.memoryHeaps[i].size;
-  c.subgroup_size = sub.subgroupSize;
-  uint32_t want_ops = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-  c.subgroup_shuffle = (sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & want_ops) == want_ops &&
-                       sub.subgroupSize >= 1 && (sub.subgroupSize & (sub.subgroupSize - 1)) == 0;
-  c.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
-  c.max_workgroup_size_x = props.limits.maxComputeWorkGroupSize[0];
-  c.max_shared_memory = props.limits.maxComputeSharedMemorySize;
-  c.max_push_constants = props.limits.maxPushConstantsSize;
-  c.storage16 = f16s.storageBuffer16BitAccess;
-  c.int16 = features.features.shaderInt16;
-  c.storage8 = has8 && f8s.storageBuffer8BitAccess;
-  c.int8 = hasf16i8 && fi8.shaderInt8;
-  c.float16 = hasf16i8 && fi8.shaderFloat16;
-  c.vulkan_memory_model = has_mm && fmm.vulkanMemoryModel;
-  c.float64 = features.features.shaderFloat64;
-  c.int64 = features.features.shaderInt64;
-  c.atomic_float32_add = has_atomic_float && fat.shaderBufferFloat32AtomicAdd;
-  c.atomic_float64_add = has_atomic_float && fat.shaderBufferFloat64AtomicAdd;
-  c.int64_atomics = has_atomic64 && fa64.shaderBufferInt64Atomics;
-  c.subgroup_size_control = has_size_control && fsc.subgroupSizeControl && fsc.computeFullSubgroups;
-  c.subgroup_size_control = c.subgroup_size_control && (scp.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
-  if (has_size_control) {
-    c.min_subgroup_size = scp.minSubgroupSize;
-    c.max_subgroup_size = scp.maxSubgroupSize;
-  }
-  if (has_float_controls) {
-    c.denorm_preserve16 = fcp.shaderDenormPreserveFloat16;
-    c.denorm_preserve32 = fcp.shaderDenormPreserveFloat32;
-    c.denorm_preserve64 = fcp.shaderDenormPreserveFloat64;
-    c.denorm_independence = uint32_t(fcp.denormBehaviorIndependence);
-    c.signed_zero_preserve16 = fcp.shaderSignedZeroInfNanPreserveFloat16;
-    c.signed_zero_preserve32 = fcp.shaderSignedZeroInfNanPreserveFloat32;
-    c.signed_zero_preserve64 = fcp.shaderSignedZeroInfNanPreserveFloat64;
-  }
-  // Shaders declare float controls whenever a width is offered (DeviceTarget.cpp); before
-  // Vulkan 1.2 they are legal only with the extension enabled (device_open).
-  bool float_controls_used = c.denorm_preserve16 || c.denorm_preserve32 || c.denorm_preserve64 || c.signed_zero_preserve16 ||
-                             c.signed_zero_preserve32 || c.signed_zero_preserve64;
-  p.needs_float_controls_extension = !v12 && float_controls_used;
-  c.timestamps = families[size_t(family)].timestampValidBits > 0 && props.limits.timestampPeriod > 0;
-  c.timestamp_period = props.limits.timestampPeriod;
-  if (has_coopmat && fcm.cooperativeMatrix) {
-    uint32_t n = 0;
-    if (plugin->get_coopmat(handle, &n, nullptr) == VK_SUCCESS && n) {
-      std::vector<CoopMatrixPropertiesKHR> list(n);
-      for (auto& e : list) e = make_struct<CoopMatrixPropertiesKHR>(kStypeCoopMatrixProperties);
-      if (plugin->get_coopmat(handle, &n, list.data()) == VK_SUCCESS) {
-        for (uint32_t i = 0; i < n; ++i) {
-          const auto& e = list[i];
-          c.coopmat.push_back({e.MSize, e.NSize, e.KSize, e.AType, e.BType, e.CType, e.ResultType, e.saturatingAccumulation != 0, e.scope});
-        }
-      }
-    }
-  }
-  // Workgroup-scope matrices are SPIR-V 1.6 (Vulkan 1.3) and need both features.
-  if (has_coopmat2 && !c.coopmat.empty() && fcm2.cooperativeMatrixWorkgroupScope && fcm2.cooperativeMatrixFlexibleDimensions) {
-    uint32_t n = 0;
-    if (plugin->get_coopmat_flexible(handle, &n, nullptr) == VK_SUCCESS && n) {
-      std::vector<CoopMatrixFlexiblePropertiesNV> list(n);
-      for (auto& e : list) e = make_struct<CoopMatrixFlexiblePropertiesNV>(kStypeCoopMatrixFlexibleProperties);
-      if (plugin->get_coopmat_flexible(handle, &n, list.data()) == VK_SUCCESS) {
-        for (uint32_t i = 0; i < n; ++i) {
-          const auto& e = list[i];
-          c.coopmat_flexible.push_back({e.MGranularity, e.NGranularity, e.KGranularity, e.AType, e.BType, e.CType, e.ResultType,
-                                        e.saturatingAccumulation != 0, e.scope, e.workgroupInvocations});
-        }
-      }
-    }
-    c.coopmat_tensor_addressing = fcm2.cooperativeMatrixTensorAddressing;
-    c.coopmat_flexible_max = cm2p.cooperativeMatrixFlexibleDimensionsMaxDimension;
-    c.coopmat_workgroup_max_size = cm2p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
-    c.coopmat_workgroup_reserved_shared = cm2p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
-  }
-  p.pipeline_statistics = has_pe && fpe.pipelineExecutableInfo;
+  Queried q;
+  query_features(plugin, handle, p, v12, v13, q);
+  query_properties(vk, handle, p, v12, q);
+  fill_caps(name, props, families[size_t(family)], q, v12, p);
+  query_matrices(plugin, handle, q, p.caps);
+  const DeviceCaps& c = p.caps;
+  p.pipeline_statistics = q.has_pe && q.fpe.pipelineExecutableInfo;
   p.driver_text = driver_string(c.vendor_id, c.driver_version);
   p.target_name = device_target_name(c);
   p.target_json = device_target_json(c);
