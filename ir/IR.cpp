@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 
 namespace tegula::ir {
@@ -12,12 +13,92 @@ namespace tegula::ir {
 // Tables from the op list.
 
 static const OpInfo kOpInfos[] = {
-#define TG_OP_INFO(e, kw, fmt, attrs, blocks) {OpKind::e, kw, fmt, attrs, blocks},
+#define TG_OP_INFO(e, kw, fmt, roles, level, attrs, blocks) {OpKind::e, kw, fmt, roles, OpLevel::level, attrs, blocks},
     TG_FOR_EACH_OP(TG_OP_INFO)
 #undef TG_OP_INFO
 };
 
 const OpInfo& op_info(OpKind kind) { return kOpInfos[static_cast<int>(kind)]; }
+
+// The roles column, parsed at compile time. A malformed line reaches op_list_error, which is
+// not constexpr, so the table below does not compile: the build names the bad op.
+namespace {
+
+void op_list_error(const char* /*why*/) {}
+
+constexpr std::string_view next_word(std::string_view& rest) {
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  size_t end = rest.find(' ');
+  std::string_view word = rest.substr(0, end);
+  rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+  return word;
+}
+
+constexpr size_t count_operands(std::string_view format) {
+  size_t n = 0;
+  for (size_t i = 0; i + 5 <= format.size(); ++i)
+    if (format.substr(i, 5) == "%tile" || format.substr(i, 5) == "%elem") ++n;
+  return n;
+}
+
+constexpr bool has_bool_attr(std::string_view spec, std::string_view name) {
+  for (std::string_view item = next_word(spec); !item.empty(); item = next_word(spec))
+    if (item.substr(0, item.find(':')) == name && item.substr(name.size()).starts_with(":bool")) return true;
+  return false;
+}
+
+constexpr OperandRole parse_role(std::string_view word, std::string_view attrs) {
+  OperandRole r;
+  if (word == "in") return r;
+  if (word == "out" || word == "inout") {
+    r.access = word == "out" ? Access::Write : Access::ReadWrite;
+    return r;
+  }
+  if (!word.starts_with("inout?")) op_list_error("a role is in, out, inout, inout?ATTR or inout?!ATTR");
+  r.access = Access::Write;
+  r.read_if = word.substr(6);
+  if (r.read_if.starts_with("!")) {
+    r.read_if_value = false;
+    r.read_if.remove_prefix(1);
+  }
+  if (!has_bool_attr(attrs, r.read_if)) op_list_error("a role's condition names a bool attribute of the op");
+  return r;
+}
+
+constexpr OpRoles parse_roles(std::string_view roles, std::string_view format, std::string_view attrs) {
+  OpRoles out;
+  for (std::string_view word = next_word(roles); !word.empty(); word = next_word(roles)) {
+    if (out.count == std::size(out.operand)) op_list_error("an op has at most three tile operands");
+    out.operand[out.count++] = parse_role(word, attrs);
+  }
+  if (out.count != count_operands(format)) op_list_error("one role per %tile and %elem operand of the format");
+  return out;
+}
+
+constexpr OpRoles kOpRoles[] = {
+#define TG_OP_ROLES(e, kw, fmt, roles, level, attrs, blocks) parse_roles(roles, fmt, attrs),
+    TG_FOR_EACH_OP(TG_OP_ROLES)
+#undef TG_OP_ROLES
+};
+
+}  // namespace
+
+const OpRoles& op_roles(OpKind kind) { return kOpRoles[static_cast<int>(kind)]; }
+
+Access operand_access(const Stmt& s, size_t i) {
+  const OperandRole& r = op_roles(s.op).operand[i];
+  if (!r.read_if.empty() && stmt_attr_bool(s, r.read_if) == r.read_if_value) return Access::ReadWrite;
+  return r.access;
+}
+
+const char* level_name(OpLevel level) {
+  switch (level) {
+    case OpLevel::Block: return "block";
+    case OpLevel::Element: return "element";
+    case OpLevel::Control: return "control";
+  }
+  return "?";
+}
 
 std::optional<OpKind> op_from_keyword(std::string_view keyword) {
   for (const OpInfo& info : kOpInfos)
@@ -212,8 +293,17 @@ std::optional<int64_t> const_int(const Expr& e) {
       return *b == 0 ? std::nullopt : std::optional<int64_t>(-floor_div(-*a, *b));
     case BinaryOp::Max: return std::max(*a, *b);
     case BinaryOp::Min: return std::min(*a, *b);
-    default: return std::nullopt;
+    // Comparisons and logic are not integer arithmetic.
+    case BinaryOp::Or:
+    case BinaryOp::And:
+    case BinaryOp::Eq:
+    case BinaryOp::Ne:
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 bool same_expr(const Expr& a, const Expr& b) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/DType.h"
@@ -25,7 +26,7 @@ namespace tegula::ir {
 // Enumerations generated from the op list.
 
 enum class OpKind : uint8_t {
-#define TG_OP_ENUM(e, kw, fmt, attrs, blocks) e,
+#define TG_OP_ENUM(e, kw, fmt, roles, level, attrs, blocks) e,
   TG_FOR_EACH_OP(TG_OP_ENUM)
 #undef TG_OP_ENUM
 };
@@ -54,16 +55,46 @@ enum class ReduceKind : uint8_t {
 #undef TG_REDUCE_ENUM
 };
 
+/// Where an op may run (the level column of the op list).
+enum class OpLevel : uint8_t {
+  Block,    ///< the whole block together; never inside a parallel loop
+  Element,  ///< one element per parallel-loop iteration; only inside one
+  Control,  ///< structure legal at either level (for, if, alloc)
+};
+
+/// What an op does with the elements an operand names (a bit set: ReadWrite = Read | Write).
+enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
+inline bool reads(Access a) { return (uint8_t(a) & uint8_t(Access::Read)) != 0; }
+inline bool writes(Access a) { return (uint8_t(a) & uint8_t(Access::Write)) != 0; }
+
+/// The role of one %tile or %elem operand, from the op list's roles column: `access`, plus
+/// a read when the bool attribute `read_if` (if any) has the value `read_if_value`.
+struct OperandRole {
+  Access access = Access::Read;
+  std::string_view read_if;
+  bool read_if_value = true;
+};
+
+/// The roles of an op's %tile and %elem operands, in format order (Stmt::tiles).
+struct OpRoles {
+  size_t count = 0;
+  OperandRole operand[3];
+};
+
 /// Static facts about one op, from the op list.
 struct OpInfo {
   OpKind kind;
   const char* keyword;
   const char* format;
+  const char* roles;  ///< the roles column as written
+  OpLevel level;
   const char* attrs;
   int blocks;
 };
 
 const OpInfo& op_info(OpKind kind);
+const OpRoles& op_roles(OpKind kind);
+const char* level_name(OpLevel level);  ///< "block", "element", "control"
 std::optional<OpKind> op_from_keyword(std::string_view keyword);
 const char* unary_spelling(UnaryOp op);
 const char* binary_spelling(BinaryOp op);
@@ -103,15 +134,9 @@ struct Type {
 };
 
 enum class ExprKind : uint8_t {
-  IntImm,    ///< an integer literal
-  FloatImm,  ///< a float literal (inf and nan included)
-  Var,       ///< a block index (bx, by, bz), loop variable, shape symbol or scalar parameter
-  Load,      ///< buf[i, j, ...]: one element
-  Tile,      ///< a bare buffer name inside a map: the element at the map's index
-  Unary,
-  Binary,
-  Cast,      ///< cast<dtype>(x): round x to dtype
-  Select,    ///< select(c, a, b)
+#define TG_EXPR_ENUM(e, what) e,
+  TG_FOR_EACH_EXPR(TG_EXPR_ENUM)
+#undef TG_EXPR_ENUM
 };
 
 struct ExprNode;
@@ -229,6 +254,10 @@ struct Stmt {
   const Expr& cond() const { return exprs[0]; }       ///< if
   const Block& body() const { return blocks[0]; }     ///< loops
 };
+
+/// How statement `s` accesses its operand `s.tiles[i]`: its role in the op list, with the
+/// role's attribute condition decided by `s`'s attributes.
+Access operand_access(const Stmt& s, size_t i);
 
 /// An attribute's value on a statement, or the default from the op's attribute spec.
 std::optional<AttrValue> stmt_attr(const Stmt& s, std::string_view name);

@@ -1,10 +1,13 @@
 /// \file
 /// The op list of the tile IR, written once. Every consumer (the Op enum, the parser, the
-/// printer, the verifier's attribute checks, the visitors and the interpreter's dispatch) is
+/// printer, the verifier's attribute checks and parallel-loop rules, the read/write sets that
+/// analyses and barrier insertion use, the visitors and the interpreter's dispatch) is
 /// generated from or driven by these tables, so adding an op breaks the build everywhere that
-/// must handle it (switches over OpKind have no default).
+/// must handle it (switches over OpKind, ExprKind, UnaryOp, BinaryOp, ReduceKind and Scope
+/// have no default; see "Adding an op" in ir/lower/README.md).
 ///
-/// Each op is one line: X(Enumerator, keyword, operand format, attribute spec, blocks).
+/// Each op is one line: X(Enumerator, keyword, operand format, roles, level, attribute spec,
+/// blocks).
 ///
 /// Operand format directives, parsed and printed in order (punctuation between them is
 /// literal text):
@@ -12,6 +15,27 @@
 ///   %tile   a tile: `buf` or `buf[o0, o1, ...]` %elem  an element: `buf[i0, i1, ...]`
 ///   %expr   an expression                       %var   a new loop variable
 ///   %vars   `i` or `(i, j, ...)`                 %exprs `e` or `(e0, e1, ...)`, as many as %vars
+///
+/// Roles: one word per %tile and %elem operand, in format order, saying what the op does
+/// with the buffer elements the operand names:
+///   in            read
+///   out           written, not read
+///   inout         read, then written (the op reads exactly the elements it writes)
+///   inout?ATTR    inout when the bool attribute ATTR is true, else out (gemm's accumulate)
+///   inout?!ATTR   inout when ATTR is false, else out (reduce's clear)
+/// Expressions (%expr, %exprs) and tile offsets are always read: every buffer they name (an
+/// element load `X[i, j]`, or a whole tile in a map) is read, so they need no role.
+/// Roles are a column of their own, not format directives, because the format says how an
+/// operand is spelled and the role what the op does with it: the two change for different
+/// reasons, and a role can depend on an attribute, which a spelling cannot. IR.cpp checks
+/// every line at compile time (one role per %tile/%elem, conditions naming a bool attribute).
+///
+/// Level: where the op may run.
+///   Block    the whole block runs it together (tile ops, barriers, and the loops that
+///            schedule the block: pipelined, parallel); never inside a parallel loop
+///   Element  one element per iteration of a parallel loop; only inside one
+///   Control  structure legal at either level: for, if, and alloc (whose scope decides:
+///            local buffers inside parallel loops, shared and fragment ones at the top)
 ///
 /// Attribute spec: space-separated `name:type=default` (type bool, int, float, ident, ints);
 /// an attribute with no default is required. Attributes follow the operands as `, name=value`.
@@ -46,21 +70,21 @@
 ///  if         Run the first block when expr is true, else the second (optional) block.
 #pragma once
 
-#define TG_FOR_EACH_OP(X)                                                                  \
-  X(Alloc, "alloc", "%name: %type", "", 0)                                                 \
-  X(Copy, "copy", "%tile, %tile", "pad:float=0 extent:ints=[]", 0)                         \
-  X(Fill, "fill", "%tile, %expr", "extent:ints=[]", 0)                                     \
-  X(Gemm, "gemm", "%tile, %tile, %tile", "accumulate:bool=false trans_a:bool=false "       \
-                                         "trans_b:bool=false inst:ident=auto", 0)          \
-  X(Reduce, "reduce", "%tile, %tile", "op:ident axis:int clear:bool=true", 0)              \
-  X(Map, "map", "%tile = %expr", "", 0)                                                    \
-  X(Store, "store", "%elem = %expr", "", 0)                                                \
-  X(AtomicAdd, "atomic_add", "%tile, %tile", "extent:ints=[]", 0)                          \
-  X(Barrier, "barrier", "", "", 0)                                                         \
-  X(For, "for", "%var in %expr .. %expr", "", 1)                                           \
-  X(Pipelined, "pipelined", "%var in %expr .. %expr", "stages:int", 1)                     \
-  X(Parallel, "parallel", "%vars in %exprs", "", 1)                                        \
-  X(If, "if", "%expr", "", 2)
+#define TG_FOR_EACH_OP(X)                                                                            \
+  X(Alloc, "alloc", "%name: %type", "", Control, "", 0)                                              \
+  X(Copy, "copy", "%tile, %tile", "in out", Block, "pad:float=0 extent:ints=[]", 0)                  \
+  X(Fill, "fill", "%tile, %expr", "out", Block, "extent:ints=[]", 0)                                 \
+  X(Gemm, "gemm", "%tile, %tile, %tile", "in in inout?accumulate", Block,                            \
+    "accumulate:bool=false trans_a:bool=false trans_b:bool=false inst:ident=auto", 0)                \
+  X(Reduce, "reduce", "%tile, %tile", "in inout?!clear", Block, "op:ident axis:int clear:bool=true", 0) \
+  X(Map, "map", "%tile = %expr", "out", Block, "", 0)                                                \
+  X(Store, "store", "%elem = %expr", "out", Element, "", 0)                                          \
+  X(AtomicAdd, "atomic_add", "%tile, %tile", "in inout", Block, "extent:ints=[]", 0)                 \
+  X(Barrier, "barrier", "", "", Block, "", 0)                                                        \
+  X(For, "for", "%var in %expr .. %expr", "", Control, "", 1)                                        \
+  X(Pipelined, "pipelined", "%var in %expr .. %expr", "", Block, "stages:int", 1)                    \
+  X(Parallel, "parallel", "%vars in %exprs", "", Block, "", 1)                                       \
+  X(If, "if", "%expr", "", Control, "", 2)
 
 /// Unary elementwise functions: X(Enumerator, spelling). Neg and Not print as prefix
 /// operators; the rest print as calls.
@@ -101,6 +125,20 @@
   X(Max, "max", 0)            \
   X(Min, "min", 0)            \
   X(CeilDiv, "ceildiv", 0)
+
+/// Expression kinds: X(Enumerator, what it is). Not a spelling table (the parser reads
+/// literals, names and calls by their shape); listed here so that every kind of the IR is in
+/// one file, and so that tests can iterate over them.
+#define TG_FOR_EACH_EXPR(X)                                                                       \
+  X(IntImm, "an integer literal")                                                                 \
+  X(FloatImm, "a float literal (inf and nan included)")                                           \
+  X(Var, "a block index (bx, by, bz), loop variable, shape symbol or scalar parameter")           \
+  X(Load, "buf[i, j, ...]: one element")                                                          \
+  X(Tile, "a bare buffer name inside a map: the element at the map's index")                      \
+  X(Unary, "a unary function or prefix operator")                                                 \
+  X(Binary, "a binary operator or function")                                                      \
+  X(Cast, "cast<dtype>(x): round x to dtype")                                                     \
+  X(Select, "select(c, a, b)")
 
 /// Memory scopes: X(Enumerator, spelling).
 #define TG_FOR_EACH_SCOPE(X) \
