@@ -1,5 +1,6 @@
 #include "ir/Analysis.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 
@@ -68,54 +69,51 @@ Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buff
 
 namespace tegula::ir {
 
-static void collect_written(const Block& b, std::vector<std::string>& out) {
-  for (const Stmt& s : b.stmts) {
-    if (s.op == OpKind::Copy || s.op == OpKind::AtomicAdd) out.push_back(s.tiles[1].buffer);
-    if (s.op == OpKind::Store || s.op == OpKind::Fill) out.push_back(s.tiles[0].buffer);
-    for (const Block& inner : s.blocks) collect_written(inner, out);
-  }
+static void expr_reads(const Expr& e, const std::function<void(const BufferAccess&)>& fn) {
+  if (e->kind == ExprKind::Load || e->kind == ExprKind::Tile) fn(BufferAccess{e->name, Access::Read, nullptr});
+  for (const Expr& a : e->args) expr_reads(a, fn);
 }
 
-std::vector<size_t> written_params(const Kernel& k) {
-  std::vector<std::string> names;
-  collect_written(k.body, names);
-  std::vector<size_t> out;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    if (!k.params[i].is_tensor) continue;
-    for (const std::string& n : names) {
-      if (n != k.params[i].name) continue;
-      out.push_back(i);
-      break;
-    }
-  }
-  return out;
+void for_each_access(const Stmt& s, const std::function<void(const BufferAccess&)>& fn) {
+  size_t operands = std::min(s.tiles.size(), op_roles(s.op).count);
+  for (size_t i = 0; i < operands; ++i) fn(BufferAccess{s.tiles[i].buffer, operand_access(s, i), &s.tiles[i]});
+  for (const TileRef& t : s.tiles)
+    for (const Expr& e : t.offsets) expr_reads(e, fn);
+  for (const Expr& e : s.exprs) expr_reads(e, fn);
+}
+
+/// The buffers that `s` and its nested statements access in a way `want` accepts.
+static void collect(const Stmt& s, bool (*want)(Access), std::set<std::string>& out) {
+  for_each_access(s, [&](const BufferAccess& a) {
+    if (want(a.access)) out.insert(a.buffer);
+  });
+  for (const Block& inner : s.blocks)
+    for (const Stmt& x : inner.stmts) collect(x, want, out);
 }
 
 std::set<std::string> written_buffers(const Stmt& s) {
   std::set<std::string> out;
-  switch (s.op) {
-    case OpKind::Copy:
-    case OpKind::AtomicAdd: out.insert(s.tiles[1].buffer); break;
-    case OpKind::Fill:
-    case OpKind::Map:
-    case OpKind::Store: out.insert(s.tiles[0].buffer); break;
-    case OpKind::Reduce: out.insert(s.reduce_dst().buffer); break;
-    case OpKind::Gemm: out.insert(s.gemm_c().buffer); break;
-    default: break;
-  }
-  for (const Block& inner : s.blocks) {
-    std::set<std::string> nested = written_buffers(inner);
-    out.insert(nested.begin(), nested.end());
-  }
+  collect(s, writes, out);
   return out;
 }
 
 std::set<std::string> written_buffers(const Block& b) {
   std::set<std::string> out;
-  for (const Stmt& s : b.stmts) {
-    std::set<std::string> w = written_buffers(s);
-    out.insert(w.begin(), w.end());
-  }
+  for (const Stmt& s : b.stmts) collect(s, writes, out);
+  return out;
+}
+
+std::set<std::string> read_buffers(const Stmt& s) {
+  std::set<std::string> out;
+  collect(s, reads, out);
+  return out;
+}
+
+std::vector<size_t> written_params(const Kernel& k) {
+  std::set<std::string> written = written_buffers(k.body);
+  std::vector<size_t> out;
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (k.params[i].is_tensor && written.count(k.params[i].name)) out.push_back(i);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -36,19 +37,35 @@ Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buff
 
 namespace tegula::ir {
 
-/// Indices of the tensor parameters the kernel writes (copy, store or atomic_add targets):
-/// its outputs.
+/// Read and write sets, all derived from the op list's roles (ir/OpList.h): no op is
+/// listed here by hand, so a new op gets its sets from its line in the list.
+
+/// One buffer access by a statement itself (not by its nested blocks).
+struct BufferAccess {
+  const std::string& buffer;
+  Access access;
+  const TileRef* operand;  ///< the %tile or %elem operand; nullptr for a read in an expression or a tile offset
+};
+
+/// Calls `fn` for every buffer access of the statement itself: each tile operand with its
+/// role (operand_access), then each buffer that an expression or a tile offset names (a
+/// read), once per mention.
+void for_each_access(const Stmt& s, const std::function<void(const BufferAccess&)>& fn);
+
+/// Every buffer a statement, or a statement nested in it, writes.
+std::set<std::string> written_buffers(const Stmt& s);
+/// Every buffer a statement of the block writes, at any depth.
+std::set<std::string> written_buffers(const Block& b);
+/// Every buffer a statement, or a statement nested in it, reads (operands whose role reads,
+/// gemm's C with accumulate=true and reduce's destination with clear=false among them, and
+/// every buffer its expressions and offsets name).
+std::set<std::string> read_buffers(const Stmt& s);
+
+/// Indices of the tensor parameters the kernel writes: its outputs.
 std::vector<size_t> written_params(const Kernel& k);
 
 /// The buffers a block reads element by element (`X[i, j]` in an expression or a tile
 /// offset), at any depth: what a parallel loop needs readable from every thread.
 std::set<std::string> element_loads(const Block& b);
-
-/// Every buffer a statement, or a statement nested in it, writes: the destination of a
-/// copy, atomic_add, fill, map, store, reduce or gemm.
-std::set<std::string> written_buffers(const Stmt& s);
-
-/// Every buffer a statement of the block writes, at any depth.
-std::set<std::string> written_buffers(const Block& b);
 
 }  // namespace tegula::ir

@@ -14,7 +14,7 @@ bool is_reserved_name(std::string_view name) {
     std::set<std::string, std::less<>> s = {"kernel", "grid",  "threads", "else",  "in",
                                             "cast",   "select", "inf",    "nan",   "true",
                                             "false",  "bx",    "by",      "bz"};
-#define TG_RESERVE_OP(e, kw, fmt, attrs, blocks) s.insert(kw);
+#define TG_RESERVE_OP(e, kw, fmt, roles, level, attrs, blocks) s.insert(kw);
     TG_FOR_EACH_OP(TG_RESERVE_OP)
 #undef TG_RESERVE_OP
 #define TG_RESERVE_UNARY(e, sp) s.insert(sp);
@@ -440,15 +440,27 @@ private:
       TG_RETURN_IF_ERROR(check_attrs(s.attrs, op_info(s.op).attrs, std::string("'") + op_info(s.op).keyword + "'"));
       if (!missing_attr_.empty())
         return fail(s.loc, std::string("'") + op_info(s.op).keyword + "' needs the attribute '" + missing_attr_ + "'");
+      TG_RETURN_IF_ERROR(check_level(s));
       TG_RETURN_IF_ERROR(check_stmt(s, top_level));
     }
     return Status::ok();
   }
 
-  Status not_in_parallel(const Stmt& s) {
-    if (parallel_depth_ == 0) return Status::ok();
-    return fail(s.loc, std::string("'") + op_info(s.op).keyword +
-                           "' is a block-level op and cannot appear inside a parallel loop");
+  /// The op list's level decides where an op may run: block-level ops never inside a
+  /// parallel loop (which is itself one), element-level ops only inside one.
+  Status check_level(const Stmt& s) {
+    const char* keyword = op_info(s.op).keyword;
+    switch (op_info(s.op).level) {
+      case OpLevel::Block:
+        if (parallel_depth_ == 0) return Status::ok();
+        if (s.op == OpKind::Parallel) return fail(s.loc, "parallel loops cannot nest; give one parallel loop several variables");
+        return fail(s.loc, std::string("'") + keyword + "' is a block-level op and cannot appear inside a parallel loop");
+      case OpLevel::Element:
+        if (parallel_depth_ > 0) return Status::ok();
+        return fail(s.loc, std::string("'") + keyword + "' is an element-level op and is only allowed inside a parallel loop");
+      case OpLevel::Control: return Status::ok();
+    }
+    return fail(s.loc, "unknown op level");
   }
 
   Status check_stmt(const Stmt& s, bool top_level) {
@@ -461,7 +473,7 @@ private:
       case OpKind::Map: return check_map(s);
       case OpKind::Store: return check_store(s);
       case OpKind::AtomicAdd: return check_atomic(s);
-      case OpKind::Barrier: return not_in_parallel(s);
+      case OpKind::Barrier: return Status::ok();
       case OpKind::For:
       case OpKind::Pipelined: return check_for(s);
       case OpKind::Parallel: return check_parallel(s);
@@ -506,7 +518,6 @@ private:
   }
 
   Status check_copy(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* src, resolve_buffer(s.copy_src()));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.copy_dst()));
     if (src->scope == Scope::Local || dst->scope == Scope::Local)
@@ -518,7 +529,6 @@ private:
   }
 
   Status check_fill(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.target()));
     if (dst->scope == Scope::Local) return fail(s.loc, "fill cannot write a local buffer; use store inside the parallel loop");
     ExprCtx ctx;
@@ -529,7 +539,6 @@ private:
   }
 
   Status check_gemm(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* a, whole_buffer(s.gemm_a(), "gemm operand", false));
     TG_ASSIGN_OR_RETURN(const BufferInfo* b, whole_buffer(s.gemm_b(), "gemm operand", false));
     TG_ASSIGN_OR_RETURN(const BufferInfo* c, resolve_buffer(s.gemm_c()));
@@ -567,7 +576,6 @@ private:
   }
 
   Status check_reduce(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* src, whole_buffer(s.reduce_src(), "reduce source", false));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, whole_buffer(s.reduce_dst(), "reduce destination", false));
     if (src->scope == Scope::Local || dst->scope == Scope::Local)
@@ -593,7 +601,6 @@ private:
   }
 
   Status check_map(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, whole_buffer(s.target(), "map destination", false));
     if (dst->scope == Scope::Local) return fail(s.loc, "map writes shared or fragment tiles; use store for local buffers");
     ExprCtx ctx;
@@ -605,8 +612,6 @@ private:
   }
 
   Status check_store(const Stmt& s) {
-    if (parallel_depth_ == 0)
-      return fail(s.loc, "store writes one element and is only allowed inside a parallel loop");
     TG_ASSIGN_OR_RETURN(const BufferInfo* b, resolve_buffer(s.target()));
     const TileRef& t = s.target();
     if (t.offsets.size() != b->shape.size())
@@ -626,7 +631,6 @@ private:
   }
 
   Status check_atomic(const Stmt& s) {
-    TG_RETURN_IF_ERROR(not_in_parallel(s));
     TG_ASSIGN_OR_RETURN(const BufferInfo* src, resolve_buffer(s.atomic_src()));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.atomic_dst()));
     if (dst->scope != Scope::Global)
@@ -643,7 +647,6 @@ private:
 
   Status check_for(const Stmt& s) {
     if (s.op == OpKind::Pipelined) {
-      TG_RETURN_IF_ERROR(not_in_parallel(s));
       int64_t stages = stmt_attr_int(s, "stages");
       if (stages < 1 || stages > 16)
         return fail(find_attr(s.attrs, "stages")->loc, "stages must be 1 to 16, found " + std::to_string(stages));
@@ -664,7 +667,6 @@ private:
   }
 
   Status check_parallel(const Stmt& s) {
-    if (parallel_depth_ > 0) return fail(s.loc, "parallel loops cannot nest; give one parallel loop several variables");
     if (s.vars.size() > kMaxRank) return fail(s.loc, "a parallel loop takes at most 4 variables");
     for (const Expr& e : s.exprs) {
       auto c = const_int(e);

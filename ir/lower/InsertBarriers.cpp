@@ -12,6 +12,7 @@
 // never touched at run time.
 #include <map>
 
+#include "ir/Analysis.h"
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/Passes.h"
 
@@ -94,45 +95,25 @@ private:
     for (const Expr& x : e->args) note_expr(x, a);
   }
 
-  /// What one statement touches (a loop or if: what any part of it touches).
+  /// What one statement touches (a loop or if: what any part of it touches), from the op
+  /// list's roles (for_each_access). A read-write operand (atomic_add's destination, gemm's
+  /// accumulator, reduce with clear=false) counts as a write only: it reads exactly the
+  /// elements it writes, so it conflicts with whatever a write conflicts with, and a loop
+  /// that moves it to a disjoint tile each iteration reads nothing its other iterations
+  /// write (self_disjoint). The operands of a copy the pipeline runs asynchronously are
+  /// synchronised by the pipeline's own waits.
   AccessSet accesses(const Stmt& s) {
     AccessSet a;
-    auto read = [&](const TileRef& t) {
-      if (tracked(t.buffer)) a[t.buffer].read = true;
-    };
-    auto write = [&](const TileRef& t) {
-      if (!tracked(t.buffer)) return;
-      a[t.buffer].write = true;
-      a[t.buffer].writer = &s;
-    };
-    for (const Expr& e : s.exprs) note_expr(e, a);
-    for (const TileRef& t : s.tiles)
-      for (const Expr& e : t.offsets) note_expr(e, a);
-    switch (s.op) {
-      case OpKind::Copy:
-        if (!stmt_attr_bool(s, "plan.async")) {
-          read(s.copy_src());
-          write(s.copy_dst());
-        }
-        break;
-      case OpKind::AtomicAdd:
-        read(s.atomic_src());
-        write(s.atomic_dst());
-        write(s.atomic_dst());
-        break;
-      case OpKind::Fill:
-      case OpKind::Map:
-      case OpKind::Store: write(s.target()); break;
-      case OpKind::Gemm:
-        read(s.gemm_a());
-        read(s.gemm_b());
-        break;
-      case OpKind::Reduce:
-        read(s.reduce_src());
-        write(s.reduce_dst());
-        break;
-      default: break;
-    }
+    bool async_copy = s.op == OpKind::Copy && stmt_attr_bool(s, "plan.async");
+    for_each_access(s, [&](const BufferAccess& x) {
+      if (!tracked(x.buffer) || (async_copy && x.operand)) return;
+      if (!writes(x.access)) {
+        a[x.buffer].read = true;
+        return;
+      }
+      a[x.buffer].write = true;
+      a[x.buffer].writer = &s;
+    });
     for (const Block& b : s.blocks)
       for (const Stmt& inner : b.stmts) merge(a, accesses(inner));
     return a;
@@ -203,40 +184,53 @@ private:
   /// Walk a block with the state on entry; leaves the state on exit in `state`.
   void walk(Block& block, AccessSet& state, bool loop_carried = false) {
     for (size_t i = 0; i < block.stmts.size(); ++i) {
-      Stmt& s = block.stmts[i];
-      if (s.op == OpKind::Barrier) {
-        state.clear();
-        continue;
-      }
-      if (s.op == OpKind::For || s.op == OpKind::Pipelined) {
-        walk_loop(block, i, state);
-        continue;
-      }
-      if (s.op == OpKind::If) {
-        AccessSet now = accesses(s);
-        if (conflicts(state, now) && needs_barrier_inside_if(s, state)) {
-          block.stmts.insert(block.stmts.begin() + long(i), barrier_at(s.loc));
-          state.clear();
-          continue;  // revisit the if with the cleared state
+      switch (block.stmts[i].op) {
+        case OpKind::Barrier: state.clear(); break;
+        case OpKind::For:
+        case OpKind::Pipelined: walk_loop(block, i, state); break;
+        case OpKind::If: walk_if(block, i, state); break;
+        // One step each; a parallel loop's body runs as part of the step (its iterations
+        // are spread over the threads, so it is one block-level access set).
+        case OpKind::Alloc:
+        case OpKind::Copy:
+        case OpKind::Fill:
+        case OpKind::Gemm:
+        case OpKind::Reduce:
+        case OpKind::Map:
+        case OpKind::Store:
+        case OpKind::AtomicAdd:
+        case OpKind::Parallel: {
+          AccessSet now = accesses(block.stmts[i]);
+          if (conflicts(state, now, loop_carried)) {
+            block.stmts.insert(block.stmts.begin() + long(i), barrier_at(block.stmts[i].loc));
+            state.clear();
+            ++i;
+          }
+          merge(state, now);
+          break;
         }
-        AccessSet out;
-        for (Block& b : s.blocks) {
-          AccessSet branch = state;
-          walk(b, branch);
-          merge(out, branch);
-        }
-        if (s.blocks.size() < 2) merge(out, state);
-        state = out;
-        continue;
       }
-      AccessSet now = accesses(s);
-      if (conflicts(state, now, loop_carried)) {
-        block.stmts.insert(block.stmts.begin() + long(i), barrier_at(s.loc));
-        state.clear();
-        ++i;
-      }
-      merge(state, now);
     }
+  }
+
+  /// An if at block.stmts[i]. When a barrier goes in front of it, the walk comes back to
+  /// the if (now at i + 1) with the cleared state.
+  void walk_if(Block& block, size_t i, AccessSet& state) {
+    Stmt& s = block.stmts[i];
+    AccessSet now = accesses(s);
+    if (conflicts(state, now) && needs_barrier_inside_if(s, state)) {
+      block.stmts.insert(block.stmts.begin() + long(i), barrier_at(s.loc));
+      state.clear();
+      return;
+    }
+    AccessSet out;
+    for (Block& b : s.blocks) {
+      AccessSet branch = state;
+      walk(b, branch);
+      merge(out, branch);
+    }
+    if (s.blocks.size() < 2) merge(out, state);
+    state = out;
   }
 
   /// A conflict inside an if is resolved inside its branches (the condition is uniform), so a

@@ -18,6 +18,7 @@
 #include <map>
 #include <set>
 
+#include "ir/Analysis.h"
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/Passes.h"
 #include "ir/lower/SharedLayout.h"
@@ -25,38 +26,18 @@
 namespace tegula::ir {
 namespace {
 
+/// How many statements write the buffer (the op list's roles decide what writes).
 int writers_of(const Block& body, const std::string& name) {
   int n = 0;
   for_each_stmt(body, [&](const Stmt& s) {
-    if ((s.op == OpKind::Copy || s.op == OpKind::AtomicAdd) && s.tiles[1].buffer == name) ++n;
-    if ((s.op == OpKind::Fill || s.op == OpKind::Map || s.op == OpKind::Store) && s.tiles[0].buffer == name) ++n;
-    if (s.op == OpKind::Reduce && s.reduce_dst().buffer == name) ++n;
+    bool writes_it = false;
+    for_each_access(s, [&](const BufferAccess& a) { writes_it = writes_it || (writes(a.access) && a.buffer == name); });
+    n += writes_it;
   });
   return n;
 }
 
-bool reads(const Stmt& s, const std::string& name) {
-  bool found = false;
-  std::function<void(const Expr&)> walk = [&](const Expr& e) {
-    if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) found = true;
-    for (const Expr& a : e->args) walk(a);
-  };
-  auto visit = [&](const Stmt& x) {
-    for (const Expr& e : x.exprs) walk(e);
-    for (const TileRef& t : x.tiles)
-      for (const Expr& e : t.offsets) walk(e);
-    switch (x.op) {
-      case OpKind::Copy:
-      case OpKind::AtomicAdd: found = found || x.tiles[0].buffer == name; break;
-      case OpKind::Gemm: found = found || x.gemm_a().buffer == name || x.gemm_b().buffer == name || x.gemm_c().buffer == name; break;
-      case OpKind::Reduce: found = found || x.reduce_src().buffer == name; break;
-      default: break;
-    }
-  };
-  visit(s);
-  for (const Block& b : s.blocks) for_each_stmt(b, visit);
-  return found;
-}
+bool reads(const Stmt& s, const std::string& name) { return read_buffers(s).count(name) != 0; }
 
 /// Whether the tensor copy engine can write a tile into a shared buffer's layout: it writes
 /// boxes densely (no row padding), at most 256 elements per box dimension, with inner rows of
