@@ -62,11 +62,25 @@ std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
           if (a->hi < d) return a;
           return bounded(0, d - 1);
         }
-        default: return std::nullopt;
+        case BinaryOp::Or:
+        case BinaryOp::And:
+        case BinaryOp::Eq:
+        case BinaryOp::Ne:
+        case BinaryOp::Lt:
+        case BinaryOp::Le:
+        case BinaryOp::Gt:
+        case BinaryOp::Ge: return std::nullopt;
       }
+      return std::nullopt;
     }
-    default: return std::nullopt;
+    // Element values and floats have no range here.
+    case ExprKind::FloatImm:
+    case ExprKind::Load:
+    case ExprKind::Tile:
+    case ExprKind::Cast:
+    case ExprKind::Select: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 RangeMap grid_ranges(const Kernel& k) {

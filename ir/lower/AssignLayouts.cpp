@@ -199,22 +199,44 @@ private:
 
   Status propagate_stmt(const Stmt& s) {
     std::string why = std::string("the ") + op_info(s.op).keyword + " at " + s.loc.str();
-    if (s.op == OpKind::Copy) {
-      const TileRef &a = s.copy_src(), &b = s.copy_dst();
-      if (!is_fragment(a.buffer) || !is_fragment(b.buffer) || !a.offsets.empty() || !b.offsets.empty()) return Status::ok();
-      if (shape(a.buffer) != shape(b.buffer)) return Status::ok();
-      if (dist_.count(a.buffer)) return fix(b.buffer, dist_.at(a.buffer).dist, why);
-      if (dist_.count(b.buffer)) return fix(a.buffer, dist_.at(b.buffer).dist, why);
-      return Status::ok();
+    switch (s.op) {
+      case OpKind::Copy: return propagate_copy(s, why);
+      case OpKind::Reduce: return propagate_reduce(s, why);
+      case OpKind::Map: return propagate_map(s, why);
+      // A gemm fixes its layouts (fix_from_gemms); fills, atomic adds and stores take the
+      // layout their fragment has; the rest touch no fragment as a whole.
+      case OpKind::Alloc:
+      case OpKind::Fill:
+      case OpKind::Gemm:
+      case OpKind::Store:
+      case OpKind::AtomicAdd:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::Pipelined:
+      case OpKind::Parallel:
+      case OpKind::If: return Status::ok();
     }
-    if (s.op == OpKind::Reduce) {
-      const std::string &src = s.reduce_src().buffer, &dst = s.reduce_dst().buffer;
-      if (!is_fragment(src) || !is_fragment(dst) || !dist_.count(src)) return Status::ok();
-      int axis = int(stmt_attr_int(s, "axis"));
-      bool keep = shape(dst).size() == shape(src).size();
-      return fix(dst, compact(reduced_distribution(dist_.at(src).dist, axis, keep)), why);
-    }
-    if (s.op != OpKind::Map) return Status::ok();
+    return Status::ok();
+  }
+
+  Status propagate_copy(const Stmt& s, const std::string& why) {
+    const TileRef &a = s.copy_src(), &b = s.copy_dst();
+    if (!is_fragment(a.buffer) || !is_fragment(b.buffer) || !a.offsets.empty() || !b.offsets.empty()) return Status::ok();
+    if (shape(a.buffer) != shape(b.buffer)) return Status::ok();
+    if (dist_.count(a.buffer)) return fix(b.buffer, dist_.at(a.buffer).dist, why);
+    if (dist_.count(b.buffer)) return fix(a.buffer, dist_.at(b.buffer).dist, why);
+    return Status::ok();
+  }
+
+  Status propagate_reduce(const Stmt& s, const std::string& why) {
+    const std::string &src = s.reduce_src().buffer, &dst = s.reduce_dst().buffer;
+    if (!is_fragment(src) || !is_fragment(dst) || !dist_.count(src)) return Status::ok();
+    int axis = int(stmt_attr_int(s, "axis"));
+    bool keep = shape(dst).size() == shape(src).size();
+    return fix(dst, compact(reduced_distribution(dist_.at(src).dist, axis, keep)), why);
+  }
+
+  Status propagate_map(const Stmt& s, const std::string& why) {
     const std::string& dst = s.target().buffer;
     std::vector<std::string> operands;
     std::function<void(const Expr&)> walk = [&](const Expr& e) {
@@ -250,45 +272,66 @@ private:
     Status st;
     for_each_stmt(ctx_.kernel.body, [&](const Stmt& s) {
       if (!st.is_ok()) return;
-      auto conflict = [&](const std::string& a, const std::string& b) {
-        st = error(ErrorCode::Unsupported, "layout conflict at the " + std::string(op_info(s.op).keyword) + ": fragment '" + b +
-                                               "' (" + distribution_str(dist_.at(b).dist) + ") is not held where fragment '" + a +
-                                               "' (" + distribution_str(dist_.at(a).dist) +
-                                               ") needs it; copy one of them through a shared buffer",
-                   s.loc);
-      };
-      if (s.op == OpKind::Copy && is_fragment(s.copy_src().buffer) && is_fragment(s.copy_dst().buffer)) {
-        const std::string &a = s.copy_src().buffer, &b = s.copy_dst().buffer;
-        if (!holds_needed(dist_.at(b).dist, shape(b), dist_.at(a).dist, shape(a)) && shape(a) == shape(b)) conflict(b, a);
-      }
-      if (s.op == OpKind::Reduce && is_fragment(s.reduce_src().buffer) && is_fragment(s.reduce_dst().buffer)) {
-        const std::string &src = s.reduce_src().buffer, &dst = s.reduce_dst().buffer;
-        int axis = int(stmt_attr_int(s, "axis"));
-        Distribution want = reduced_distribution(dist_.at(src).dist, axis, shape(dst).size() == shape(src).size());
-        int rank = int(shape(dst).size());
-        if (ownership(want, rank) != ownership(dist_.at(dst).dist, rank)) conflict(src, dst);
-      }
-      if (s.op == OpKind::Map) {
-        const std::string& dst = s.target().buffer;
-        std::vector<std::string> ops;
-        std::function<void(const Expr&)> walk = [&](const Expr& e) {
-          if (e->kind == ExprKind::Tile && is_fragment(e->name)) ops.push_back(e->name);
-          for (const Expr& x : e->args) walk(x);
-        };
-        walk(s.value());
-        std::string exec = is_fragment(dst) ? dst : "";
-        for (const std::string& o : ops)
-          if (exec.empty() && shape(o) == shape(dst)) exec = o;
-        if (exec.empty()) return;
-        for (const std::string& o : ops) {
-          if (!holds_needed(dist_.at(exec).dist, shape(exec), dist_.at(o).dist, shape(o))) {
-            conflict(exec, o);
-            return;
-          }
-        }
+      switch (s.op) {
+        case OpKind::Copy: st = check_copy_use(s); break;
+        case OpKind::Reduce: st = check_reduce_use(s); break;
+        case OpKind::Map: st = check_map_use(s); break;
+        // As in propagate_stmt: these take the layouts their fragments have.
+        case OpKind::Alloc:
+        case OpKind::Fill:
+        case OpKind::Gemm:
+        case OpKind::Store:
+        case OpKind::AtomicAdd:
+        case OpKind::Barrier:
+        case OpKind::For:
+        case OpKind::Pipelined:
+        case OpKind::Parallel:
+        case OpKind::If: break;
       }
     });
     return st;
+  }
+
+  Status conflict(const Stmt& s, const std::string& a, const std::string& b) {
+    return error(ErrorCode::Unsupported, "layout conflict at the " + std::string(op_info(s.op).keyword) + ": fragment '" + b +
+                                             "' (" + distribution_str(dist_.at(b).dist) + ") is not held where fragment '" + a +
+                                             "' (" + distribution_str(dist_.at(a).dist) +
+                                             ") needs it; copy one of them through a shared buffer",
+                 s.loc);
+  }
+
+  Status check_copy_use(const Stmt& s) {
+    const std::string &a = s.copy_src().buffer, &b = s.copy_dst().buffer;
+    if (!is_fragment(a) || !is_fragment(b)) return Status::ok();
+    if (!holds_needed(dist_.at(b).dist, shape(b), dist_.at(a).dist, shape(a)) && shape(a) == shape(b)) return conflict(s, b, a);
+    return Status::ok();
+  }
+
+  Status check_reduce_use(const Stmt& s) {
+    const std::string &src = s.reduce_src().buffer, &dst = s.reduce_dst().buffer;
+    if (!is_fragment(src) || !is_fragment(dst)) return Status::ok();
+    int axis = int(stmt_attr_int(s, "axis"));
+    Distribution want = reduced_distribution(dist_.at(src).dist, axis, shape(dst).size() == shape(src).size());
+    int rank = int(shape(dst).size());
+    if (ownership(want, rank) != ownership(dist_.at(dst).dist, rank)) return conflict(s, src, dst);
+    return Status::ok();
+  }
+
+  Status check_map_use(const Stmt& s) {
+    const std::string& dst = s.target().buffer;
+    std::vector<std::string> ops;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e->kind == ExprKind::Tile && is_fragment(e->name)) ops.push_back(e->name);
+      for (const Expr& x : e->args) walk(x);
+    };
+    walk(s.value());
+    std::string exec = is_fragment(dst) ? dst : "";
+    for (const std::string& o : ops)
+      if (exec.empty() && shape(o) == shape(dst)) exec = o;
+    if (exec.empty()) return Status::ok();
+    for (const std::string& o : ops)
+      if (!holds_needed(dist_.at(exec).dist, shape(exec), dist_.at(o).dist, shape(o))) return conflict(s, exec, o);
+    return Status::ok();
   }
 
   // --- shared buffers -------------------------------------------------------------------

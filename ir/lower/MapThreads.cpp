@@ -47,10 +47,29 @@ int64_t divisibility(const Expr& e, const std::map<std::string, int64_t>& symbol
         case BinaryOp::Add:
         case BinaryOp::Sub:
           return std::min(divisibility(e->args[0], symbols), divisibility(e->args[1], symbols));
-        default: return 1;
+        case BinaryOp::Or:
+        case BinaryOp::And:
+        case BinaryOp::Eq:
+        case BinaryOp::Ne:
+        case BinaryOp::Lt:
+        case BinaryOp::Le:
+        case BinaryOp::Gt:
+        case BinaryOp::Ge:
+        case BinaryOp::Div:
+        case BinaryOp::Mod:
+        case BinaryOp::Max:
+        case BinaryOp::Min:
+        case BinaryOp::CeilDiv: return 1;
       }
-    default: return 1;
+      return 1;
+    case ExprKind::FloatImm:
+    case ExprKind::Load:
+    case ExprKind::Tile:
+    case ExprKind::Unary:
+    case ExprKind::Cast:
+    case ExprKind::Select: return 1;
   }
+  return 1;
 }
 
 class ThreadMapper {
@@ -195,8 +214,18 @@ private:
         set_free_plan(s, buffer(dst)->shape, 1);
         return Status::ok();
       }
-      default: return Status::ok();
+      // Gemms and reductions get their plans from select_instructions and lower_reductions;
+      // a store runs in its parallel loop's iteration; the rest move no elements.
+      case OpKind::Alloc:
+      case OpKind::Gemm:
+      case OpKind::Reduce:
+      case OpKind::Store:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::Pipelined:
+      case OpKind::If: return Status::ok();
     }
+    return Status::ok();
   }
 
   void record_assumptions() {

@@ -61,19 +61,35 @@ int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 /// explicit extent (copy, fill, atomic_add); maps and reductions see the whole buffer.
 bool paddable(const Block& body, const std::string& name) {
   bool ok = true;
+  auto whole_use = [&](const Stmt& s) {
+    for (const TileRef& t : s.tiles) ok = ok && t.buffer != name;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e->kind == ExprKind::Tile && e->name == name) ok = false;
+      for (const Expr& a : e->args) walk(a);
+    };
+    for (const Expr& e : s.exprs) walk(e);
+  };
   for_each_stmt(body, [&](const Stmt& s) {
-    if (s.op == OpKind::Map || s.op == OpKind::Reduce) {
-      for (const TileRef& t : s.tiles) ok = ok && t.buffer != name;
-      std::function<void(const Expr&)> walk = [&](const Expr& e) {
-        if (e->kind == ExprKind::Tile && e->name == name) ok = false;
-        for (const Expr& a : e->args) walk(a);
-      };
-      for (const Expr& e : s.exprs) walk(e);
-    }
-    if (s.op == OpKind::Parallel) {
-      for_each_stmt(s.body(), [&](const Stmt& inner) {
-        for (const TileRef& t : inner.tiles) ok = ok && t.buffer != name;
-      });
+    switch (s.op) {
+      case OpKind::Map:
+      case OpKind::Reduce: whole_use(s); break;
+      case OpKind::Parallel:
+        for_each_stmt(s.body(), [&](const Stmt& inner) {
+          for (const TileRef& t : inner.tiles) ok = ok && t.buffer != name;
+        });
+        break;
+      // Gemms and the tile ops that carry an extent; the rest name no tile themselves (a
+      // store is inside a parallel loop, and nested statements are visited on their own).
+      case OpKind::Alloc:
+      case OpKind::Copy:
+      case OpKind::Fill:
+      case OpKind::Gemm:
+      case OpKind::Store:
+      case OpKind::AtomicAdd:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::Pipelined:
+      case OpKind::If: break;
     }
   });
   return ok;
@@ -97,8 +113,10 @@ bool arithmetic_over(const Expr& e, const std::string& name, bool workgroup) {
         return false;
       return arithmetic_over(e->args[0], name, workgroup) && arithmetic_over(e->args[1], name, workgroup);
     case ExprKind::Cast: return !workgroup && arithmetic_over(e->args[0], name, workgroup);
-    default: return false;
+    case ExprKind::Load:
+    case ExprKind::Select: return false;
   }
+  return false;
 }
 
 /// Whether a fragment can live as an opaque matrix: it is only filled, used as this
@@ -126,7 +144,15 @@ bool opaque_compatible(const Block& body, const std::string& name, const BufferM
         ok = ok && !(buffers.at(s.copy_src().buffer).scope == Scope::Fragment && buffers.at(s.copy_dst().buffer).scope == Scope::Fragment);
         break;
       case OpKind::Map: ok = ok && s.target().buffer == name && arithmetic_over(s.value(), name, false); break;
-      default: ok = false; break;
+      case OpKind::Alloc:
+      case OpKind::Reduce:
+      case OpKind::Store:
+      case OpKind::AtomicAdd:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::Pipelined:
+      case OpKind::Parallel:
+      case OpKind::If: ok = false; break;
     }
   });
   return ok;
@@ -153,7 +179,15 @@ bool store_only(const Block& body, const std::string& name, const BufferMap& buf
              buffers.at(s.copy_dst().buffer).scope == Scope::Global &&
              (buffers.at(s.copy_dst().buffer).dtype == DType::F16 || buffers.at(s.copy_dst().buffer).dtype == DType::F32);
         break;
-      default: ok = false; break;
+      case OpKind::Alloc:
+      case OpKind::Reduce:
+      case OpKind::Store:
+      case OpKind::AtomicAdd:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::Pipelined:
+      case OpKind::Parallel:
+      case OpKind::If: ok = false; break;
     }
   });
   return ok;

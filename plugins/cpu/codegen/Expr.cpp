@@ -78,7 +78,16 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
       case ir::BinaryOp::Le: p = ints ? P::ICMP_SLE : P::FCMP_OLE; break;
       case ir::BinaryOp::Gt: p = ints ? P::ICMP_SGT : P::FCMP_OGT; break;
       case ir::BinaryOp::Ge: p = ints ? P::ICMP_SGE : P::FCMP_OGE; break;
-      default: break;
+      case ir::BinaryOp::Or:
+      case ir::BinaryOp::And:
+      case ir::BinaryOp::Add:
+      case ir::BinaryOp::Sub:
+      case ir::BinaryOp::Mul:
+      case ir::BinaryOp::Div:
+      case ir::BinaryOp::Mod:
+      case ir::BinaryOp::Max:
+      case ir::BinaryOp::Min:
+      case ir::BinaryOp::CeilDiv: return error(ErrorCode::Internal, "unexpected comparison operator", e->loc);
     }
     return Val{ints ? b.CreateICmp(p, x.v, y.v) : b.CreateFCmp(p, x.v, y.v), VK::Bool};
   }
@@ -99,7 +108,15 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
         llvm::Value* q = floor_divmod(em, b.CreateNeg(x.v), y.v).first;
         return Val{b.CreateNeg(q), k};
       }
-      default: break;
+      // Logic and comparisons are emitted above.
+      case ir::BinaryOp::Or:
+      case ir::BinaryOp::And:
+      case ir::BinaryOp::Eq:
+      case ir::BinaryOp::Ne:
+      case ir::BinaryOp::Lt:
+      case ir::BinaryOp::Le:
+      case ir::BinaryOp::Gt:
+      case ir::BinaryOp::Ge: break;
     }
     return error(ErrorCode::Internal, "unexpected integer operator", e->loc);
   }
@@ -110,7 +127,18 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
     case ir::BinaryOp::Div: return Val{b.CreateFDiv(x.v, y.v), k};
     case ir::BinaryOp::Max: return Val{em.max_number(x.v, y.v), k};
     case ir::BinaryOp::Min: return Val{em.min_number(x.v, y.v), k};
-    default: break;
+    // Integer-only operators (the verifier refuses them on floats); logic and comparisons
+    // are emitted above.
+    case ir::BinaryOp::Mod:
+    case ir::BinaryOp::CeilDiv:
+    case ir::BinaryOp::Or:
+    case ir::BinaryOp::And:
+    case ir::BinaryOp::Eq:
+    case ir::BinaryOp::Ne:
+    case ir::BinaryOp::Lt:
+    case ir::BinaryOp::Le:
+    case ir::BinaryOp::Gt:
+    case ir::BinaryOp::Ge: break;
   }
   return error(ErrorCode::Internal, std::string("operator '") + ir::binary_spelling(op) + "' on floats", e->loc);
 }

@@ -348,7 +348,15 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
         case BinaryOp::CeilDiv: return Value{"tg_ceildiv(" + a + ", " + b + ")", rep};
         case BinaryOp::Max: return Value{(i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + a + ", " + b + ")", rep};
         case BinaryOp::Min: return Value{(i ? "tg_mini(" : d ? "tg_mind(" : "tg_minf(") + a + ", " + b + ")", rep};
-        default: break;
+        // Logic and comparisons are emitted above.
+        case BinaryOp::Or:
+        case BinaryOp::And:
+        case BinaryOp::Eq:
+        case BinaryOp::Ne:
+        case BinaryOp::Lt:
+        case BinaryOp::Le:
+        case BinaryOp::Gt:
+        case BinaryOp::Ge: break;
       }
       return error(ErrorCode::Internal, "cuda codegen: unknown binary op", e->loc);
     }

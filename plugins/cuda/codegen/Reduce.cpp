@@ -24,8 +24,10 @@ struct Combiner {
       switch (kind) {
         case ir::ReduceKind::Max: return "(-0x7fffffffffffffffLL - 1)";
         case ir::ReduceKind::Min: return "0x7fffffffffffffffLL";
-        default: return "0LL";
+        case ir::ReduceKind::Sum:
+        case ir::ReduceKind::AbsMax: return "0LL";
       }
+      return "0LL";
     }
     if (kind == ir::ReduceKind::Sum) return rep == Rep::F64 ? "0.0" : "0.0f";
     return rep == Rep::F64 ? "__longlong_as_double(0x7ff8000000000000LL)" : "__uint_as_float(0x7fc00000u)";

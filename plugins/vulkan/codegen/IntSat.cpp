@@ -51,8 +51,23 @@ Result<Value> KernelGen::saturating_expr(const ir::Expr& e, const MapCtx* map) {
   switch (e->binary) {
     case ir::BinaryOp::Add: return b_.add(x[0], x[1]);
     case ir::BinaryOp::Sub: return b_.sub(x[0], x[1]);
-    default: return b_.mul(x[0], x[1]);
+    case ir::BinaryOp::Mul: return b_.mul(x[0], x[1]);
+    // saturates() takes + - * only.
+    case ir::BinaryOp::Or:
+    case ir::BinaryOp::And:
+    case ir::BinaryOp::Eq:
+    case ir::BinaryOp::Ne:
+    case ir::BinaryOp::Lt:
+    case ir::BinaryOp::Le:
+    case ir::BinaryOp::Gt:
+    case ir::BinaryOp::Ge:
+    case ir::BinaryOp::Div:
+    case ir::BinaryOp::Mod:
+    case ir::BinaryOp::Max:
+    case ir::BinaryOp::Min:
+    case ir::BinaryOp::CeilDiv: break;
   }
+  return fail(e->loc, std::string("saturating arithmetic has no '") + ir::binary_spelling(e->binary) + "'");
 }
 
 /// INT32_MIN when `negative`, else INT32_MAX: where an overflow of that sign saturates.

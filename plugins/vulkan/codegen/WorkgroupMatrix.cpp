@@ -191,7 +191,13 @@ Result<Value> KernelGen::workgroup_arithmetic(const ir::Expr& e, Buf& b) {
       TG_ASSIGN_OR_RETURN(Value y, workgroup_arithmetic(e->args[1], b));
       return exact(b_.op_type(op, b.mat_type, {as_matrix(x).id, as_matrix(y).id}));
     }
-    default: break;
+    // Leaves without the tile were taken above (has_matrix); selection allows nothing else.
+    case ir::ExprKind::IntImm:
+    case ir::ExprKind::FloatImm:
+    case ir::ExprKind::Var:
+    case ir::ExprKind::Load:
+    case ir::ExprKind::Cast:
+    case ir::ExprKind::Select: break;
   }
   return fail(e->loc, "a workgroup matrix map takes + - * and negation only");
 }
