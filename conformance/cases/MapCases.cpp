@@ -1,6 +1,7 @@
 /// \file
-/// map: every elementwise function (unary, binary, comparisons, logic, select, cast) over
-/// every dtype it applies to, on random values, on special values (every pair of specials
+/// map: every elementwise function (unary, binary, comparisons, logic, select, cast: every
+/// operator of the op list, as conformance/tests/map_cases_cover_operators_test.cpp checks)
+/// over every dtype it applies to, on random values, on special values (every pair of specials
 /// meets in binary functions), and with broadcasting of a [M, 1], [1, N] or [1, 1] operand;
 /// a float and an integer scalar parameter; and one fused expression. Arithmetic the
 /// reference computes exactly once rounded (add, sub, mul, max, min, neg, abs, compares,
@@ -42,6 +43,7 @@ const std::vector<Function>& functions() {
       {"mul", "x * y", 2, kFloat | kInt, nullptr, Values::Random},
       {"div", "x / y", 2, kFloat | kInt, "div", Values::NonZero},
       {"mod", "x % y", 2, kInt, nullptr, Values::NonZero},
+      {"ceildiv", "ceildiv(x, y)", 2, kInt, nullptr, Values::NonZero},
       {"max", "max(x, y)", 2, kFloat | kInt, nullptr, Values::Random},
       {"min", "min(x, y)", 2, kFloat | kInt, nullptr, Values::Random},
       {"eq", "x == y", 2, kFloat | kInt, nullptr, Values::Lattice, true},
@@ -97,7 +99,7 @@ void add_functions(Generator& g) {
       std::string row = std::string("map ") + f.name;
       std::string prefix = std::string("tegula.map.") + f.name + "." + dt(d);
       // Divisors read past the edge as 1, not 0: the tile is divided whole.
-      bool divides = std::string(f.name) == "div" || std::string(f.name) == "mod";
+      bool divides = std::string(f.name) == "div" || std::string(f.name) == "mod" || std::string(f.name) == "ceildiv";
       std::string kernel = map_kernel(d, o, f.arity, f.expr, "[M, N]", "[16, 64]", "[by * 16, bx * 64]", "", divides ? "1" : "");
       bool is_float = dtype_is_float(d);
       // Ordinary values. Integer division needs a divisor that is never zero.
