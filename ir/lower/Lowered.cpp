@@ -188,6 +188,7 @@ Result<ReducePlan> get_reduce_plan(const Stmt& s) {
 
 Result<PipelinePlan> get_pipeline_plan(const Stmt& loop) {
   PipelinePlan p;
+  p.pipelined = find_attr(loop.attrs, "plan.prefetch") != nullptr;
   TG_ASSIGN_OR_RETURN(p.prefetch, ints_in(loop.attrs, "plan.prefetch", 0, int64_t(loop.body().stmts.size()) - 1));
   int64_t source_stages = stmt_attr_int(loop, "stages");
   TG_ASSIGN_OR_RETURN(p.stages, int_in(loop.attrs, "plan.stages", source_stages, 1, 1 << 20));

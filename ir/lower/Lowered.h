@@ -93,6 +93,7 @@ Result<ReducePlan> get_reduce_plan(const Stmt& reduce);
 /// A pipelined loop's plan: the stages it runs with (plan.stages, or the source's `stages`
 /// where planning kept them) and the body statements issued ahead (plan.prefetch).
 struct PipelinePlan {
+  bool pipelined = false;  ///< plan.prefetch is present: planning pipelined this loop
   int64_t stages = 1;
   std::vector<int64_t> prefetch;
 };

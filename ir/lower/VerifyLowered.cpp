@@ -171,6 +171,7 @@ private:
       if (!dst || !is_forwarded(*dst))
         return fail(s.loc, "plan.forward on a copy into '" + s.copy_dst().buffer + "', which is not forwarded (layout.forwarded)");
       if (p.async) return fail(s.loc, "a forwarded copy (plan.forward) is never prefetched (plan.async)");
+      if (alloc(s.copy_src().buffer)) return fail(s.loc, "a forwarded copy (plan.forward) copies from a tensor, not from '" + s.copy_src().buffer + "'");
     }
     return Status::ok();
   }
@@ -200,6 +201,12 @@ private:
       const Stmt& s = loop.body().stmts[size_t(i)];
       if (s.op != OpKind::Copy || !stmt_attr_bool(s, "plan.async"))
         return fail(loop.loc, "plan.prefetch names statement " + std::to_string(i) + ", which is not an asynchronous copy (plan.async)");
+      const Stmt* dst = alloc(s.copy_dst().buffer);
+      if (!dst || dst->type.scope != Scope::Shared) return fail(s.loc, "a prefetched copy into something other than a shared buffer");
+      TG_ASSIGN_OR_RETURN(SharedLayout l, get_shared_layout(dst->attrs));
+      if (p.stages > 1 && l.stages != p.stages)
+        return fail(s.loc, "shared buffer '" + dst->name + "' has " + std::to_string(l.stages) + " stages (layout.stages), its pipeline " +
+                               std::to_string(p.stages));
     }
     return Status::ok();
   }
