@@ -3,6 +3,7 @@
 // target cannot run, and kernels lowered for another target or another description of it.
 // Each case lowers a real kernel, changes one thing, prints it and reads it back.
 #include "ir/lower/Lowered.h"
+#include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
 using namespace tegula;
@@ -152,6 +153,15 @@ TEST_CASE("forged combinations of plans are refused") {
     while (loop->blocks[0].stmts[gemm_at].op != OpKind::Gemm) ++gemm_at;
     set_attr(loop->attrs, "plan.prefetch", AttrValue::of_ints({int64_t(gemm_at)}));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "which is not an asynchronous copy");
+  }
+  SUBCASE("a prefetched copy into a buffer with other stages than its pipeline") {
+    Kernel k = pipelined_gemm("sm_90a");
+    Stmt* as = alloc_named(k, "As");
+    SharedLayout l = *get_shared_layout(as->attrs);
+    REQUIRE(l.stages > 1);
+    l.stages -= 1;
+    set_shared_layout(as->attrs, l);
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "stages (layout.stages), its pipeline");
   }
   SUBCASE("a copy engine on a copy that is not prefetched") {
     Kernel k = pipelined_gemm("sm_90a");
