@@ -4,6 +4,7 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "ir/lower/Context.h"
+#include "ir/lower/Lowered.h"
 #include "ir/lower/Passes.h"
 #include "targets/Target.h"
 
@@ -64,8 +65,11 @@ Result<LowerResult> lower(const Kernel& k, const TargetDescription& target, cons
     // Every pass must leave a valid kernel; a failure here is a bug in the pass.
     Status st = verify(ctx.kernel, vo);
     if (!st.is_ok()) return error(ErrorCode::Internal, std::string("pass ") + p.name + " produced an invalid kernel: " + st.str());
-    if (options.stop_after == p.name) break;
+    if (options.stop_after == p.name) return LowerResult{std::move(ctx.kernel), std::move(ctx.log)};
   }
+  // What backends will be handed must pass their reader; a failure is a bug in a pass.
+  Status st = verify_lowered(ctx.kernel);
+  if (!st.is_ok()) return error(ErrorCode::Internal, "lowering produced a kernel the lowered-form reader refuses: " + st.str());
   return LowerResult{std::move(ctx.kernel), std::move(ctx.log)};
 }
 
@@ -74,6 +78,17 @@ Result<Kernel> read_lowered(std::string_view text, const std::string& source) {
   VerifyOptions opts;
   opts.allow_lowering_attrs = true;
   TG_RETURN_IF_ERROR(verify(k, opts));
+  TG_RETURN_IF_ERROR(verify_lowered(k));
+  return k;
+}
+
+Result<Kernel> read_lowered(std::string_view text, const TargetDescription& target, const std::string& source) {
+  return read_lowered(text, target, target_hash(target), source);
+}
+
+Result<Kernel> read_lowered(std::string_view text, const TargetDescription& target, const std::string& hash, const std::string& source) {
+  TG_ASSIGN_OR_RETURN(Kernel k, read_lowered(text, source));
+  TG_RETURN_IF_ERROR(verify_lowered_for(k, target, hash));
   return k;
 }
 

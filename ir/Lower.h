@@ -51,8 +51,18 @@ const std::vector<std::string>& pass_names();
 Result<LowerResult> lower(const Kernel& k, const TargetDescription& target,
                           const LowerOptions& options = {});
 
-/// The lowered-IR reader that backends use: parse and verify lowered text (lowering
-/// attributes allowed).
+/// Read lowered text: parse, verify (lowering attributes allowed) and check it against the
+/// lowered-form contract (verify_lowered, ir/lower/Lowered.h: every annotation known, typed and
+/// consistent). For tools that look at lowered text without a device.
 Result<Kernel> read_lowered(std::string_view text, const std::string& source = "<lowered>");
+
+/// The reader every backend uses: the above, and the kernel was lowered for exactly this
+/// target description (name and hash) and asks for nothing it lacks (verify_lowered_for).
+/// A backend that holds its result reads the plans through the typed records of
+/// ir/lower/Lowered.h and need not check them again.
+Result<Kernel> read_lowered(std::string_view text, const TargetDescription& target, const std::string& source = "<lowered>");
+/// The same, with target_hash(target) computed once by the caller.
+Result<Kernel> read_lowered(std::string_view text, const TargetDescription& target, const std::string& target_hash,
+                            const std::string& source);
 
 }  // namespace tegula::ir

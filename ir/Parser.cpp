@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 
 #include "ir/Lexer.h"
@@ -82,7 +83,7 @@ public:
     k.threads = cur().int_value;
     next();
     TG_RETURN_IF_ERROR(expect(Tok::RParen));
-    TG_RETURN_IF_ERROR(parse_attrs(k.attrs));
+    TG_RETURN_IF_ERROR(parse_attrs(k.attrs, &k.loc));
     TG_ASSIGN_OR_RETURN(k.body, parse_block());
     if (!at(Tok::End)) return fail("expected end of input after the kernel");
     return k;
@@ -219,7 +220,7 @@ private:
       }
       TG_RETURN_IF_ERROR(parse_operand(piece.text, s));
     }
-    TG_RETURN_IF_ERROR(parse_attrs(s.attrs));
+    TG_RETURN_IF_ERROR(parse_attrs(s.attrs, &s.loc));
     if (s.op == OpKind::Alloc) scopes_.back().insert(s.name);
     for (int i = 0; i < info.blocks; ++i) {
       if (i > 0) {  // blocks after the first are introduced by 'else' and are optional
@@ -327,7 +328,9 @@ private:
     return t;
   }
 
-  Status parse_attrs(std::vector<Attr>& attrs) {
+  /// Attributes, and `loc="file:line:column"`, which the printer writes on lowered kernels:
+  /// it becomes the owner's location (`*owner_loc`) instead of an attribute.
+  Status parse_attrs(std::vector<Attr>& attrs, SourceLoc* owner_loc) {
     while (at(Tok::Comma) && peek_tok().kind == Tok::Ident && peek_tok(2).kind == Tok::Assign) {
       next();
       Attr a;
@@ -337,8 +340,28 @@ private:
       next();
       if (find_attr(attrs, a.name)) return error(ErrorCode::Parse, "attribute '" + a.name + "' given twice", a.loc);
       TG_ASSIGN_OR_RETURN(a.value, parse_attr_value());
+      if (a.name == "loc") {
+        TG_RETURN_IF_ERROR(read_loc(a, owner_loc));
+        continue;
+      }
       attrs.push_back(std::move(a));
     }
+    return Status::ok();
+  }
+
+  static Status read_loc(const Attr& a, SourceLoc* out) {
+    auto bad = [&] { return error(ErrorCode::Parse, "loc must be \"file:line:column\"", a.loc); };
+    if (a.value.kind != AttrValue::Kind::String) return bad();
+    const std::string& text = a.value.s;
+    size_t c2 = text.rfind(':');
+    size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : text.rfind(':', c2 - 1);
+    if (c1 == std::string::npos || c1 == 0) return bad();
+    char* end = nullptr;
+    long line = std::strtol(text.c_str() + c1 + 1, &end, 10);
+    if (end != text.c_str() + c2 || line < 1 || line > 1 << 30) return bad();
+    long column = std::strtol(text.c_str() + c2 + 1, &end, 10);
+    if (*end || c2 + 1 == text.size() || column < 0 || column > 1 << 30) return bad();
+    *out = SourceLoc{text.substr(0, c1), int(line), int(column)};
     return Status::ok();
   }
 

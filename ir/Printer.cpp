@@ -122,7 +122,7 @@ std::string dims(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-void print_block(std::string& out, const Block& b, int indent);
+void print_block(std::string& out, const Block& b, int indent, bool locs);
 
 /// Print the operands of `s` by walking its op's format, the same walk the parser makes.
 void print_operands(std::string& out, const Stmt& s) {
@@ -195,21 +195,30 @@ void print_operands(std::string& out, const Stmt& s) {
   }
 }
 
-void print_stmt_to(std::string& out, const Stmt& s, int indent) {
+/// `, loc="file:line:column"`: where a statement of a lowered kernel came from, so that what a
+/// backend says about the lowered text names the .tile line (the parser reads it back).
+void print_loc(std::string& out, const SourceLoc& loc, bool locs) {
+  if (!locs || !loc.known()) return;
+  out += ", loc=";
+  out += print_attr_value(AttrValue::of_string(loc.str()));
+}
+
+void print_stmt_to(std::string& out, const Stmt& s, int indent, bool locs) {
   out.append(indent, ' ');
   out += op_info(s.op).keyword;
   print_operands(out, s);
   print_attrs(out, s.attrs);
+  print_loc(out, s.loc, locs);
   for (size_t i = 0; i < s.blocks.size(); ++i) {
     out += i == 0 ? " " : " else ";
-    print_block(out, s.blocks[i], indent);
+    print_block(out, s.blocks[i], indent, locs);
   }
   out += "\n";
 }
 
-void print_block(std::string& out, const Block& b, int indent) {
+void print_block(std::string& out, const Block& b, int indent, bool locs) {
   out += "{\n";
-  for (const Stmt& s : b.stmts) print_stmt_to(out, s, indent + 2);
+  for (const Stmt& s : b.stmts) print_stmt_to(out, s, indent + 2, locs);
   out.append(indent, ' ');
   out += "}";
   // A block ends its statement unless an else follows; the caller adds the newline.
@@ -263,7 +272,7 @@ std::string print_tile(const TileRef& t) {
 
 std::string print_stmt(const Stmt& s, int indent) {
   std::string out;
-  print_stmt_to(out, s, indent);
+  print_stmt_to(out, s, indent, false);
   return out;
 }
 
@@ -282,8 +291,11 @@ std::string print_kernel(const Kernel& k) {
   print_args(out, k.grid);
   out += ") threads(" + std::to_string(k.threads) + ")";
   print_attrs(out, k.attrs);
+  // A lowered kernel carries its source locations (see print_loc).
+  bool locs = find_attr(k.attrs, "lower.target") != nullptr;
+  print_loc(out, k.loc, locs);
   out += " {\n";
-  for (const Stmt& s : k.body.stmts) out += print_stmt(s, 2);
+  for (const Stmt& s : k.body.stmts) print_stmt_to(out, s, 2, locs);
   out += "}\n";
   return out;
 }

@@ -30,6 +30,7 @@
 #include "plugins/cpu/CpuAbi.h"
 #include "plugins/cpu/Host.h"
 #include "plugins/support/PluginErrors.h"
+#include "targets/Target.h"
 
 namespace tegula::cpu {
 class Jit;
@@ -43,6 +44,7 @@ struct tg_plugin {
   void* log_user = nullptr;
   tegula::cpu::HostCpu host;
   std::string target_json;
+  tegula::TargetDescription target;  ///< target_json parsed: what compile reads kernels against
   std::string target_hash;  ///< target_hash() of target_json: what lower.target_hash must say
   std::string device_name;
   std::unique_ptr<tegula::cpu::ThreadPool> pool;

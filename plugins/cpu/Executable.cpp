@@ -18,6 +18,7 @@
 #include "core/DType.h"
 #include "ir/Interpreter.h"
 #include "ir/Lower.h"
+#include "ir/lower/Lowered.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "plugins/cpu/Blob.h"
@@ -73,27 +74,6 @@ Result<CodegenOptions> parse_options(const HostCpu& host, const char* options) {
   return o;
 }
 
-/// The name of the device's target description (Host.cpp's host_target_json).
-constexpr const char* kTargetName = "host_cpu";
-
-/// The kernel was lowered for this plugin's target (lower.target), and for this host's
-/// description of it (lower.target_hash, where given: vector widths and the catalogue
-/// depend on the CPU), as compile requires.
-Status check_lowered_for_cpu(const ir::Kernel& k, const std::string& hash) {
-  const ir::Attr* t = ir::find_attr(k.attrs, "lower.target");
-  if (!t)
-    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' is not lowered (no lower.target); lower it for '" +
-                                                 std::string(kTargetName) + "' first");
-  if (t->value.s != kTargetName)
-    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for '" + t->value.s + "', not for '" +
-                                                 std::string(kTargetName) + "'");
-  const ir::Attr* h = ir::find_attr(k.attrs, "lower.target_hash");
-  if (h && h->value.s != hash)
-    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for another description of '" +
-                                                 std::string(kTargetName) + "' (another CPU's); lower it for this device");
-  return Status::ok();
-}
-
 struct Generated {
   std::string entry;
   uint64_t arena_bytes = 0;
@@ -133,16 +113,18 @@ int64_t block_count(const int64_t g[3]) {
 /// (the first such symbol in *bad), rather than running undefined code.
 bool assumptions_hold(const ir::Kernel& k, const std::vector<std::string>& symbols, const int64_t* symbol_values,
                       std::string* bad) {
-  const ir::Attr* assume = ir::find_attr(k.attrs, "lower.assume");
-  if (!assume || assume->value.kind != ir::AttrValue::Kind::List) return true;
-  for (const ir::AttrValue& item : assume->value.list) {
-    if (item.list.size() != 2 || item.list[1].i < 1) continue;
-    auto it = std::find(symbols.begin(), symbols.end(), item.list[0].s);
+  auto plan = ir::get_kernel_plan(k);
+  if (!plan.is_ok()) {
+    *bad = plan.status().str();
+    return false;
+  }
+  for (const ir::Assumption& a : plan->assume) {
+    auto it = std::find(symbols.begin(), symbols.end(), a.symbol);
     if (it == symbols.end()) continue;
     int64_t value = symbol_values[it - symbols.begin()];
-    if (value % item.list[1].i == 0) continue;
+    if (value % a.divisor == 0) continue;
     *bad = "shape symbol '" + *it + "' is " + std::to_string(value) + ", but kernel '" + k.name +
-           "' was lowered assuming it is a multiple of " + std::to_string(item.list[1].i);
+           "' was lowered assuming it is a multiple of " + std::to_string(a.divisor);
     return false;
   }
   return true;
@@ -171,9 +153,8 @@ tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob*
     if (!request->ir_data && request->ir_size) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: compile: no IR");
     const HostCpu& host = device->plugin->host;
     std::string_view text(static_cast<const char*>(request->ir_data), request->ir_size);
-    Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
+    Result<ir::Kernel> kernel = ir::read_lowered(text, device->plugin->target, device->plugin->target_hash, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
-    if (Status s = check_lowered_for_cpu(*kernel, device->plugin->target_hash); !s.is_ok()) return from_status(s, "compile");
     Result<Generated> gen = generate_code(host, *kernel, request->options, EmitKind::Object, false);
     if (!gen.is_ok()) return from_status(gen.status(), "compile");
     BlobContents c;

@@ -65,7 +65,8 @@ tg_error* init(const tg_host_info* host, tg_plugin** out_plugin) {
     plugin->target_json = host_target_json(plugin->host);
     auto description = parse_target(plugin->target_json, "host_cpu (cpu device description)");
     if (!description.is_ok()) return from_status(description.status(), "the host's own description");
-    plugin->target_hash = target_hash(*description);
+    plugin->target = std::move(description).value();
+    plugin->target_hash = target_hash(plugin->target);
     plugin->device_name = plugin->host.brand;
     plugin->pool = std::make_unique<ThreadPool>(plugin->host.cores);
     log(plugin.get(), TG_LOG_INFO, "host " + plugin->host.brand + " (" + plugin->host.cpu_name + "), " +

@@ -10,11 +10,7 @@ namespace tegula::cuda {
 Result<CompileOutput> compile_lowered(std::string_view lowered_text, const TargetDescription& target, const std::string& arch,
                                       const std::string& options) {
   TG_ASSIGN_OR_RETURN(GenOptions gen_options, parse_gen_options(options));
-  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::read_lowered(lowered_text, "<lowered>"));
-  const ir::Attr* t = find_attr(kernel.attrs, "lower.target");
-  if (!t) return error(ErrorCode::InvalidArgument, "cuda: the kernel is not lowered (no lower.target)");
-  if (t->value.s != target.name)
-    return error(ErrorCode::InvalidArgument, "cuda: the kernel was lowered for '" + t->value.s + "', not for '" + target.name + "'");
+  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::read_lowered(lowered_text, target, "<lowered>"));
   TG_ASSIGN_OR_RETURN(Generated g, generate_cuda(kernel, target, arch, gen_options));
   TG_ASSIGN_OR_RETURN(NvrtcOutput out, nvrtc_compile(g.source, kernel.name + ".cu", arch));
   CompileOutput c;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/Lower.h"
+#include "ir/lower/Lowered.h"
 #include "plugins/support/StringBlob.h"
 #include "plugins/vulkan/Blob.h"
 #include "plugins/vulkan/VkStruct.h"
@@ -46,13 +47,10 @@ tg_error* check_request(const tg_compile_request* request, tg_blob* out_blob) {
 
 tg_error* compile_for(const TargetDescription& target, const tg_compile_request* request, tg_blob* out_blob) {
   std::string text(static_cast<const char*>(request->ir_data), request->ir_size);
-  Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
-  if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
   auto ct = codegen_target(target);
   if (!ct.is_ok()) return from_status(ct.status(), "compile");
-  const ir::Attr* hash = ir::find_attr(kernel->attrs, "lower.target_hash");
-  if (hash && hash->value.s != ct->hash)
-    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: compile: the kernel was lowered for another description of '" + ct->name + "'");
+  Result<ir::Kernel> kernel = ir::read_lowered(text, target, ct->hash, "<lowered>");
+  if (!kernel.is_ok()) return from_status(kernel.status(), "compile");
   auto shader = generate_shader(*kernel, *ct);
   if (!shader.is_ok()) return from_status(shader.status(), "compile");
   Executable e;
@@ -123,23 +121,14 @@ void destroy_executable(tg_executable* e) {
 /// into the executable for launch to check: the generated code has no fallback for launches
 /// that break them.
 static tg_error* read_launch_assumptions(const ir::Kernel& k, tg_executable* e) {
+  auto plan = ir::get_kernel_plan(k);
+  if (!plan.is_ok()) return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: " + plan.status().str());
   std::vector<std::string> symbols = k.symbols();
-  if (const ir::Attr* a = ir::find_attr(k.attrs, "lower.assume")) {
-    if (a->value.kind != ir::AttrValue::Kind::List)
-      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.assume is not a list");
-    for (const ir::AttrValue& item : a->value.list) {
-      bool pair = item.kind == ir::AttrValue::Kind::List && item.list.size() == 2 && item.list[1].kind == ir::AttrValue::Kind::Int;
-      auto sym = pair ? std::find(symbols.begin(), symbols.end(), item.list[0].s) : symbols.end();
-      if (sym == symbols.end() || item.list[1].i < 1)
-        return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.assume names no shape symbol of the kernel");
-      e->assume.push_back({uint32_t(k.params.size() + size_t(sym - symbols.begin())), item.list[1].i});
-    }
+  for (const ir::Assumption& a : plan->assume) {
+    auto sym = std::find(symbols.begin(), symbols.end(), a.symbol);
+    e->assume.push_back({uint32_t(k.params.size() + size_t(sym - symbols.begin())), a.divisor});
   }
-  if (const ir::Attr* a = ir::find_attr(k.attrs, "lower.tensor_align")) {
-    if (a->value.kind != ir::AttrValue::Kind::Int || a->value.i < 1)
-      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: lower.tensor_align is not a positive integer");
-    e->tensor_align = a->value.i;
-  }
+  e->tensor_align = plan->tensor_align;
   return nullptr;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "ir/lower/Lowered.h"
 #include "llvm/IR/Intrinsics.h"
 
 namespace tegula::cpu {
@@ -257,14 +258,12 @@ Status Emitter::emit_entry_prologue(llvm::Value* launch) {
   }
   // The launch guarantees these divisibilities (the runtime compiles a variant per set):
   // tell LLVM, so vector loops over such extents need no remainder code.
-  if (const ir::Attr* assume = ir::find_attr(kernel.attrs, "lower.assume");
-      assume && assume->value.kind == ir::AttrValue::Kind::List) {
-    for (const ir::AttrValue& item : assume->value.list) {
-      if (item.list.size() != 2 || item.list[1].i < 2 || (item.list[1].i & (item.list[1].i - 1)) != 0) continue;
-      Result<Val> sym = find_var(item.list[0].s);
-      if (!sym.is_ok() || sym->k != VK::Index) continue;
-      b.CreateAssumption(b.CreateICmpEQ(b.CreateAnd(sym->v, ci(item.list[1].i - 1)), ci(0)));
-    }
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
+  for (const ir::Assumption& a : plan.assume) {
+    if (a.divisor < 2) continue;  // the reader checked it is a power of two
+    Result<Val> sym = find_var(a.symbol);
+    if (!sym.is_ok() || sym->k != VK::Index) continue;
+    b.CreateAssumption(b.CreateICmpEQ(b.CreateAnd(sym->v, ci(a.divisor - 1)), ci(0)));
   }
   for (size_t i = 0; i < np; ++i) {
     const ir::Param& p = kernel.params[i];

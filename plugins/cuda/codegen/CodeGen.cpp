@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Emitter.h"
 
 namespace tegula::cuda {
@@ -41,7 +42,8 @@ Result<GenOptions> parse_gen_options(const std::string& text) {
 }
 
 Result<Generated> generate_cuda(const ir::Kernel& kernel, const TargetDescription& target, const std::string& arch, const GenOptions& options) {
-  if (!find_attr(kernel.attrs, "lower.target"))
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
+  if (plan.target.empty())
     return error(ErrorCode::InvalidArgument, "cuda: kernel '" + kernel.name + "' is not lowered (no lower.target attribute)");
   gen::Emitter e(kernel, target, arch);
   e.options = options;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ir/Printer.h"
+#include "ir/lower/Lowered.h"
 #include "plugins/cuda/DriverApi.h"
 
 namespace tegula::cuda::gen {
@@ -405,7 +406,7 @@ Status Emitter::stmt(const ir::Stmt& s) {
       return Status::ok();
     case ir::OpKind::For: return emit_loop(s);
     case ir::OpKind::Pipelined:
-      if (find_attr(s.attrs, "plan.prefetch")) return emit_pipelined(s);
+      if (auto plan = ir::get_pipeline_plan(s); plan.is_ok() && plan->pipelined) return emit_pipelined(s);
       return emit_loop(s);
     case ir::OpKind::Parallel: return emit_parallel(s);
     case ir::OpKind::If: {
@@ -568,9 +569,10 @@ Result<Generated> Emitter::run() {
     line("(void)smem_u32;");
   }
   line("long long bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;");
-  if (const ir::Attr* r = find_attr(k_.attrs, "lower.raster"); r && r->value.kind == ir::AttrValue::Kind::Int && r->value.i > 1) {
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan kernel_plan, ir::get_kernel_plan(k_));
+  if (kernel_plan.raster > 1) {
     // ir::raster_remap, the same bijection the interpreter applies.
-    int64_t g = r->value.i;
+    int64_t g = kernel_plan.raster;
     open("");
     line("const long long gx = gridDim.x, gy = gridDim.y, pid = bx + gx * by, per = " + itos(g) + "LL * gx;");
     line("const long long first = (pid / per) * " + itos(g) + "LL, rest = gy - first;");
@@ -649,13 +651,11 @@ Result<Generated> Emitter::run() {
                                              itos(smem_align_) + "-byte alignment); target '" + target_.name + "' offers " +
                                              itos(int64_t(target_.shared_memory_per_block)));
   info.shared_bytes = bytes;
-  if (const ir::Attr* a = find_attr(k_.attrs, "lower.assume"); a && a->value.kind == ir::AttrValue::Kind::List) {
-    for (const ir::AttrValue& item : a->value.list) {
-      if (item.kind != ir::AttrValue::Kind::List || item.list.size() != 2) continue;
-      auto it = std::find(symbols.begin(), symbols.end(), item.list[0].s);
-      if (it == symbols.end()) continue;
-      info.assume.push_back({uint32_t(k_.params.size() + size_t(it - symbols.begin())), item.list[1].i});
-    }
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
+  for (const ir::Assumption& a : plan.assume) {
+    auto it = std::find(symbols.begin(), symbols.end(), a.symbol);
+    if (it == symbols.end()) continue;
+    info.assume.push_back({uint32_t(k_.params.size() + size_t(it - symbols.begin())), a.divisor});
   }
   for (auto& [arg, bytes_needed] : align_needed) info.align.push_back({arg, bytes_needed});
   g.info = info;

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Descriptors.h"
 #include "plugins/cuda/DriverApi.h"
 
@@ -36,10 +37,11 @@ Status Emitter::prepare_resources() {
   Status st;
   walk(k_.body, [&](const ir::Stmt& s) {
     if (!st.is_ok()) return;
-    if (s.op == ir::OpKind::Pipelined && find_attr(s.attrs, "plan.prefetch")) {
-      int64_t stages = find_attr(s.attrs, "plan.stages") ? ir::stmt_attr_int(s, "plan.stages") : ir::stmt_attr_int(s, "stages");
+    auto pipeline = s.op == ir::OpKind::Pipelined ? ir::get_pipeline_plan(s) : Result<ir::PipelinePlan>(ir::PipelinePlan{});
+    if (pipeline.is_ok() && pipeline->pipelined) {
+      int64_t stages = pipeline->stages;
       bool bulk = false;
-      for (int64_t i : ir::stmt_attr_ints(s, "plan.prefetch"))
+      for (int64_t i : pipeline->prefetch)
         if (i >= 0 && size_t(i) < s.body().stmts.size() && engine_of(s.body().stmts[size_t(i)], nullptr, nullptr) == Engine::Bulk) bulk = true;
       if (bulk && stages > 1) {
         mbarrier_of[&s] = int64_t(mbarrier_counts.size());
@@ -121,13 +123,14 @@ Emitter::Engine Emitter::engine_of(const ir::Stmt& s, int64_t* map_index, int64_
   if (!extent_r.is_ok()) return Engine::Sync;
   std::vector<int64_t> extent = *extent_r;
   int64_t es = int64_t(dtype_size(dst->dtype));
-  int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
+  auto copy_plan = ir::get_copy_plan(s);
+  if (!copy_plan.is_ok()) return Engine::Sync;
+  int64_t vec = copy_plan->vector();
   double pad = ir::stmt_attr_float(s, "pad");
   bool dst_at_origin = true;
   for (const ir::Expr& o : s.copy_dst().offsets) dst_at_origin = dst_at_origin && ir::const_int(o) && *ir::const_int(o) == 0;
-  std::string engine = find_attr(s.attrs, "plan.engine") ? ir::stmt_attr_ident(s, "plan.engine") : "";
   // Bulk tensor copy.
-  if (engine == "bulk" && sm_ >= 90 && src->shape.size() == 2 && extent.size() == 2 && dst_at_origin && (pad == 0 || std::isnan(pad))) {
+  if (copy_plan->engine == ir::CopyEngine::Bulk && sm_ >= 90 && src->shape.size() == 2 && extent.size() == 2 && dst_at_origin && (pad == 0 || std::isnan(pad))) {
     const ir::SharedLayout& l = dst->layout;
     int64_t rows = dst->shape[0], cols = dst->shape[1], er = extent[0], ec = extent[1];
     int64_t S = l.block * es;
@@ -215,8 +218,9 @@ Status Emitter::emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map
     return Status::ok();
   }
   // cp.async, n elements (4, 8 or 16 bytes) per access, zero fill past the edge.
-  TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
-  int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan copy_plan, ir::get_copy_plan(s));
+  const ir::Distribution& plan = copy_plan.threads;
+  int64_t vec = copy_plan.vector();
   double pad = ir::stmt_attr_float(s, "pad");
   TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, free_elems(s, plan, extent, vec));
   require_align(*src, vec * es);
@@ -278,8 +282,9 @@ static bool mentions(const ir::Stmt& s, const std::string& name) {
 }
 
 Status Emitter::emit_pipelined(const ir::Stmt& loop) {
-  int64_t S = find_attr(loop.attrs, "plan.stages") ? ir::stmt_attr_int(loop, "plan.stages") : ir::stmt_attr_int(loop, "stages");
-  std::vector<int64_t> prefetch = ir::stmt_attr_ints(loop, "plan.prefetch");
+  TG_ASSIGN_OR_RETURN(ir::PipelinePlan pipeline, ir::get_pipeline_plan(loop));
+  int64_t S = pipeline.stages;
+  const std::vector<int64_t>& prefetch = pipeline.prefetch;
   const std::vector<ir::Stmt>& body = loop.body().stmts;
   std::vector<bool> is_prefetch(body.size(), false);
   std::vector<Engine> engine(body.size(), Engine::Sync);

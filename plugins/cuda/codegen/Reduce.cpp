@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <set>
 
+#include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Emitter.h"
 
 namespace tegula::cuda::gen {
@@ -71,33 +72,31 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
   ir::ReduceKind kind = *ir::parse_reduce(ir::stmt_attr_ident(s, "op"));
   int axis = int(ir::stmt_attr_int(s, "axis"));
   bool clear = ir::stmt_attr_bool(s, "clear");
-  if (!find_attr(s.attrs, "plan.kind")) return unsupported(s, "a reduce without a plan (was the kernel lowered?)");
-  std::string plan_kind = ir::stmt_attr_ident(s, "plan.kind");
-  TG_ASSIGN_OR_RETURN(ir::Distribution X, ir::get_distribution(s.attrs, "plan"));
-  std::vector<int64_t> shuffle = ir::stmt_attr_ints(s, "plan.shuffle");
-  std::vector<int64_t> cross = ir::stmt_attr_ints(s, "plan.cross");
-  const Buffer* scratch = find_attr(s.attrs, "plan.scratch") ? buffer(ir::stmt_attr_ident(s, "plan.scratch")) : nullptr;
-  if ((plan_kind == "shared" || !cross.empty()) && !scratch) return unsupported(s, "a reduce across warps without its scratch buffer");
-  if (X.thread_count() != threads()) return unsupported(s, "a reduce planned over the wrong thread count");
+  // read_lowered checked the plan against the block: its thread count, and a scratch buffer of
+  // [threads, partials] wherever partials cross subgroups.
+  TG_ASSIGN_OR_RETURN(ir::ReducePlan plan, ir::get_reduce_plan(s));
+  const ir::Distribution& X = plan.exec;
+  const std::vector<int64_t>& shuffle = plan.shuffle;
+  const std::vector<int64_t>& cross = plan.cross;
+  const Buffer* scratch = plan.scratch.empty() ? nullptr : buffer(plan.scratch);
+  if (plan.uses_scratch() && !scratch) return unsupported(s, "a reduce across warps without its scratch buffer");
   int rank = int(src->shape.size());
   bool keep = dst->shape.size() == src->shape.size();
   Combiner C{kind, src->dtype == DType::F64 ? Rep::F64 : dtype_is_float(src->dtype) ? Rep::F32 : Rep::I64};
   const char* acc_t = rep_type(C.rep);
 
-  // Partials: one per distinct value-part coordinate off the axis (a "key").
+  // Partials: ir::ReducePlan::partial_of numbers them (the value digits off the axis); key k
+  // is the off-axis coordinate of partial k's values.
   int64_t V = X.value_count();
-  std::vector<std::vector<int64_t>> keys;
+  int64_t K = plan.partials();
+  std::vector<std::vector<int64_t>> keys(static_cast<size_t>(K));
   std::vector<int64_t> key_of(static_cast<size_t>(V));
-  for (int64_t v = 0; v < V; ++v) {
+  for (int64_t v = V - 1; v >= 0; --v) {
     std::vector<int64_t> c = X.coords(0, v, rank);
     c.erase(c.begin() + axis);
-    auto it = std::find(keys.begin(), keys.end(), c);
-    key_of[size_t(v)] = it - keys.begin();
-    if (it == keys.end()) keys.push_back(c);
+    key_of[size_t(v)] = plan.partial_of(v);
+    keys[size_t(key_of[size_t(v)])] = c;
   }
-  int64_t K = int64_t(keys.size());
-  if (scratch && scratch->shape.size() == 2 && (scratch->shape[0] != threads() || scratch->shape[1] < K))
-    return unsupported(s, "the reduce's scratch buffer is too small for its partials");
 
   // Source slots, when the source is a fragment.
   std::vector<int64_t> src_slot;
@@ -199,7 +198,7 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
       close();
     }
   }
-  if (plan_kind == "shared") {
+  if (plan.kind == ir::ReducePlanKind::Shared) {
     // Every thread combines, for each of its outputs, the partials of every thread (replicas
     // once) that belong to the same output element.
     emit_barrier();

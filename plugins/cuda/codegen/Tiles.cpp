@@ -9,6 +9,7 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Emitter.h"
 
 namespace tegula::cuda::gen {
@@ -170,8 +171,8 @@ static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& 
 
 Status Emitter::emit_copy(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
-  int64_t vec = std::max<int64_t>(1, ir::stmt_attr_int(s, "plan.vec"));
-  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan op_plan, ir::get_copy_plan(s));
+  int64_t vec = op_plan.vector();
   open("");
   TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.copy_src(), s));
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.copy_dst(), s));
@@ -180,8 +181,8 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
   double pad = round_to_dtype(dst.b->dtype, ir::stmt_attr_float(s, "pad"));
   std::vector<Elem> elems;
   ir::Distribution exec_dist;
-  if (kind == "fragment") {
-    std::string layout = ir::stmt_attr_ident(s, "plan.layout");
+  if (op_plan.kind == ir::ThreadPlanKind::Fragment) {
+    const std::string& layout = op_plan.layout;
     Side* ex = dst.b->name == layout && dst.b->scope == ir::Scope::Fragment ? &dst : src.b->name == layout ? &src : nullptr;
     if (!ex || ex->b->scope != ir::Scope::Fragment) return unsupported(s, "copy planned over '" + layout + "', which is not an operand fragment");
     if (ex->const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
@@ -405,7 +406,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
 
 Status Emitter::emit_fill(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
-  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan op_plan, ir::get_copy_plan(s));
   open("");
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.target(), s));
   TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst.b->dtype));
@@ -426,7 +427,7 @@ Status Emitter::emit_fill(const ir::Stmt& s) {
     close();
     return Status::ok();
   }
-  if (kind == "fragment") return unsupported(s, "a fill planned over a fragment that is not its destination");
+  if (op_plan.kind == ir::ThreadPlanKind::Fragment) return unsupported(s, "a fill planned over a fragment that is not its destination");
   TG_ASSIGN_OR_RETURN(ir::Distribution plan, ir::get_distribution(s.attrs, "plan"));
   TG_ASSIGN_OR_RETURN(std::vector<Elem> elems, free_elems(s, plan, extent, 1));
   for (const Elem& e : elems) {
@@ -447,14 +448,14 @@ static void tile_operands(const ir::Expr& e, std::vector<std::string>& out) {
 Status Emitter::emit_map(const ir::Stmt& s) {
   const Buffer* dst = buffer(s.target().buffer);
   if (!dst) return error(ErrorCode::Internal, "cuda codegen: unknown map destination", s.loc);
-  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan op_plan, ir::get_copy_plan(s));
   std::vector<std::string> names;
   tile_operands(s.value(), names);
   open("");
   std::vector<Elem> elems;
   const Buffer* exec = nullptr;
-  if (kind == "fragment") {
-    exec = buffer(ir::stmt_attr_ident(s, "plan.layout"));
+  if (op_plan.kind == ir::ThreadPlanKind::Fragment) {
+    exec = buffer(op_plan.layout);
     if (!exec || exec->scope != ir::Scope::Fragment) return unsupported(s, "map planned over something that is not a fragment");
     if (exec->shape != dst->shape) return unsupported(s, "map planned over a fragment of another shape than its destination");
     TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *exec, {}, dst->shape, 1));
@@ -510,13 +511,13 @@ Status Emitter::emit_map(const ir::Stmt& s) {
 
 Status Emitter::emit_atomic(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
-  std::string kind = find_attr(s.attrs, "plan.kind") ? ir::stmt_attr_ident(s, "plan.kind") : "free";
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan op_plan, ir::get_copy_plan(s));
   open("");
   TG_ASSIGN_OR_RETURN(Side src, make_side(*this, s.atomic_src(), s));
   TG_ASSIGN_OR_RETURN(Side dst, make_side(*this, s.atomic_dst(), s));
   std::vector<Elem> elems;
-  if (kind == "fragment") {
-    if (src.b->scope != ir::Scope::Fragment || src.b->name != ir::stmt_attr_ident(s, "plan.layout"))
+  if (op_plan.kind == ir::ThreadPlanKind::Fragment) {
+    if (src.b->scope != ir::Scope::Fragment || src.b->name != op_plan.layout)
       return unsupported(s, "atomic_add planned over a fragment that is not its source");
     if (src.const_off.empty()) return unsupported(s, "a fragment tile at a run-time offset");
     TG_ASSIGN_OR_RETURN(elems, fragment_elems(s, *src.b, src.const_off, extent, 1));

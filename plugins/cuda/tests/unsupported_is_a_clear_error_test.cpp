@@ -1,7 +1,7 @@
 // What the generator cannot produce exactly is a compile error with a message, never wrong
 // code: here a store into a fragment element inside a parallel loop (the element lives in
 // another thread's registers; reads go through a shared copy, fragment_read_in_parallel_test)
-// and a kernel lowered for another target.
+// and a kernel lowered for another target. Refusals name the .tile line.
 #include "plugins/cuda/tests/CudaTest.h"
 
 using namespace tegula;
@@ -17,6 +17,9 @@ TEST_CASE("a store into a fragment element in a parallel loop is refused with a 
   REQUIRE(!blob.is_ok());
   CHECK(contains(blob.status().message(), "fragment"));
   CHECK(contains(blob.status().message(), "parallel loop"));
+  // It names the store's line in the .tile source (line 5), not a line of the lowered text.
+  CHECK_MESSAGE(contains(blob.status().message(), "test.tile:5:"), blob.status().message());
+  CHECK_FALSE(contains(blob.status().message(), "<lowered>"));
 }
 
 TEST_CASE("a kernel lowered for one target is not compiled for another") {

@@ -11,6 +11,7 @@
 //    stored there, the subgroup's invocations then read, convert (with the exact encoders of
 //    Convert.h), mask and write each element like any other tile op, and for copies in and
 //    maps the tile is loaded back. Only the first copy of a replicated group writes memory.
+#include "ir/lower/Lowered.h"
 #include "ir/lower/GemmPlan.h"
 
 #include <cstdint>
@@ -41,17 +42,17 @@ static void need_coopmat_caps(Module& m, T comp) {
 }
 
 Status KernelGen::declare_opaque(Buf& b, const ir::Stmt& alloc) {
-  const ir::Attr* inst = ir::find_attr(alloc.attrs, "layout.opaque");
-  std::vector<int64_t> atom = ir::stmt_attr_ints(alloc, "layout.atom");
-  std::vector<int64_t> groups = ir::stmt_attr_ints(alloc, "layout.groups");
-  std::vector<int64_t> repeat = ir::stmt_attr_ints(alloc, "layout.repeat");
-  if (!inst || atom.size() != 3 || groups.size() != 2 || repeat.size() != 2)
-    return fail(alloc.loc, "opaque fragment '" + alloc.name + "' lacks layout.atom, layout.groups or layout.repeat");
+  auto fragment = ir::get_opaque_fragment(alloc);
+  if (!fragment.is_ok()) return fail(alloc.loc, "opaque fragment '" + alloc.name + "': " + fragment.status().message());
+  const std::string& inst = fragment->inst;
+  std::vector<int64_t> atom = {fragment->m, fragment->n, fragment->k};
+  std::vector<int64_t> groups = {fragment->gm, fragment->gn};
+  std::vector<int64_t> repeat = {fragment->rm, fragment->rn};
   for (const WorkgroupCoopmat& w : t_.workgroup_coopmat)
-    if (w.id == inst->value.s) return declare_workgroup_matrix(b, alloc, w, atom, groups, repeat);
+    if (w.id == inst) return declare_workgroup_matrix(b, alloc, w, atom, groups, repeat);
   for (const CoopmatShape& c : t_.coopmat)
-    if (c.id == inst->value.s && c.m == atom[0] && c.n == atom[1] && c.k == atom[2]) b.coop = &c;
-  if (!b.coop) return fail(alloc.loc, "the target has no cooperative matrix '" + inst->value.s + "' of that shape");
+    if (c.id == inst && c.m == atom[0] && c.n == atom[1] && c.k == atom[2]) b.coop = &c;
+  if (!b.coop) return fail(alloc.loc, "the target has no cooperative matrix '" + inst + "' of that shape");
   int64_t S = t_.subgroup_width;
   if (S < 2 || k_.threads % S) return fail(alloc.loc, "cooperative matrices need whole subgroups");
   b.opaque = true;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/DType.h"
+#include "ir/lower/Lowered.h"
 
 namespace tegula::vulkan {
 
@@ -98,7 +99,8 @@ std::vector<Value> KernelGen::unpack_words(Value loaded, uint32_t count, DType d
 
 bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exec& e, const std::vector<int64_t>& extent,
                                 const std::vector<Value>& so, const std::vector<Value>& dso, double pad) {
-  int64_t vec = ir::stmt_attr_int(s, "plan.vec");
+  auto plan = ir::get_copy_plan(s);
+  int64_t vec = plan.is_ok() ? plan->vec : 0;
   int rank = e.rank;
   uint32_t esize = uint32_t(dtype_size(src.dtype));
   uint32_t bytes = uint32_t(vec) * esize;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "ir/lower/Lowered.h"
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
 #include "ir/lower/SharedLayout.h"
@@ -56,7 +57,8 @@ void KernelGen::find_double_buffered() {
   });
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& loop) {
     // `stages` is how many copies of its tiles the kernel's author gave the loop.
-    if (loop.op != ir::OpKind::Pipelined || ir::stmt_attr_int(loop, "stages") < 2 || !ir::stmt_attr_ints(loop, "plan.prefetch").empty()) return;
+    if (loop.op != ir::OpKind::Pipelined || ir::stmt_attr_int(loop, "stages") < 2) return;
+    if (auto plan = ir::get_pipeline_plan(loop); !plan.is_ok() || !plan->prefetch.empty()) return;
     std::vector<size_t> copies = prefetchable_copies(loop);
     if (copies.empty()) return;
     const auto& body = loop.body().stmts;

@@ -9,6 +9,7 @@
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
 #include "ir/lower/Forwarding.h"
+#include "ir/lower/Lowered.h"
 
 namespace tegula::vulkan {
 
@@ -185,7 +186,7 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       break;
     }
     case ir::Scope::Fragment: {
-      if (ir::find_attr(s.attrs, "layout.opaque")) {
+      if (ir::is_opaque(s)) {
         TG_RETURN_IF_ERROR(declare_opaque(b, s));
         break;
       }
@@ -343,32 +344,6 @@ Status KernelGen::gen_block(const ir::Block& block) {
   return st;
 }
 
-/// A forwarded tile has no storage: only its forwarded copy and a gemm into a workgroup
-/// matrix may name it (lowered IR that says otherwise did not come from forward_operands).
-/// Checked over the whole kernel before any code, since prefetched copies bypass gen_stmt.
-Status KernelGen::check_forwarded_uses() {
-  std::set<std::string> forwarded, workgroup;
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
-    if (s.op != ir::OpKind::Alloc) return;
-    if (ir::is_forwarded(s)) forwarded.insert(s.name);
-    const ir::Attr* inst = ir::find_attr(s.attrs, "layout.opaque");
-    for (const WorkgroupCoopmat& w : t_.workgroup_coopmat)
-      if (inst && inst->value.s == w.id) workgroup.insert(s.name);
-  });
-  Status st;
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
-    for (const std::string& tile : forwarded) {
-      if (!st.is_ok() || s.op == ir::OpKind::Alloc || !stmt_mentions(s, tile)) continue;
-      bool forwarded_copy = s.op == ir::OpKind::Copy && ir::find_attr(s.attrs, "plan.forward") && s.copy_dst().buffer == tile &&
-                            s.copy_src().buffer != tile && s.copy_dst().offsets.empty();
-      bool workgroup_operand = s.op == ir::OpKind::Gemm && workgroup.count(s.gemm_c().buffer) && s.gemm_c().buffer != tile;
-      if (!forwarded_copy && !workgroup_operand)
-        st = fail(s.loc, "forwarded tile '" + tile + "' (layout.forwarded) is used by an op that does not load it from its tensor");
-    }
-  });
-  return st;
-}
-
 Status KernelGen::gen_stmt(const ir::Stmt& s) {
   switch (s.op) {
     case ir::OpKind::Alloc: return declare_alloc(s);
@@ -395,7 +370,8 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   // asynchronous copy engine), so each is fenced by barriers the lowering left to us.
   std::set<size_t> prefetched;
   if (s.op == ir::OpKind::Pipelined)
-    for (int64_t i : ir::stmt_attr_ints(s, "plan.prefetch")) prefetched.insert(size_t(i));
+    if (auto plan = ir::get_pipeline_plan(s); plan.is_ok())
+      for (int64_t i : plan->prefetch) prefetched.insert(size_t(i));
   // Otherwise a pipelined loop's leading global -> shared copies load one iteration ahead
   // into registers (Prefetch.cpp).
   std::vector<RegPrefetch> ahead;
@@ -580,10 +556,10 @@ Result<GeneratedShader> KernelGen::run() {
   }
   // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
   bool coop = false;
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")); });
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || ir::is_opaque(s); });
   uses_coopmat_ = coop;
-  if (const ir::Attr* a = ir::find_attr(k_.attrs, "lower.tensor_align"); a && a->value.kind == ir::AttrValue::Kind::Int)
-    tensor_align_ = a->value.i;
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
+  if (plan.tensor_align) tensor_align_ = plan.tensor_align;
   // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
   ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
@@ -629,12 +605,11 @@ Result<GeneratedShader> KernelGen::run() {
   Value wg = b_.op_type(OpLoad, uvec3, {in_workgroup_id_});
   Value idx[3];
   for (uint32_t i = 0; i < 3; ++i) idx[i] = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {wg.id, i}), T::I32);
-  if (const ir::Attr* r = ir::find_attr(k_.attrs, "lower.raster"); r && r->value.kind == ir::AttrValue::Kind::Int && r->value.i > 1 &&
-                                                                   k_.grid.size() == 2) {
+  if (plan.raster > 1 && k_.grid.size() == 2) {
     Value nw = b_.op_type(OpLoad, uvec3, {in_num_workgroups_});
     Value gx = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 0}), T::I32);
     Value gy = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 1}), T::I32);
-    Value g = b_.ci(int32_t(r->value.i));
+    Value g = b_.ci(int32_t(plan.raster));
     Value pid = b_.add(idx[0], b_.mul(gx, idx[1]));
     Value per_group = b_.mul(g, gx);
     Value first = b_.mul(b_.op(OpSDiv, T::I32, {pid.id, per_group.id}), g);
@@ -677,7 +652,6 @@ Result<GeneratedShader> KernelGen::run() {
       }
     }
   }
-  TG_RETURN_IF_ERROR(check_forwarded_uses());
   Status st = gen_block(k_.body);
   if (!st.is_ok()) return st;
   if (packed_misuse_) return error(ErrorCode::Internal, "vulkan codegen: an element access reached a packed shared tile", k_.loc);
@@ -715,9 +689,10 @@ Result<GeneratedShader> KernelGen::run() {
 }
 
 Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target, const GenOptions& options) {
-  if (const ir::Attr* t = ir::find_attr(kernel.attrs, "lower.target"); !t || t->value.s != target.name)
-    return error(ErrorCode::InvalidArgument, "vulkan: kernel '" + kernel.name + "' was lowered for target '" + (t ? t->value.s : "") +
-                                                 "', not '" + target.name + "'");
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
+  if (plan.target != target.name)
+    return error(ErrorCode::InvalidArgument, "vulkan: kernel '" + kernel.name + "' was lowered for target '" + plan.target + "', not '" +
+                                                 target.name + "'");
   auto shader = KernelGen(kernel, target, options).run();
   // Two stages of the prefetched tiles that do not fit: the same loops with one stage.
   if (shader.is_ok() && options.double_buffer && target.shared_memory_per_block > 0 &&

@@ -203,7 +203,6 @@ public:
   Status workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C);
   Status workgroup_store(const ir::Stmt& s, Buf& frag, Buf& mem);
   Status workgroup_map(const ir::Stmt& s, Buf& b);
-  Status check_forwarded_uses();
   /// An f32 expression over a workgroup matrix: a matrix value (ty Void) or, for a subtree
   /// without the matrix, a scalar.
   Result<Value> workgroup_arithmetic(const ir::Expr& e, Buf& b);

@@ -10,6 +10,8 @@
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
+#include "ir/lower/GemmPlan.h"
+#include "ir/lower/Lowered.h"
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {
@@ -48,7 +50,8 @@ ir::BufferMap all_buffers(const ir::Kernel& k) {
 
 bool KernelGen::copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent,
                                    const Buf& src, const Buf& dst) const {
-  int64_t vec = ir::stmt_attr_int(s, "plan.vec");
+  auto plan = ir::get_copy_plan(s);
+  int64_t vec = plan.is_ok() ? plan->vec : 0;
   int rank = int(extent.size());
   if (rank != 2 || src.dtype != dst.dtype || vec * int64_t(dtype_size(dst.dtype)) != 16) return false;
   if (dist.values.empty() || dist.values[0].size != vec || dist.values[0].dim != rank - 1 || dist.values[0].stride != 1) return false;
@@ -65,7 +68,7 @@ void KernelGen::find_packed_tiles() {
   if (!uses_coopmat_) return;
   std::map<std::string, const ir::Stmt*> opaque;
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
-    if (s.op == ir::OpKind::Alloc && ir::find_attr(s.attrs, "layout.opaque")) opaque[s.name] = &s;
+    if (ir::is_opaque(s)) opaque[s.name] = &s;
   });
   // Global tensors as the copies see them: static dimensions, -1 for symbols.
   ir::BufferMap infos = all_buffers(k_);
@@ -96,17 +99,18 @@ void KernelGen::find_packed_tiles() {
         auto g = globals.find(s.copy_src().buffer);
         const Buf* src = g == globals.end() ? nullptr : &g->second;
         auto extent = ir::tile_op_extent(s, infos);
-        auto dist = ir::get_distribution(s.attrs, "plan");
-        ok = src && ir::stmt_attr_ident(s, "plan.kind") == "free" && extent.is_ok() && dist.is_ok() &&
-             copies_whole_words(s, *dist, *extent, *src, probe);
+        auto plan = ir::get_copy_plan(s);
+        ok = src && plan.is_ok() && plan->kind == ir::ThreadPlanKind::Free && extent.is_ok() &&
+             copies_whole_words(s, plan->threads, *extent, *src, probe);
         return;
       }
       if (s.op == ir::OpKind::Gemm && s.gemm_c().buffer != alloc.name && opaque.count(s.gemm_c().buffer)) {
-        std::vector<int64_t> atom = ir::stmt_attr_ints(s, "mma.atom");
-        if (atom.size() != 3) {
+        auto gemm = ir::get_gemm_plan(s);
+        if (!gemm.is_ok()) {
           ok = false;
           return;
         }
+        std::vector<int64_t> atom = {gemm->m, gemm->n, gemm->k};
         // Every matrix starts on a word: its row (or column) offsets are multiples of the
         // atom's dimension along the contiguous axis.
         bool is_a = s.gemm_a().buffer == alloc.name, is_b = s.gemm_b().buffer == alloc.name;

@@ -14,6 +14,7 @@
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
+#include "ir/lower/Lowered.h"
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {
@@ -40,15 +41,17 @@ std::vector<size_t> KernelGen::prefetchable_copies(const ir::Stmt& loop) const {
   for (size_t j = 0; j < stmts.size(); ++j) {
     const ir::Stmt& s = stmts[j];
     if (s.op == ir::OpKind::Barrier) continue;
-    if (s.op != ir::OpKind::Copy || ir::stmt_attr_ident(s, "plan.kind") != "free" || ir::find_attr(s.attrs, "plan.forward")) break;
+    if (s.op != ir::OpKind::Copy) break;
+    auto plan = ir::get_copy_plan(s);
+    if (!plan.is_ok() || plan->kind != ir::ThreadPlanKind::Free || plan->forward != ir::ForwardedOperand::None) break;
     auto src = infos.find(s.copy_src().buffer), dst = infos.find(s.copy_dst().buffer);
     if (src == infos.end() || dst == infos.end()) break;
     if (src->second.scope != ir::Scope::Global || dst->second.scope != ir::Scope::Shared || src->second.dtype != dst->second.dtype) break;
-    if (written.count(src->first) || ir::stmt_attr_bool(s, "plan.async")) break;
+    if (written.count(src->first) || plan->async) break;
     bool pure = true;
     for (const ir::TileRef* t : {&s.copy_src(), &s.copy_dst()})
       for (const ir::Expr& o : t->offsets) pure = pure && pure_index(o);
-    if (!pure || !ir::tile_op_extent(s, infos).is_ok() || !ir::get_distribution(s.attrs, "plan").is_ok()) break;
+    if (!pure || !ir::tile_op_extent(s, infos).is_ok()) break;
     out.push_back(j);
   }
   return out;
@@ -63,7 +66,8 @@ Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPr
     ir::BufferMap infos;
     for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
     TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
-    TG_ASSIGN_OR_RETURN(ir::Distribution dist, ir::get_distribution(s.attrs, "plan"));
+    TG_ASSIGN_OR_RETURN(ir::CopyPlan plan, ir::get_copy_plan(s));
+    const ir::Distribution& dist = plan.threads;
     RegPrefetch p;
     p.copy = &s;
     p.index = j;
@@ -71,7 +75,7 @@ Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPr
     p.dst = dst;
     p.extent = extent;
     p.e = bind(dist, int(extent.size()));
-    p.vec = ir::stmt_attr_int(s, "plan.vec");
+    p.vec = plan.vec;
     p.pad = ir::stmt_attr_float(s, "pad");
     if (dst->packed) {
       // One word per vector of slots (prefetch_load checks the copy moves whole words).

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ir/lower/Lowered.h"
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 namespace tegula::vulkan {
@@ -72,18 +73,18 @@ Status KernelGen::gen_reduce(const ir::Stmt& s) {
   Buf* dst = find_buf(s.reduce_dst().buffer);
   if (!src || !dst) return fail(s.loc, "unbound reduce operand");
   if (src->scope == ir::Scope::Global || dst->scope == ir::Scope::Local) return fail(s.loc, "reduce from a global tensor");
-  auto plan = ir::get_distribution(s.attrs, "plan");
+  auto plan = ir::get_reduce_plan(s);
   if (!plan.is_ok()) return fail(s.loc, "reduce without a plan (was the kernel lowered?)");
-  const ir::Distribution& exec = *plan;
+  const ir::Distribution& exec = plan->exec;
   ir::ReduceKind kind = *ir::parse_reduce(ir::stmt_attr_ident(s, "op"));
-  int axis = int(ir::stmt_attr_int(s, "axis"));
+  int axis = plan->axis;
   bool clear = ir::stmt_attr_bool(s, "clear");
-  std::vector<int64_t> shuffle = ir::stmt_attr_ints(s, "plan.shuffle");
-  std::vector<int64_t> cross = ir::stmt_attr_ints(s, "plan.cross");
-  bool all_shared = ir::stmt_attr_ident(s, "plan.kind") == "shared";
+  const std::vector<int64_t>& shuffle = plan->shuffle;
+  const std::vector<int64_t>& cross = plan->cross;
+  bool all_shared = plan->kind == ir::ReducePlanKind::Shared;
   Buf* scratch = nullptr;
-  if (!cross.empty() || all_shared) {
-    scratch = find_buf(ir::stmt_attr_ident(s, "plan.scratch"));
+  if (plan->uses_scratch()) {
+    scratch = find_buf(plan->scratch);
     if (!scratch || scratch->scope != ir::Scope::Shared) return fail(s.loc, "reduce plan names no scratch buffer");
   }
   if (!shuffle.empty() && !t_.subgroup_ops) return fail(s.loc, "reduce plan shuffles, but the target has no subgroup operations");
@@ -92,21 +93,9 @@ Status KernelGen::gen_reduce(const ir::Stmt& s) {
   Reducer r{b_, kind, ty};
 
   // Partials: one per value slot of the reduced distribution (the axis' value factors gone).
-  int64_t partials = 1;
-  for (const ir::Factor& f : exec.values)
-    if (f.dim != axis) partials *= f.size;
+  int64_t partials = plan->partials();
   std::vector<int64_t> partial_of(size_t(exec.value_count()));
-  for (int64_t v = 0; v < exec.value_count(); ++v) {
-    int64_t rest = v, p = 0, radix = 1;
-    for (const ir::Factor& f : exec.values) {
-      int64_t digit = rest % f.size;
-      rest /= f.size;
-      if (f.dim == axis) continue;
-      p += digit * radix;
-      radix *= f.size;
-    }
-    partial_of[size_t(v)] = p;
-  }
+  for (int64_t v = 0; v < exec.value_count(); ++v) partial_of[size_t(v)] = plan->partial_of(v);
   std::vector<uint32_t> part;
   for (int64_t p = 0; p < partials; ++p) part.push_back(b_.var(ty, r.identity()));
 

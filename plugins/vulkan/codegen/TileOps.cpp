@@ -2,6 +2,7 @@
 // edges, with pad), atomic_add, fill and map (with broadcast operands).
 #include "core/DType.h"
 #include "ir/Analysis.h"
+#include "ir/lower/Lowered.h"
 
 #include <cstdint>
 #include <functional>
@@ -20,14 +21,14 @@ bool in_memory(const Buf& b) { return b.scope == ir::Scope::Global || b.scope ==
 /// The exec distribution of a tile op: the named fragment's layout, or the free plan.
 static Result<ir::Distribution> plan_distribution(const ir::Stmt& s, KernelGen& g, const std::vector<int64_t>& extent,
                                                   std::string& fragment) {
-  std::string kind = ir::stmt_attr_ident(s, "plan.kind");
-  if (kind == "fragment") {
-    fragment = ir::stmt_attr_ident(s, "plan.layout");
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan plan, ir::get_copy_plan(s));
+  if (plan.kind == ir::ThreadPlanKind::Fragment) {
+    fragment = plan.layout;
     Buf* f = g.find_buf(fragment);
     if (!f || f->scope != ir::Scope::Fragment) return error(ErrorCode::Verify, "vulkan: plan.layout names no fragment", s.loc);
     return f->dist;
   }
-  if (kind == "free") return ir::get_distribution(s.attrs, "plan");
+  if (plan.kind == ir::ThreadPlanKind::Free) return plan.threads;
   return ir::free_distribution(extent, g.k_.threads, 1);
 }
 
@@ -36,7 +37,8 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   Buf* dst = find_buf(s.tiles[1].buffer);
   if (!src || !dst) return fail(s.loc, "unbound copy operand");
   // A forwarded copy (ir/lower/ForwardOperands.cpp): the gemm loads from its source.
-  if (ir::find_attr(s.attrs, "plan.forward")) {
+  TG_ASSIGN_OR_RETURN(ir::CopyPlan plan, ir::get_copy_plan(s));
+  if (plan.forward != ir::ForwardedOperand::None) {
     if (!dst->forwarded || src->scope != ir::Scope::Global) return fail(s.loc, "plan.forward on a copy into a tile that is not forwarded");
     forwarded_[dst->name] = &s;
     return Status::ok();
@@ -64,7 +66,7 @@ Status KernelGen::gen_copy(const ir::Stmt& s, bool atomic) {
   double pad = atomic ? 0.0 : ir::stmt_attr_float(s, "pad");
   bool raw = !atomic && in_memory(*src) && in_memory(*dst) && src->dtype == dst->dtype;
   Exec e = bind(dist, rank);
-  if (raw && src->scope == ir::Scope::Global && dst->scope == ir::Scope::Shared && ir::stmt_attr_int(s, "plan.vec") > 1) {
+  if (raw && src->scope == ir::Scope::Global && dst->scope == ir::Scope::Shared && plan.vec > 1) {
     auto vector_body = [&] { return gen_vector_copy(s, *src, *dst, e, extent, so, dso, pad); };
     bool done = false;
     if (e.replicated) b_.if_(e.primary, [&] { done = vector_body(); });

@@ -1,0 +1,283 @@
+// The lowered-form check that read_lowered() runs before any backend sees a kernel
+// (Lowered.h): every annotation is one lowering writes on that op and reads back through its
+// typed reader, the plans fit together, and, given the target, the kernel was lowered for
+// that very description and asks only for what it has. Lowered text is a file a plugin is
+// handed (the compile cache, an offline tool, a user); what was forged or corrupted is refused
+// here, once, with the location of the attribute or statement, instead of in each backend.
+#include <map>
+#include <set>
+
+#include "ir/Analysis.h"
+#include "ir/lower/Context.h"
+#include "ir/lower/Forwarding.h"
+#include "ir/lower/GemmPlan.h"
+#include "ir/lower/Lowered.h"
+#include "ir/lower/SharedLayout.h"
+#include "targets/Target.h"
+
+namespace tegula::ir {
+namespace {
+
+Status fail(const SourceLoc& loc, const std::string& msg) { return error(ErrorCode::Verify, msg, loc); }
+
+constexpr const char* kKernelAttrs[] = {"lower.target", "lower.target_hash", "lower.subgroup", "lower.assume",
+                                        "lower.tensor_align", "lower.shared_bytes", "lower.raster"};
+constexpr const char* kSharedAllocAttrs[] = {"layout.block", "layout.pad", "layout.swizzle", "layout.align", "layout.stages",
+                                             "layout.forwarded"};
+constexpr const char* kFragmentAllocAttrs[] = {"layout.threads", "layout.values", "layout.opaque", "layout.atom", "layout.groups",
+                                               "layout.repeat"};
+constexpr const char* kThreadPlanAttrs[] = {"plan.kind", "plan.layout", "plan.vec", "plan.threads", "plan.values"};
+constexpr const char* kCopyAttrs[] = {"plan.async", "plan.engine", "plan.forward"};
+constexpr const char* kReduceAttrs[] = {"plan.kind", "plan.threads", "plan.values", "plan.shuffle", "plan.cross", "plan.scratch"};
+constexpr const char* kPipelineAttrs[] = {"plan.prefetch", "plan.stages"};
+constexpr const char* kGemmAttrs[] = {"mma.inst", "mma.kind", "mma.atom", "mma.groups", "mma.repeat", "mma.group_threads",
+                                      "mma.a", "mma.b", "mma.padded"};
+
+template <size_t N>
+bool listed(const char* const (&names)[N], const std::string& name) {
+  for (const char* n : names)
+    if (name == n) return true;
+  return false;
+}
+
+/// Whether lowering writes annotation `name` on a statement like `s`.
+bool known_on(const Stmt& s, const std::string& name) {
+  switch (s.op) {
+    case OpKind::Alloc:
+      if (s.type.scope == Scope::Shared) return listed(kSharedAllocAttrs, name);
+      if (s.type.scope == Scope::Fragment) return listed(kFragmentAllocAttrs, name);
+      return false;
+    case OpKind::Copy:
+    case OpKind::AtomicAdd: return listed(kThreadPlanAttrs, name) || (s.op == OpKind::Copy && listed(kCopyAttrs, name));
+    case OpKind::Fill:
+    case OpKind::Map:
+    case OpKind::Parallel: return listed(kThreadPlanAttrs, name);
+    case OpKind::Reduce: return listed(kReduceAttrs, name);
+    case OpKind::Pipelined: return listed(kPipelineAttrs, name);
+    case OpKind::Gemm: return listed(kGemmAttrs, name);
+    case OpKind::Store:
+    case OpKind::Barrier:
+    case OpKind::For:
+    case OpKind::If: return false;
+  }
+  return false;
+}
+
+bool mentions(const Expr& e, const std::string& name) {
+  if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) return true;
+  for (const Expr& a : e->args)
+    if (mentions(a, name)) return true;
+  return false;
+}
+
+/// Whether a statement's own operands (not its nested blocks) name a buffer.
+bool names_buffer(const Stmt& s, const std::string& name) {
+  for (const TileRef& t : s.tiles) {
+    if (t.buffer == name) return true;
+    for (const Expr& o : t.offsets)
+      if (mentions(o, name)) return true;
+  }
+  for (const Expr& e : s.exprs)
+    if (mentions(e, name)) return true;
+  return false;
+}
+
+class LoweredChecker {
+public:
+  explicit LoweredChecker(const Kernel& k) : k_(k) {
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      if (s.op == OpKind::Alloc) allocs_[s.name] = &s;
+    });
+  }
+
+  Status run() {
+    for (const Attr& a : k_.attrs)
+      if (a.name.find('.') != std::string::npos && !listed(kKernelAttrs, a.name))
+        return fail(a.loc, "unknown kernel annotation '" + a.name + "'");
+    TG_RETURN_IF_ERROR(get_kernel_plan(k_).status());
+    Status st;
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      if (st.is_ok()) st = check_stmt(s);
+    });
+    TG_RETURN_IF_ERROR(st);
+    return check_forwarded_uses();
+  }
+
+private:
+  Status check_stmt(const Stmt& s) {
+    bool lowered = false;
+    for (const Attr& a : s.attrs) {
+      if (a.name.find('.') == std::string::npos) continue;
+      if (!known_on(s, a.name)) return fail(a.loc, "'" + a.name + "' is no annotation of " + describe(s));
+      lowered = true;
+    }
+    if (!lowered) return Status::ok();
+    switch (s.op) {
+      case OpKind::Alloc: return check_alloc(s);
+      case OpKind::Copy:
+      case OpKind::AtomicAdd:
+      case OpKind::Fill:
+      case OpKind::Map:
+      case OpKind::Parallel: return check_thread_plan(s);
+      case OpKind::Reduce: return check_reduce(s);
+      case OpKind::Pipelined: return check_pipeline(s);
+      case OpKind::Gemm: return get_gemm_plan(s).status();
+      case OpKind::Store:
+      case OpKind::Barrier:
+      case OpKind::For:
+      case OpKind::If: return Status::ok();
+    }
+    return Status::ok();
+  }
+
+  static std::string describe(const Stmt& s) {
+    if (s.op == OpKind::Alloc) return std::string("a ") + scope_name(s.type.scope) + " alloc";
+    return std::string("a ") + op_info(s.op).keyword;
+  }
+
+  const Stmt* alloc(const std::string& name) const {
+    auto it = allocs_.find(name);
+    return it == allocs_.end() ? nullptr : it->second;
+  }
+
+  Status check_alloc(const Stmt& s) {
+    if (s.type.scope == Scope::Shared) return get_shared_layout(s.attrs).status();
+    if (is_opaque(s)) {
+      if (find_attr(s.attrs, "layout.threads") || find_attr(s.attrs, "layout.values"))
+        return fail(s.loc, "fragment '" + s.name + "' is opaque (layout.opaque) and cannot also have a distribution");
+      return get_opaque_fragment(s).status();
+    }
+    auto d = get_distribution(s.attrs, "layout");
+    if (!d.is_ok()) return fail(s.loc, "fragment '" + s.name + "': " + d.status().message());
+    if (d->thread_count() != k_.threads)
+      return fail(s.loc, "fragment '" + s.name + "' is spread over " + std::to_string(d->thread_count()) + " threads; the block has " +
+                             std::to_string(k_.threads));
+    return Status::ok();
+  }
+
+  Status check_thread_plan(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(CopyPlan p, get_copy_plan(s));
+    if (p.kind == ThreadPlanKind::Free && p.threads.thread_count() != k_.threads)
+      return fail(s.loc, "plan over " + std::to_string(p.threads.thread_count()) + " threads; the block has " + std::to_string(k_.threads));
+    if (p.kind == ThreadPlanKind::Fragment || p.kind == ThreadPlanKind::Opaque) {
+      const Stmt* a = alloc(p.layout);
+      if (!a || a->type.scope != Scope::Fragment) return fail(s.loc, "plan.layout names '" + p.layout + "', which is no fragment");
+      if (is_opaque(*a) != (p.kind == ThreadPlanKind::Opaque))
+        return fail(s.loc, std::string("plan.kind=") + (p.kind == ThreadPlanKind::Opaque ? "opaque" : "fragment") + " on fragment '" +
+                               p.layout + "', which " + (is_opaque(*a) ? "is" : "is not") + " opaque");
+    }
+    if (p.forward != ForwardedOperand::None) {
+      const Stmt* dst = alloc(s.copy_dst().buffer);
+      if (!dst || !is_forwarded(*dst))
+        return fail(s.loc, "plan.forward on a copy into '" + s.copy_dst().buffer + "', which is not forwarded (layout.forwarded)");
+      if (p.async) return fail(s.loc, "a forwarded copy (plan.forward) is never prefetched (plan.async)");
+      if (alloc(s.copy_src().buffer)) return fail(s.loc, "a forwarded copy (plan.forward) copies from a tensor, not from '" + s.copy_src().buffer + "'");
+    }
+    return Status::ok();
+  }
+
+  Status check_reduce(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(ReducePlan p, get_reduce_plan(s));
+    if (p.exec.thread_count() != k_.threads)
+      return fail(s.loc, "a reduce planned over " + std::to_string(p.exec.thread_count()) + " threads; the block has " +
+                             std::to_string(k_.threads));
+    for (const std::vector<int64_t>* steps : {&p.shuffle, &p.cross})
+      for (int64_t o : *steps)
+        if (o >= k_.threads) return fail(s.loc, "reduce xor offset " + std::to_string(o) + " names a thread outside the block");
+    if (!p.uses_scratch()) return Status::ok();
+    const Stmt* scratch = alloc(p.scratch);
+    if (!scratch || scratch->type.scope != Scope::Shared)
+      return fail(s.loc, "plan.scratch names '" + p.scratch + "', which is no shared buffer");
+    const std::vector<int64_t>& shape = scratch->type.shape;
+    if (shape.size() != 2 || shape[0] != k_.threads || shape[1] < p.partials())
+      return fail(s.loc, "the reduce's scratch buffer '" + p.scratch + "' is too small for its partials: it needs [" +
+                             std::to_string(k_.threads) + ", " + std::to_string(p.partials()) + "]");
+    return Status::ok();
+  }
+
+  Status check_pipeline(const Stmt& loop) {
+    TG_ASSIGN_OR_RETURN(PipelinePlan p, get_pipeline_plan(loop));
+    for (int64_t i : p.prefetch) {
+      const Stmt& s = loop.body().stmts[size_t(i)];
+      if (s.op != OpKind::Copy || !stmt_attr_bool(s, "plan.async"))
+        return fail(loop.loc, "plan.prefetch names statement " + std::to_string(i) + ", which is not an asynchronous copy (plan.async)");
+      const Stmt* dst = alloc(s.copy_dst().buffer);
+      if (!dst || dst->type.scope != Scope::Shared) return fail(s.loc, "a prefetched copy into something other than a shared buffer");
+      TG_ASSIGN_OR_RETURN(SharedLayout l, get_shared_layout(dst->attrs));
+      if (p.stages > 1 && l.stages != p.stages)
+        return fail(s.loc, "shared buffer '" + dst->name + "' has " + std::to_string(l.stages) + " stages (layout.stages), its pipeline " +
+                               std::to_string(p.stages));
+    }
+    return Status::ok();
+  }
+
+  /// A forwarded tile has no storage: only its forwarded copy and a gemm that loads the
+  /// operand from the tensor itself (mma.a/mma.b = global) may name it. Checked over the
+  /// whole kernel: prefetched copies and nested statements bypass a backend's per-op checks.
+  Status check_forwarded_uses() {
+    std::set<std::string> forwarded;
+    for (const auto& [name, s] : allocs_)
+      if (is_forwarded(*s)) forwarded.insert(name);
+    if (forwarded.empty()) return Status::ok();
+    Status st;
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      for (const std::string& tile : forwarded) {
+        if (!st.is_ok() || s.op == OpKind::Alloc || !names_buffer(s, tile)) continue;
+        bool forwarded_copy = s.op == OpKind::Copy && find_attr(s.attrs, "plan.forward") && s.copy_dst().buffer == tile &&
+                              s.copy_src().buffer != tile && s.copy_dst().offsets.empty();
+        bool direct_operand = false;
+        if (s.op == OpKind::Gemm && s.gemm_c().buffer != tile) {
+          auto g = get_gemm_plan(s);
+          direct_operand = g.is_ok() && ((s.gemm_a().buffer == tile && g->a_from == OperandLocation::Global) ||
+                                         (s.gemm_b().buffer == tile && g->b_from == OperandLocation::Global));
+        }
+        if (!forwarded_copy && !direct_operand)
+          st = fail(s.loc, "forwarded tile '" + tile + "' (layout.forwarded) is used by an op that does not load it from its tensor");
+      }
+    });
+    return st;
+  }
+
+  const Kernel& k_;
+  std::map<std::string, const Stmt*> allocs_;
+};
+
+}  // namespace
+
+Status verify_lowered(const Kernel& k) { return LoweredChecker(k).run(); }
+
+Status verify_lowered_for(const Kernel& k, const TargetDescription& target, const std::string& hash) {
+  TG_RETURN_IF_ERROR(verify_lowered(k));
+  TG_ASSIGN_OR_RETURN(KernelPlan plan, get_kernel_plan(k));
+  if (plan.target.empty())
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' is not lowered (no lower.target); lower it for '" + target.name + "' first",
+                 k.loc);
+  if (plan.target != target.name)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for '" + plan.target + "', not for '" + target.name + "'",
+                 k.loc);
+  if (plan.target_hash != hash)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for another description of '" + target.name +
+                                                 "' (lower.target_hash differs); lower it for this device",
+                 k.loc);
+  Status st;
+  for_each_stmt(k.body, [&](const Stmt& s) {
+    if (!st.is_ok()) return;
+    if (s.op == OpKind::Gemm && find_attr(s.attrs, "mma.inst")) {
+      std::string inst = get_gemm_plan(s)->inst;
+      if (inst != "fma" && !target.find_instruction(inst))
+        st = fail(s.loc, "mma.inst '" + inst + "' is no instruction of target '" + target.name + "'");
+    }
+    if (is_opaque(s) && !target.find_instruction(get_opaque_fragment(s)->inst))
+      st = fail(s.loc, "layout.opaque '" + get_opaque_fragment(s)->inst + "' is no instruction of target '" + target.name + "'");
+    if (s.op == OpKind::Copy) {
+      CopyEngine e = get_copy_plan(s)->engine;
+      if (e == CopyEngine::Bulk && !target.has_feature(Feature::BulkTensorCopy))
+        st = fail(s.loc, "plan.engine=bulk, but target '" + target.name + "' has no tensor copy engine (bulk_tensor_copy)");
+      if (e == CopyEngine::Async && !target.has_feature(Feature::AsyncCopy))
+        st = fail(s.loc, "plan.engine=async, but target '" + target.name + "' has no asynchronous copies (async_copy)");
+    }
+  });
+  return st;
+}
+
+}  // namespace tegula::ir
