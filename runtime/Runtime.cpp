@@ -27,9 +27,15 @@ Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
     if (o.manifest_paths && o.manifest_paths[i]) in.explicit_paths.push_back(o.manifest_paths[i]);
   PluginFilter filter;
   if (o.select_plugins) filter.select.push_back(o.select_plugins);
-  if (o.disable_plugins) filter.disable.push_back(o.disable_plugins);
+  if (o.disable_plugins) {
+    filter.disable.push_back(o.disable_plugins);
+    filter.disable_origins.push_back("disable_plugins (runtime options)");
+  }
   if (const std::string* s = env.get("TEGULA_SELECT_PLUGINS")) filter.select.push_back(*s);
-  if (const std::string* d = env.get("TEGULA_DISABLE_PLUGINS")) filter.disable.push_back(*d);
+  if (const std::string* d = env.get("TEGULA_DISABLE_PLUGINS")) {
+    filter.disable.push_back(*d);
+    filter.disable_origins.push_back("TEGULA_DISABLE_PLUGINS");
+  }
 
   Discovery found = discover_plugins(in, filter, rt->log);
   rt->skipped = std::move(found.skipped);
