@@ -45,20 +45,21 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   std::vector<tg_launch_arg> targs(count);
   for (size_t i = 0; i < count; ++i) {
     const tegula_arg& a = args[i];
-    std::string where = "argument " + std::to_string(i) + " (" + k->arg_names[i] + ")";
+    // Built only for an error: a launch that is fine allocates no strings.
+    auto where = [&] { return "argument " + std::to_string(i) + " (" + k->arg_names[i] + ")"; };
     tegula_arg_kind want = k->arg_kinds[i];
     bool ok = a.kind == uint32_t(want) || (want == TEGULA_ARG_FLOAT && a.kind == TEGULA_ARG_INT);
     if (!ok)
-      return error(ErrorCode::InvalidArgument, where + " must be " + kind_name(want) + ", given " + kind_name(a.kind));
+      return error(ErrorCode::InvalidArgument, where() + " must be " + kind_name(want) + ", given " + kind_name(a.kind));
     tg_launch_arg& t = targs[i];
     t.struct_size = sizeof(tg_launch_arg);
     if (a.kind == TEGULA_ARG_TENSOR) {
-      if (!a.buffer) return error(ErrorCode::InvalidArgument, where + ": the buffer is NULL");
+      if (!a.buffer) return error(ErrorCode::InvalidArgument, where() + ": the buffer is NULL");
       if (a.buffer->device != k->device)
-        return error(ErrorCode::InvalidArgument, where + ": the buffer is on " + a.buffer->device->info->name +
+        return error(ErrorCode::InvalidArgument, where() + ": the buffer is on " + a.buffer->device->info->name +
                                                      ", the kernel on " + k->device->info->name);
       if (a.offset > a.buffer->size)
-        return error(ErrorCode::OutOfRange, where + ": offset " + std::to_string(a.offset) + " is past the end of a " +
+        return error(ErrorCode::OutOfRange, where() + ": offset " + std::to_string(a.offset) + " is past the end of a " +
                                                 std::to_string(a.buffer->size) + "-byte buffer");
       iargs[i] = ir::Arg::tensor(nullptr, a.buffer->size - a.offset);
       t.kind = TG_ARG_BUFFER;
@@ -112,6 +113,31 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   TG_ASSIGN_OR_RETURN(tegula_kernel::Variant * variant, kernel_variant(k, divisibility, aligned, key));
   k->launched.store(variant, std::memory_order_release);  // what tegula_kernel_describe shows
   return k->device->plugin->launch(k->device->info->index, variant->executable, g, targs);
+}
+
+Status warm_up_kernel(tegula_kernel* k, const uint32_t* masks) {
+  size_t first = k->kernel.params.size(), symbols = k->arg_names.size() - first;
+  // Odometer over the divisor choices; the key and map are built as launch_kernel builds them.
+  std::vector<std::vector<int64_t>> choices(symbols);
+  for (size_t s = 0; s < symbols; ++s) {
+    uint32_t mask = masks && masks[s] ? masks[s] : 0x10;
+    for (int b = 0; b < 5; ++b)
+      if (mask & (1u << b)) choices[s].push_back(int64_t(1) << b);
+  }
+  std::vector<size_t> at(symbols, 0);
+  for (;;) {
+    std::vector<int64_t> key{16};
+    std::map<std::string, int64_t> divisibility;
+    for (size_t s = 0; s < symbols; ++s) {
+      int64_t div = choices[s][at[s]];
+      key.push_back(div);
+      if (div > 1) divisibility[k->arg_names[first + s]] = div;
+    }
+    TG_RETURN_IF_ERROR(kernel_variant(k, divisibility, true, key).status());
+    size_t s = 0;
+    while (s < symbols && ++at[s] == choices[s].size()) at[s++] = 0;
+    if (s == symbols) return Status::ok();
+  }
 }
 
 }  // namespace tegula::runtime
