@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 
 #include "ir/Interpreter.h"
 #include "runtime/Compile.h"
@@ -99,18 +100,32 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
   // (vector widths depend on it), provided every tensor starts 16-byte aligned.
   std::vector<int64_t> key;
-  std::map<std::string, int64_t> divisibility;
+  key.reserve(1 + count - kernel.params.size());
   bool aligned = true;
   for (size_t i = 0; i < kernel.params.size(); ++i)
     if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
   key.push_back(aligned ? 16 : 1);
+  bool any_divisor = false;
   for (size_t i = kernel.params.size(); i < count; ++i) {
     int64_t v = args[i].i, div = 1;
     while (aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
     key.push_back(div);
-    if (div > 1) divisibility[k->arg_names[i]] = div;
+    any_divisor = any_divisor || div > 1;
   }
-  TG_ASSIGN_OR_RETURN(tegula_kernel::Variant * variant, kernel_variant(k, divisibility, aligned, key));
+  // A variant compiled before is found by its key alone; the symbol-name map that
+  // compiling one needs is built only on a miss (no string copies on the common path).
+  tegula_kernel::Variant* variant = aligned && !any_divisor ? &k->generic : nullptr;
+  if (!variant) {
+    std::lock_guard<std::mutex> lock(k->variants_mu);
+    auto it = k->variants.find(key);
+    if (it != k->variants.end()) variant = &it->second;
+  }
+  if (!variant) {
+    std::map<std::string, int64_t> divisibility;
+    for (size_t i = kernel.params.size(); i < count; ++i)
+      if (key[1 + i - kernel.params.size()] > 1) divisibility[k->arg_names[i]] = key[1 + i - kernel.params.size()];
+    TG_ASSIGN_OR_RETURN(variant, kernel_variant(k, divisibility, aligned, key));
+  }
   k->launched.store(variant, std::memory_order_release);  // what tegula_kernel_describe shows
   return k->device->plugin->launch(k->device->info->index, variant->executable, g, targs);
 }
