@@ -17,8 +17,8 @@
 namespace tegula::conformance {
 namespace {
 
-int usage() {
-  std::fprintf(stderr,
+void print_usage(FILE* to) {
+  std::fprintf(to,
                "usage: tegula conformance [options]        run the suite on every device (or --device D)\n"
                "       tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
                "       tegula conformance verify REPORT [--no-library-check] [--recheck N [--recheck-seed S]]\n"
@@ -37,6 +37,10 @@ int usage() {
                "  --quiet            no progress\n"
                "exit status: 0 conformant, 1 a Fail, Crash or Timeout not expected (or, with --strict,\n"
                "an unexpected pass or stale expectation), 2 the run could not be made\n");
+}
+
+int usage() {
+  print_usage(stderr);
   return 2;
 }
 
@@ -223,14 +227,16 @@ int cmd_verify(const std::vector<std::string>& args) {
 }  // namespace
 
 int cli_main(const std::vector<std::string>& args) {
-  if (!args.empty()) {
-    if (args[0] == "--worker") return cmd_worker(args);
-    if (args[0] == "list") return cmd_list(args);
-    if (args[0] == "verify") return cmd_verify(args);
-    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      usage();
+  if (!args.empty() && args[0] == "--worker") return cmd_worker(args);
+  // Help anywhere (`list --help` too) is help, on stdout.
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h" || args[0] == "help") {
+      print_usage(stdout);
       return 0;
     }
+  if (!args.empty()) {
+    if (args[0] == "list") return cmd_list(args);
+    if (args[0] == "verify") return cmd_verify(args);
   }
   return cmd_run(args);
 }

@@ -17,15 +17,18 @@ using namespace tegula::runtime;
 namespace tegula::runtime {
 
 namespace {
-tegula_error oom_error{error(ErrorCode::Device, "out of memory")};
+tegula_error oom_error{error(ErrorCode::Device, "out of memory"), "out of memory"};
 }  // namespace
 
 tegula_error* out_of_memory_error() { return &oom_error; }
 
 tegula_error* to_c_error(Status status) {
   if (status.is_ok()) return nullptr;
-  tegula_error* e = new (std::nothrow) tegula_error{std::move(status)};
-  return e ? e : out_of_memory_error();
+  tegula_error* e = new (std::nothrow) tegula_error{std::move(status), ""};
+  if (!e) return out_of_memory_error();
+  const SourceLoc& loc = e->status.loc();
+  e->text = loc.known() ? loc.str() + ": " + e->status.message() : e->status.message();
+  return e;
 }
 
 static_assert(int(TEGULA_ERROR_INVALID_ARGUMENT) == int(ErrorCode::InvalidArgument));
@@ -67,7 +70,21 @@ tegula_error_code tegula_error_get_code(const tegula_error* e) {
   return e ? tegula_error_code(e->status.code()) : TEGULA_OK;
 }
 
-const char* tegula_error_message(const tegula_error* e) { return e ? e->status.message().c_str() : ""; }
+const char* tegula_error_message(const tegula_error* e) { return e ? e->text.c_str() : ""; }
+
+int tegula_error_get_location(const tegula_error* e, tegula_error_location* out) {
+  if (!e || !out || !has_room(out->struct_size)) return 0;
+  const SourceLoc& loc = e->status.loc();
+  tegula_error_location l;
+  std::memset(&l, 0, sizeof(l));
+  l.struct_size = sizeof(l);
+  l.file = loc.file.c_str();
+  l.line = uint32_t(loc.known() ? loc.line : 0);
+  l.column = uint32_t(loc.known() ? loc.column : 0);
+  l.message = e->status.message().c_str();
+  write_output_struct(out, l);
+  return loc.known() ? 1 : 0;
+}
 
 void tegula_error_free(tegula_error* e) {
   if (e != out_of_memory_error()) delete e;

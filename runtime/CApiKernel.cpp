@@ -1,6 +1,8 @@
 /// \file
 /// The C API: kernels and launches.
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "runtime/CApiSupport.h"
 #include "runtime/Compile.h"
@@ -103,6 +105,72 @@ tegula_error* tegula_kernel_arg(const tegula_kernel* k, size_t index, tegula_arg
 tegula_error* tegula_launch(tegula_kernel* k, const tegula_arg* args, size_t arg_count) {
   if (!k) return invalid("tegula_launch: kernel is NULL");
   return c_guard([&]() -> tegula_error* { return to_c_error(launch_kernel(k, args, arg_count)); });
+}
+
+tegula_error* tegula_kernel_get_arg_info(const tegula_kernel* k, size_t index, tegula_kernel_arg_info* out) {
+  if (!k || !out) return invalid("tegula_kernel_get_arg_info: bad argument");
+  if (out->struct_size < sizeof(size_t)) return invalid("tegula_kernel_get_arg_info: out->struct_size is not set");
+  if (index >= k->arg_kinds.size())
+    return to_c_error(error(ErrorCode::OutOfRange, "kernel '" + k->kernel.name + "' has " +
+                                                       std::to_string(k->arg_kinds.size()) + " arguments, asked for " +
+                                                       std::to_string(index)));
+  const tegula_kernel::ArgDetail& d = k->arg_details[index];
+  tegula_kernel_arg_info info;
+  std::memset(&info, 0, sizeof(info));
+  info.struct_size = sizeof(info);
+  info.name = k->arg_names[index].c_str();
+  info.kind = k->arg_kinds[index];
+  info.is_shape_symbol = index >= k->kernel.params.size();
+  info.dtype = d.dtype.c_str();
+  info.written = d.written;
+  info.rank = uint32_t(d.dims.size());
+  info.dims = d.dims.data();
+  info.dim_args = d.dim_args.data();
+  write_output_struct(out, info);
+  return nullptr;
+}
+
+tegula_error* tegula_launch_named(tegula_kernel* k, const tegula_named_arg* args, size_t arg_count) {
+  if (!k) return invalid("tegula_launch_named: kernel is NULL");
+  if (arg_count && !args) return invalid("tegula_launch_named: args is NULL");
+  return c_guard([&]() -> tegula_error* {
+    size_t n = k->arg_names.size();
+    std::vector<tegula_arg> ordered(n);
+    std::vector<bool> given(n, false);
+    for (size_t i = 0; i < arg_count; ++i) {
+      std::string name = args[i].name ? args[i].name : "";
+      size_t at = 0;
+      while (at < n && k->arg_names[at] != name) ++at;
+      if (at == n) {
+        std::string known;
+        for (const std::string& a : k->arg_names) known += (known.empty() ? "" : ", ") + a;
+        return invalid("tegula_launch_named: kernel '" + k->kernel.name + "' has no argument '" + name +
+                       "' (its arguments: " + known + ")");
+      }
+      if (given[at]) return invalid("tegula_launch_named: argument '" + name + "' given twice");
+      given[at] = true;
+      ordered[at] = args[i].value;
+    }
+    std::string missing;
+    for (size_t i = 0; i < n; ++i)
+      if (!given[i]) missing += (missing.empty() ? "" : ", ") + k->arg_names[i];
+    if (!missing.empty())
+      return invalid("tegula_launch_named: kernel '" + k->kernel.name + "' needs " + missing + " too");
+    return to_c_error(launch_kernel(k, ordered.data(), n));
+  });
+}
+
+tegula_error* tegula_kernel_warm_up(tegula_kernel* k, const uint32_t* divisors, size_t symbol_count) {
+  if (!k) return invalid("tegula_kernel_warm_up: kernel is NULL");
+  size_t symbols = k->arg_names.size() - k->kernel.params.size();
+  if (divisors ? symbol_count != symbols : symbol_count != 0)
+    return invalid("tegula_kernel_warm_up: kernel '" + k->kernel.name + "' has " + std::to_string(symbols) +
+                   " shape symbols, given " + std::to_string(symbol_count) + " divisor masks");
+  for (size_t i = 0; divisors && i < symbol_count; ++i)
+    if (divisors[i] > 0x1f)
+      return invalid("tegula_kernel_warm_up: mask " + std::to_string(divisors[i]) + " for " +
+                     k->arg_names[k->kernel.params.size() + i] + " has bits above 16 (0x1f: 1, 2, 4, 8 and 16)");
+  return c_guard([&]() -> tegula_error* { return to_c_error(warm_up_kernel(k, divisors)); });
 }
 
 }  // extern "C"

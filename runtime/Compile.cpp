@@ -1,8 +1,10 @@
 #include "runtime/Compile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
+#include "ir/Analysis.h"
 #include "ir/Lower.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -31,14 +33,28 @@ Result<TargetDescription> resolve_target(const tegula_device* d) {
 
 /// The launch signature: parameters, then shape symbols.
 void fill_signature(tegula_kernel* k) {
-  for (const ir::Param& p : k->kernel.params) {
+  std::vector<std::string> symbols = k->kernel.symbols();
+  std::vector<size_t> written = ir::written_params(k->kernel);
+  for (size_t i = 0; i < k->kernel.params.size(); ++i) {
+    const ir::Param& p = k->kernel.params[i];
     k->arg_names.push_back(p.name);
     if (p.is_tensor) k->arg_kinds.push_back(TEGULA_ARG_TENSOR);
     else k->arg_kinds.push_back(dtype_is_float(p.dtype) ? TEGULA_ARG_FLOAT : TEGULA_ARG_INT);
+    tegula_kernel::ArgDetail d;
+    d.dtype = dtype_name(p.dtype);
+    d.written = std::find(written.begin(), written.end(), i) != written.end();
+    for (const ir::Expr& dim : p.shape) {
+      bool fixed = dim->kind == ir::ExprKind::IntImm;
+      size_t symbol = fixed ? 0 : size_t(std::find(symbols.begin(), symbols.end(), dim->name) - symbols.begin());
+      d.dims.push_back(fixed ? dim->int_value : -1);
+      d.dim_args.push_back(fixed ? -1 : int64_t(k->kernel.params.size() + symbol));
+    }
+    k->arg_details.push_back(std::move(d));
   }
-  for (const std::string& s : k->kernel.symbols()) {
+  for (const std::string& s : symbols) {
     k->arg_names.push_back(s);
     k->arg_kinds.push_back(TEGULA_ARG_INT);
+    k->arg_details.push_back({"i64", false, {}, {}});
   }
 }
 
@@ -162,7 +178,9 @@ Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<
   TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->raster_group, k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
-  k->device->runtime->log.debug("kernel " + k->source.name + ": variant for " + what);
+  // A launch that stalls here compiles; serving code calls tegula_kernel_warm_up first.
+  k->device->runtime->log.debug("kernel " + k->source.name + ": compiled the variant for " + what +
+                                " at its first use (tegula_kernel_warm_up compiles variants ahead)");
   auto& v = k->variants[key];
   v.executable = b.executable;
   v.bytes = std::move(b.bytes);

@@ -4,7 +4,10 @@
 /// over plugin names, from TEGULA_SELECT_PLUGINS / TEGULA_DISABLE_PLUGINS and the runtime
 /// options) and drops duplicate names (the first found wins). Nothing is dlopen'ed here, so
 /// a disabled plugin's code never runs. Each manifest passed over is logged and recorded
-/// with its reason.
+/// with its reason. Two mistakes that would otherwise pass silently are recorded as skipped
+/// entries too: a search that finds no manifest at all (the entry names the folders searched
+/// and TEGULA_PLUGINS), and a disable glob that matches no plugin found (a misspelt name in
+/// TEGULA_DISABLE_PLUGINS disables nothing; the entry names the plugins there are).
 #pragma once
 
 #include <string>
@@ -28,6 +31,9 @@ struct PluginFilter {
   /// select list and no disable list.
   std::vector<std::string> select;
   std::vector<std::string> disable;
+  /// Where each disable list came from ("TEGULA_DISABLE_PLUGINS", "runtime options"),
+  /// parallel to `disable`; named when a glob in it matches no plugin found.
+  std::vector<std::string> disable_origins;
 };
 
 struct Discovery {

@@ -1,10 +1,12 @@
 #include "runtime/Env.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace tegula::runtime {
 
@@ -37,6 +39,17 @@ std::string executable_dir() {
   size_t slash = exe.rfind('/');
   if (slash == std::string::npos) return "";
   return exe.substr(0, slash);
+}
+
+std::string library_dir() {
+  Dl_info info;
+  if (!::dladdr(reinterpret_cast<void*>(&library_dir), &info) || !info.dli_fname || !*info.dli_fname) return "";
+  // dli_fname is the path the binary was loaded by, possibly relative: resolve it now.
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(info.dli_fname, nullptr), &std::free);
+  if (!real) return "";
+  std::string path = real.get();
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
 }  // namespace tegula::runtime

@@ -45,5 +45,8 @@ bool process_is_secure();
 
 /// The folder holding the running executable (from /proc/self/exe), "" if unknown.
 std::string executable_dir();
+/// The folder holding the binary this code is in (dladdr): libtegula.so's folder when the
+/// runtime is a shared library, the executable's when it is linked in; "" if unknown.
+std::string library_dir();
 
 }  // namespace tegula::runtime

@@ -17,4 +17,9 @@ namespace tegula::runtime {
 
 Status launch_kernel(tegula_kernel* kernel, const tegula_arg* args, size_t arg_count);
 
+/// Compile, ahead of any launch, the variants launches with aligned tensors would select:
+/// every combination of the divisors each shape symbol's mask names (bit b: 2^b; NULL or 0:
+/// 16). See tegula_kernel_warm_up.
+Status warm_up_kernel(tegula_kernel* kernel, const uint32_t* divisor_masks);
+
 }  // namespace tegula::runtime

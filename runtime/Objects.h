@@ -24,6 +24,9 @@
 
 struct tegula_error {
   tegula::Status status;
+  /// What tegula_error_message returns: "file:line:column: message" when the status has a
+  /// location (a compile error in the IR), else the message.
+  std::string text;
 };
 
 struct tegula_device {
@@ -69,6 +72,14 @@ struct tegula_kernel {
   std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
+  /// The rest of the signature, for tegula_kernel_get_arg_info (indexed like arg_names).
+  struct ArgDetail {
+    std::string dtype;              ///< "bf16"; "i64" for a shape symbol
+    bool written = false;           ///< a tensor the kernel writes
+    std::vector<int64_t> dims;      ///< extents, -1 where a shape symbol gives one
+    std::vector<int64_t> dim_args;  ///< the argument index of that symbol, else -1
+  };
+  std::vector<ArgDetail> arg_details;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
 };
 

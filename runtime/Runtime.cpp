@@ -9,6 +9,10 @@
 #define TEGULA_INSTALL_DATADIR "/usr/local/share"
 #endif
 
+// Defined (weak) by the source file the installed CMake package adds to every program that
+// links tegula::runtime statically (tegula_package_hint.c): that package's <prefix>/share.
+extern "C" const char* tegula_package_datadir(void) __attribute__((weak));
+
 namespace tegula::runtime {
 
 Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
@@ -21,15 +25,25 @@ Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
   SearchInputs in;
   in.env = env;
   in.exe_dir = executable_dir();
+  // Linked statically, the library is the executable: its folder is searched once, as such.
+  in.library_dir = library_dir();
+  if (in.library_dir == in.exe_dir) in.library_dir.clear();
+  if (tegula_package_datadir) in.package_datadir = tegula_package_datadir();
   in.install_datadir = TEGULA_INSTALL_DATADIR;
   in.has_explicit = o.use_manifest_paths || o.manifest_path_count > 0;
   for (size_t i = 0; i < o.manifest_path_count; ++i)
     if (o.manifest_paths && o.manifest_paths[i]) in.explicit_paths.push_back(o.manifest_paths[i]);
   PluginFilter filter;
   if (o.select_plugins) filter.select.push_back(o.select_plugins);
-  if (o.disable_plugins) filter.disable.push_back(o.disable_plugins);
+  if (o.disable_plugins) {
+    filter.disable.push_back(o.disable_plugins);
+    filter.disable_origins.push_back("disable_plugins (runtime options)");
+  }
   if (const std::string* s = env.get("TEGULA_SELECT_PLUGINS")) filter.select.push_back(*s);
-  if (const std::string* d = env.get("TEGULA_DISABLE_PLUGINS")) filter.disable.push_back(*d);
+  if (const std::string* d = env.get("TEGULA_DISABLE_PLUGINS")) {
+    filter.disable.push_back(*d);
+    filter.disable_origins.push_back("TEGULA_DISABLE_PLUGINS");
+  }
 
   Discovery found = discover_plugins(in, filter, rt->log);
   rt->skipped = std::move(found.skipped);

@@ -54,6 +54,11 @@ std::vector<SearchEntry> plugin_search_path(const SearchInputs& in) {
     add_list(out, *replace, "TEGULA_PLUGINS");
     return out;
   }
+  // The library's own folder first, as the Vulkan loader does: an install moved to another
+  // prefix still finds the plugins installed with it. (Linked statically, the library is
+  // the executable, and the folder is searched once.)
+  if (!in.library_dir.empty()) out.push_back({in.library_dir + "/../share" + kSubdir, "next to the tegula library"});
+  if (!in.package_datadir.empty()) out.push_back({in.package_datadir + kSubdir, "the CMake package built against"});
   if (!in.exe_dir.empty()) out.push_back({in.exe_dir + "/../share" + kSubdir, "next to the executable"});
   if (!in.install_datadir.empty()) out.push_back({in.install_datadir + kSubdir, "install prefix"});
   if (const std::string* data_home = in.env.get("XDG_DATA_HOME")) {

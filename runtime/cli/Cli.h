@@ -6,11 +6,19 @@
 #include <vector>
 
 #include "core/Status.h"
+#include "runtime/cli/Options.h"
 #include "tegula/tegula.hpp"
 
 namespace tegula::cli {
 
+/// The top-level usage on stderr; returns 2 (a mistake on the command line).
 int usage();
+/// The top-level usage on stdout; returns 0 (help asked for).
+int top_help();
+/// One command's usage on stderr (returns 2) or, asked for, on stdout (returns 0).
+int command_usage(const std::string& command);
+int command_help(const std::string& command);
+int cmd_signature(const std::vector<std::string>& args);
 int cmd_run(const std::vector<std::string>& args);
 int cmd_devices(const std::vector<std::string>& args);
 int cmd_plugins(const std::vector<std::string>& args);

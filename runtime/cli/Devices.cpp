@@ -28,7 +28,14 @@ void note_skipped(const Runtime& rt) {
 
 Result<Runtime> open_runtime(const char* command) {
   Result<Runtime> rt = Runtime::open();
-  if (!rt.is_ok()) std::fprintf(stderr, "tegula %s: %s\n", command, rt.status().message().c_str());
+  if (!rt.is_ok()) {
+    std::fprintf(stderr, "tegula %s: %s\n", command, rt.status().message().c_str());
+    return rt;
+  }
+  // Mistakes in the environment are said at once, not only by 'tegula plugins'.
+  for (const Skipped& s : rt->skipped())
+    if (s.source == "search path" || s.source == "TEGULA_DISABLE_PLUGINS")
+      std::fprintf(stderr, "tegula %s: warning: %s: %s\n", command, s.source.c_str(), s.reason.c_str());
   return rt;
 }
 
@@ -44,7 +51,7 @@ Result<Device> pick_device(const Runtime& rt, const std::string& name, const cha
 }
 
 int cmd_devices(const std::vector<std::string>& args) {
-  if (!args.empty()) return usage();
+  if (!args.empty()) return command_usage("devices");
   auto rt = open_runtime("devices");
   if (!rt.is_ok()) return 1;
   std::vector<Device> devices = rt->devices();
@@ -66,7 +73,7 @@ int cmd_devices(const std::vector<std::string>& args) {
 }
 
 int cmd_plugins(const std::vector<std::string>& args) {
-  if (!args.empty()) return usage();
+  if (!args.empty()) return command_usage("plugins");
   auto rt = open_runtime("plugins");
   if (!rt.is_ok()) return 1;
   size_t n = tegula_runtime_plugin_count(rt->handle());
@@ -93,15 +100,17 @@ int cmd_targets(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--device") {
       device_flag = true;
-      if (i + 1 < args.size()) device = args[++i];
+      auto v = option_value(args, i);
+      if (!v.is_ok()) return fail("targets", v.status(), 2);
+      device = *v;
     } else if (args[i].rfind("--", 0) == 0 || !name.empty()) {
-      return usage();
+      return command_usage("targets");
     } else {
       name = args[i];
     }
   }
   if (device_flag) {
-    if (!name.empty()) return usage();
+    if (!name.empty()) return command_usage("targets");
     auto rt = open_runtime("targets");
     if (!rt.is_ok()) return 1;
     auto d = pick_device(*rt, device, "targets");

@@ -1,7 +1,6 @@
 // tegula lower: print what a kernel becomes for a target, after the whole pipeline or
 // after one pass, with the decisions and their reasons.
 #include <cstdio>
-#include <cstdlib>
 
 #include "core/Files.h"
 #include "ir/Lower.h"
@@ -13,13 +12,40 @@
 namespace tegula::cli {
 
 static int lower_usage() {
-  std::fprintf(stderr,
-               "usage: tegula lower FILE (--target NAME | --device D) [--after PASS] [--explain]\n"
-               "                          [--assume SYM=DIV,...] [--raster G]\n"
-               "passes:");
+  command_usage("lower");
+  std::fprintf(stderr, "passes:");
   for (const std::string& p : ir::pass_names()) std::fprintf(stderr, " %s", p.c_str());
   std::fprintf(stderr, "\n");
   return 2;
+}
+
+/// "K=16,N=16": each a shape symbol of `kernel` and a power of two.
+static Status parse_assume(const std::string& assume, const ir::Kernel& kernel, ir::LowerOptions& options) {
+  std::vector<std::string> symbols = kernel.symbols();
+  for (size_t pos = 0; pos < assume.size();) {
+    size_t end = assume.find(',', pos);
+    std::string item = assume.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    pos = end == std::string::npos ? assume.size() : end + 1;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return error(ErrorCode::InvalidArgument, "bad --assume item '" + item + "' (expected SYMBOL=POWER_OF_TWO)");
+    TG_ASSIGN_OR_RETURN(int64_t div, parse_integer(item.substr(eq + 1), "--assume " + item));
+    if (div < 1 || (div & (div - 1)))
+      return error(ErrorCode::InvalidArgument, "bad --assume item '" + item + "' (expected SYMBOL=POWER_OF_TWO)");
+    std::string name = item.substr(0, eq);
+    bool known = false;
+    std::string list;
+    for (const std::string& s : symbols) {
+      known = known || s == name;
+      list += (list.empty() ? "" : ", ") + s;
+    }
+    if (!known)
+      return error(ErrorCode::InvalidArgument, "--assume " + item + ": kernel '" + kernel.name +
+                                                   "' has no shape symbol '" + name + "' (its symbols: " +
+                                                   (list.empty() ? "none" : list) + ")");
+    options.divisibility[name] = div;
+  }
+  return Status::ok();
 }
 
 int cmd_lower(const std::vector<std::string>& args) {
@@ -28,38 +54,35 @@ int cmd_lower(const std::vector<std::string>& args) {
   bool explain = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    bool more = i + 1 < args.size();
-    if (a == "--target" && more) {
-      target_name = args[++i];
-    } else if (a == "--device" && more) {
-      device = args[++i];
-    } else if (a == "--after" && more) {
-      options.stop_after = args[++i];
-    } else if (a == "--assume" && more) {
-      assume = args[++i];
-    } else if (a == "--raster" && more) {
-      options.raster_group = std::strtoll(args[++i].c_str(), nullptr, 10);
+    Result<std::string> value = std::string();
+    if (a == "--target" || a == "--device" || a == "--after" || a == "--assume" || a == "--raster") {
+      value = option_value(args, i);
+      if (!value.is_ok()) return fail("lower", value.status(), 2);
+    }
+    if (a == "--target") {
+      target_name = *value;
+    } else if (a == "--device") {
+      device = *value;
+    } else if (a == "--after") {
+      options.stop_after = *value;
+    } else if (a == "--assume") {
+      assume += (assume.empty() ? "" : ",") + *value;
+    } else if (a == "--raster") {
+      auto g = parse_integer(*value, "--raster");
+      if (!g.is_ok()) return fail("lower", g.status(), 2);
+      options.raster_group = *g;
     } else if (a == "--explain") {
       explain = true;
-    } else if (a.rfind("--", 0) == 0 || !file.empty()) {
+    } else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "tegula lower: unknown option '%s'\n", a.c_str());
+      return lower_usage();
+    } else if (!file.empty()) {
       return lower_usage();
     } else {
       file = a;
     }
   }
   if (file.empty() || target_name.empty() == device.empty()) return lower_usage();
-  for (size_t pos = 0; pos < assume.size();) {
-    size_t end = assume.find(',', pos);
-    std::string item = assume.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    pos = end == std::string::npos ? assume.size() : end + 1;
-    size_t eq = item.find('=');
-    long long div = eq == std::string::npos ? 0 : std::strtoll(item.c_str() + eq + 1, nullptr, 10);
-    if (eq == std::string::npos || div < 1 || (div & (div - 1))) {
-      std::fprintf(stderr, "tegula lower: bad --assume item '%s' (expected SYMBOL=POWER_OF_TWO)\n", item.c_str());
-      return 2;
-    }
-    options.divisibility[item.substr(0, eq)] = div;
-  }
   auto text = read_file(file);
   if (!text.is_ok()) {
     std::fprintf(stderr, "tegula lower: %s\n", text.status().message().c_str());
@@ -70,6 +93,7 @@ int cmd_lower(const std::vector<std::string>& args) {
     std::fprintf(stderr, "%s\n", kernel.status().str().c_str());
     return 1;
   }
+  if (Status st = parse_assume(assume, *kernel, options); !st.is_ok()) return fail("lower", st, 2);
   Result<TargetDescription> target = error(ErrorCode::NotFound, "no target");
   if (!device.empty()) {
     auto rt = open_runtime("lower");

@@ -1,13 +1,14 @@
-// tegula run: a kernel on any device, through the runtime API, checked against the
-// example's direct computation.
+// tegula run: a kernel on any device, through the runtime API, on seeded random inputs or
+// on the user's own (.npy / .bin), checked against the example's direct computation or
+// against the reference device, optionally timed over repeated launches.
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 
 #include "core/Files.h"
 #include "examples/checks/Checks.h"
 #include "ir/Parser.h"
 #include "runtime/cli/Cli.h"
+#include "runtime/cli/RunData.h"
 
 namespace tegula::cli {
 namespace {
@@ -17,36 +18,63 @@ struct RunArgs {
   std::string device;  // "" = the first device
   std::string bind_text;
   uint64_t seed = 1;
+  std::vector<std::string> inputs, outputs;  // NAME=FILE, parsed once the kernel is known
+  bool print = false;
+  int64_t repeat = 0;
+  bool check_against_reference = false;
 };
 
-/// 0 when parsed, else the exit code.
-int parse_args(const std::vector<std::string>& args, RunArgs& out) {
+/// Outputs printed by --print: enough to eyeball a small result.
+constexpr int64_t kPrintLimit = 64;
+
+Status parse_args(const std::vector<std::string>& args, RunArgs& out) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    bool has_value = i + 1 < args.size();
-    if (a == "--device" && has_value) {
-      out.device = args[++i];
-    } else if (a == "--bind" && has_value) {
-      out.bind_text += (out.bind_text.empty() ? "" : ",") + args[++i];
-    } else if (a == "--seed" && has_value) {
-      out.seed = std::strtoull(args[++i].c_str(), nullptr, 10);
+    if (a == "--device") {
+      TG_ASSIGN_OR_RETURN(out.device, option_value(args, i));
+    } else if (a == "--bind") {
+      TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
+      out.bind_text += (out.bind_text.empty() ? "" : ",") + v;
+    } else if (a == "--seed") {
+      TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
+      TG_ASSIGN_OR_RETURN(out.seed, parse_unsigned(v, "--seed"));
+    } else if (a == "--input" || a == "--output") {
+      TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
+      (a == "--input" ? out.inputs : out.outputs).push_back(v);
+    } else if (a == "--print") {
+      out.print = true;
+    } else if (a == "--repeat") {
+      TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
+      TG_ASSIGN_OR_RETURN(uint64_t n, parse_unsigned(v, "--repeat"));
+      if (n < 1 || n > 1000000) return error(ErrorCode::InvalidArgument, "--repeat: " + v + " is not in 1..1000000");
+      out.repeat = int64_t(n);
+    } else if (a == "--check-against") {
+      TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
+      if (v != "reference")
+        return error(ErrorCode::InvalidArgument, "--check-against: '" + v + "' is not a check (the one offered: reference)");
+      out.check_against_reference = true;
     } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "tegula run: unknown option '%s'\n", a.c_str());
-      return 2;
+      return error(ErrorCode::InvalidArgument, "unknown option '" + a + "' (tegula run --help lists them)");
     } else if (out.file.empty()) {
       out.file = a;
     } else {
-      return usage();
+      return error(ErrorCode::InvalidArgument, "one kernel file at a time ('" + out.file + "' and '" + a + "')");
     }
   }
-  return out.file.empty() ? usage() : 0;
+  if (out.file.empty()) return error(ErrorCode::InvalidArgument, "no kernel file (tegula run --help)");
+  return Status::ok();
 }
 
-/// Copies `data` to device buffers, launches, waits and reads the outputs back.
-Status run_on_device(const Device& device, const std::string& text, const RunArgs& args, const ir::Kernel& k,
-                     examples::LaunchData& data) {
+struct DeviceRun {
+  double ms_per_launch = -1;  // < 0: not timed
+};
+
+/// Copies `data` to device buffers, launches, waits and reads the outputs back; with
+/// `repeat`, launches that many times more between two events and reports the mean.
+Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const std::string& source_name,
+                                const ir::Kernel& k, examples::LaunchData& data, int64_t repeat) {
   CompileOptions options;
-  options.source_name = args.file;
+  options.source_name = source_name;
   TG_ASSIGN_OR_RETURN(Kernel kernel, device.compile(text, options));
   std::vector<Buffer> buffers(k.params.size());
   std::vector<Arg> launch_args;
@@ -66,60 +94,95 @@ Status run_on_device(const Device& device, const std::string& text, const RunArg
   for (int64_t s : data.symbols) launch_args.push_back(Arg::integer(s));
   TG_RETURN_IF_ERROR(kernel.launch(launch_args));
   TG_RETURN_IF_ERROR(device.synchronize());
+  // The outputs of one launch: repeats below may accumulate (atomic_add) into them.
   for (size_t i : data.outputs) {
     std::vector<uint8_t>& bytes = data.tensors[i].bytes;
     TG_RETURN_IF_ERROR(buffers[i].read(bytes.data(), bytes.size()));
   }
-  return Status::ok();
+  DeviceRun run;
+  if (repeat <= 0) return run;
+  // The first launch compiled the variant these arguments select; the timed ones reuse it.
+  TG_ASSIGN_OR_RETURN(Event start, device.create_event());
+  TG_ASSIGN_OR_RETURN(Event end, device.create_event());
+  TG_RETURN_IF_ERROR(start.record());
+  for (int64_t r = 0; r < repeat; ++r) TG_RETURN_IF_ERROR(kernel.launch(launch_args));
+  TG_RETURN_IF_ERROR(end.record());
+  TG_RETURN_IF_ERROR(end.synchronize());
+  TG_ASSIGN_OR_RETURN(double ms, Event::elapsed_ms(start, end));
+  run.ms_per_launch = ms / double(repeat);
+  return run;
+}
+
+/// The launch data: random inputs from the seed, then the files given, then the scalars.
+Result<examples::LaunchData> prepare_data(const ir::Kernel& k, const RunArgs& args, std::vector<TensorFile>& inputs,
+                                          std::vector<TensorFile>& outputs) {
+  TG_ASSIGN_OR_RETURN(Bindings b, parse_run_bindings(k, args.bind_text));
+  for (const std::string& text : args.inputs) {
+    TG_ASSIGN_OR_RETURN(TensorFile f, parse_tensor_file(k, text, "--input"));
+    inputs.push_back(f);
+  }
+  for (const std::string& text : args.outputs) {
+    TG_ASSIGN_OR_RETURN(TensorFile f, parse_tensor_file(k, text, "--output"));
+    outputs.push_back(f);
+  }
+  TG_RETURN_IF_ERROR(bind_symbols_from_inputs(k, inputs, b));
+  TG_ASSIGN_OR_RETURN(examples::LaunchData data, examples::make_launch_data(k, b.symbols, args.seed));
+  TG_RETURN_IF_ERROR(load_inputs(k, inputs, data));
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    auto it = b.scalars.find(k.params[i].name);
+    if (it != b.scalars.end()) data.scalars[i] = it->second;
+  }
+  return data;
 }
 
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& argv) {
   RunArgs args;
-  if (int rc = parse_args(argv, args)) return rc;
+  if (Status st = parse_args(argv, args); !st.is_ok()) return fail("run", st, 2);
   auto text = read_file(args.file);
-  if (!text.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", text.status().message().c_str());
-    return 1;
-  }
+  if (!text.is_ok()) return fail("run", text.status());
   auto k = ir::parse_and_verify(*text, args.file);
-  if (!k.is_ok()) {
-    std::fprintf(stderr, "%s\n", k.status().str().c_str());
-    return 1;
-  }
+  if (!k.is_ok()) return fail("run", k.status());
+  std::vector<TensorFile> inputs, outputs;
+  auto data = prepare_data(*k, args, inputs, outputs);
+  if (!data.is_ok()) return fail("run", data.status());
+  examples::LaunchData reference_data = *data;  // the same inputs, for --check-against
+
   auto rt = open_runtime("run");
   if (!rt.is_ok()) return 1;
   auto device = pick_device(*rt, args.device, "run");
   if (!device.is_ok()) return 1;
   auto info = device->info();
   std::string device_name = info.is_ok() ? info->name : args.device;
-  auto bindings = examples::parse_bindings(args.bind_text);
-  if (!bindings.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", bindings.status().message().c_str());
-    return 2;
+  Result<Device> reference = error(ErrorCode::NotFound, "unused");
+  if (args.check_against_reference) {
+    reference = rt->find_device("reference");  // before running: a missing one fails fast
+    if (!reference.is_ok()) return fail("run", reference.status().with_context("--check-against reference"));
   }
-  auto data = examples::make_launch_data(*k, *bindings, args.seed);
-  if (!data.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", data.status().message().c_str());
-    return 1;
-  }
-
-  Status st = run_on_device(*device, *text, args, *k, *data);
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", st.str().c_str());
-    return 1;
-  }
+  auto run = run_on_device(*device, *text, args.file, *k, *data, args.repeat);
+  if (!run.is_ok()) return fail("run", run.status());
   std::printf("ran %s on %s (seed %llu)\n", k->name.c_str(), device_name.c_str(), (unsigned long long)args.seed);
+  if (run->ms_per_launch >= 0)
+    std::printf("%lld launches: %.6g ms per launch (device events)\n", (long long)args.repeat, run->ms_per_launch);
+  if (Status st = write_outputs(*k, outputs, *data); !st.is_ok()) return fail("run", st);
+  if (args.print) std::fputs(format_outputs(*k, *data, kPrintLimit).c_str(), stdout);
+
+  if (args.check_against_reference) {
+    auto ran = run_on_device(*reference, *text, args.file, *k, reference_data, 0);
+    if (!ran.is_ok()) return fail("run", ran.status().with_context("on the reference device"));
+    examples::CheckResult check = compare_runs(*k, *data, reference_data);
+    std::printf("compared with the reference device:\n");
+    std::fputs(examples::format_check(check).c_str(), stdout);
+    return check.passed ? 0 : 1;
+  }
   if (!examples::has_direct_computation(*k)) {
-    std::printf("no direct computation to compare with\n");
+    std::printf("no direct computation to compare with (--check-against reference compares with the reference "
+                "device)\n");
     return 0;
   }
   auto check = examples::check_outputs(*k, *data);
-  if (!check.is_ok()) {
-    std::fprintf(stderr, "tegula run: %s\n", check.status().message().c_str());
-    return 1;
-  }
+  if (!check.is_ok()) return fail("run", check.status());
   std::fputs(examples::format_check(*check).c_str(), stdout);
   return check->passed ? 0 : 1;
 }

@@ -2,10 +2,11 @@
 //
 //   tegula check FILE...                 parse and verify; errors as file:line:column
 //   tegula print FILE                    print the kernel in canonical form
-//   tegula run FILE [--device D] [--bind M=..,N=..] [--seed S]
-//                                        run on a device with seeded random inputs and
-//                                        compare the outputs with the example's direct
-//                                        computation
+//   tegula signature FILE                its parameters, dtypes, shapes, launch order
+//   tegula run FILE [--device D] [--bind M=..,N=..] [--seed S] [--input/--output N=F] ...
+//                                        run on a device with seeded random or given inputs,
+//                                        and compare the outputs with the example's direct
+//                                        computation or the reference device
 //   tegula devices                       the devices the plugins offer
 //   tegula plugins                       the plugins loaded, and those skipped with why
 //   tegula targets [NAME] [--device D]   built-in target descriptions, or a device's own
@@ -13,6 +14,8 @@
 //                                        what a kernel becomes for a target, and why
 //   tegula conformance ...               the conformance suite: runs tegula-conformance,
 //                                        installed beside tegula (conformance/README.md)
+//
+// Every command answers --help on stdout (runtime/cli/Usage.cpp holds the texts).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,30 +24,10 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/cli/Cli.h"
+#include "tegula/tegula.h"
 
 using namespace tegula;
 
-namespace tegula::cli {
-
-int usage() {
-  std::fprintf(stderr,
-               "usage: tegula <command> [args]\n"
-               "  check FILE...                       parse and verify kernels\n"
-               "  print FILE                          print a kernel in canonical form\n"
-               "  run FILE [--device D] [--bind M=..,N=..] [--seed S]\n"
-               "                                      run with random inputs and check the outputs\n"
-               "  devices                             list devices\n"
-               "  plugins                             list plugins, and the ones skipped with why\n"
-               "  targets [NAME] [--device D]         list or describe target descriptions\n"
-               "  lower FILE --target T [--after PASS] [--explain]\n"
-               "                                      print the kernel lowered for a target\n"
-               "  conformance ...                     run the conformance suite (tegula-conformance)\n"
-               "environment: TEGULA_PLUGINS, TEGULA_ADD_PLUGINS, TEGULA_SELECT_PLUGINS,\n"
-               "  TEGULA_DISABLE_PLUGINS, TEGULA_LOADER_DEBUG=1, TEGULA_CACHE_DIR (or off)\n");
-  return 2;
-}
-
-}  // namespace tegula::cli
 
 namespace {
 
@@ -54,7 +37,7 @@ Result<ir::Kernel> load_kernel(const std::string& path) {
 }
 
 int cmd_check(const std::vector<std::string>& files) {
-  if (files.empty()) return cli::usage();
+  if (files.empty()) return cli::command_usage("check");
   int failures = 0;
   for (const std::string& f : files) {
     auto k = load_kernel(f);
@@ -69,7 +52,7 @@ int cmd_check(const std::vector<std::string>& files) {
 }
 
 int cmd_print(const std::vector<std::string>& args) {
-  if (args.size() != 1) return cli::usage();
+  if (args.size() != 1) return cli::command_usage("print");
   auto k = load_kernel(args[0]);
   if (!k.is_ok()) {
     std::fprintf(stderr, "%s\n", k.status().str().c_str());
@@ -85,18 +68,22 @@ int main(int argc, char** argv) {
   if (argc < 2) return cli::usage();
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") return cli::top_help();
+  if (cmd == "--version") {
+    std::printf("tegula %s\n", tegula_version());
+    return 0;
+  }
+  // tegula-conformance answers its own --help (it has subcommands of its own).
+  if (cmd != "conformance" && cli::asks_for_help(args)) return cli::command_help(cmd);
   if (cmd == "check") return cmd_check(args);
   if (cmd == "print") return cmd_print(args);
+  if (cmd == "signature") return cli::cmd_signature(args);
   if (cmd == "run") return cli::cmd_run(args);
   if (cmd == "devices") return cli::cmd_devices(args);
   if (cmd == "plugins") return cli::cmd_plugins(args);
   if (cmd == "targets") return cli::cmd_targets(args);
   if (cmd == "lower") return cli::cmd_lower(args);
   if (cmd == "conformance") return cli::cmd_conformance(args);
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    cli::usage();
-    return 0;
-  }
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
   return cli::usage();
 }

@@ -95,7 +95,8 @@ TEST_CASE("IR errors come back with their location") {
   o.source_name = "broken.tile";
   auto k = d->compile("kernel k(X: f32[N]) grid(1) threads(1) {\n  copy X, nowhere\n}\n", o);
   CHECK_FALSE(k.is_ok());
-  CHECK(k.status().loc().file == "");  // the C API carries the message only
+  CHECK(k.status().loc().file == "broken.tile");  // through the C API (tegula_error_get_location)
+  CHECK(k.status().loc().line == 2);
   CHECK(k.status().message().find("nowhere") != std::string::npos);
   auto empty = d->compile("");
   CHECK(empty.status().code() == ErrorCode::Parse);

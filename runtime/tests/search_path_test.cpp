@@ -69,3 +69,20 @@ TEST_CASE("split_list drops empty items") {
   CHECK(split_list("a::b:", ':') == std::vector<std::string>{"a", "b"});
   CHECK(split_list("", ':').empty());
 }
+
+TEST_CASE("the library's own folder and the package built against come first, before the executable's") {
+  SearchInputs in = base();
+  in.library_dir = "/moved/prefix/lib";
+  in.package_datadir = "/moved/prefix/share";
+  CHECK(paths(in) == std::vector<std::string>{"/moved/prefix/lib/../share/tegula/plugins.d",
+                                              "/moved/prefix/share/tegula/plugins.d",
+                                              "/opt/t/bin/../share/tegula/plugins.d",
+                                              "/usr/local/share/tegula/plugins.d",
+                                              "/usr/local/share/tegula/plugins.d", "/usr/share/tegula/plugins.d"});
+  std::vector<SearchEntry> entries = plugin_search_path(in);
+  CHECK(entries[0].origin == "next to the tegula library");
+  CHECK(entries[1].origin == "the CMake package built against");
+  // TEGULA_PLUGINS still replaces them all.
+  in.env.set("TEGULA_PLUGINS", "/p");
+  CHECK(paths(in) == std::vector<std::string>{"/p"});
+}

@@ -74,6 +74,22 @@ typedef struct tegula_error tegula_error;
 tegula_error_code tegula_error_get_code(const tegula_error* error); /* TEGULA_OK for NULL */
 /* Valid until tegula_error_free; "" for NULL. */
 const char* tegula_error_message(const tegula_error* error);
+
+/* Appended after the first release. Where in the IR text an error is (a parse, verify or
+ * lowering error of tegula_kernel_compile), named by the compile options' source_name.
+ * tegula_error_message already begins with "file:line:column: " for such errors; this gives
+ * the parts. Returns 1 and fills *out (no further than out->struct_size) when the error has
+ * a location; returns 0 otherwise (out->line and out->column are then 0, out->message the
+ * message). Strings are valid until tegula_error_free. */
+typedef struct tegula_error_location {
+  size_t struct_size;
+  const char* file;
+  uint32_t line;   /* from 1 */
+  uint32_t column; /* from 1 */
+  const char* message; /* without the location */
+} tegula_error_location;
+
+int tegula_error_get_location(const tegula_error* error, tegula_error_location* out);
 void tegula_error_free(tegula_error* error); /* NULL is fine */
 /* A short name for a code: "not found", ... */
 const char* tegula_error_code_name(tegula_error_code code);
@@ -348,6 +364,42 @@ static inline tegula_arg tegula_arg_float(double value) {
  * starts 16-byte aligned), compiled on first use; tegula_kernel_describe shows it.
  * Returns once queued; tegula_device_synchronize waits. */
 tegula_error* tegula_launch(tegula_kernel* kernel, const tegula_arg* args, size_t arg_count);
+
+/* Appended after the first release: the signature in full, and launches by name.
+ *
+ * One argument of the launch signature (index as for tegula_kernel_arg). Fills *out no
+ * further than out->struct_size; pointers are valid while the kernel lives. */
+typedef struct tegula_kernel_arg_info {
+  size_t struct_size;
+  const char* name;         /* "A", "alpha", "M" */
+  uint32_t kind;            /* tegula_arg_kind */
+  uint32_t is_shape_symbol; /* 1 for the shape symbols after the parameters */
+  const char* dtype;        /* the IR's dtype name: "bf16", "f32", ...; "i64" for shape symbols */
+  uint32_t written;         /* 1 for a tensor the kernel writes (an output) */
+  uint32_t rank;            /* tensors: the number of dimensions; else 0 */
+  const int64_t* dims;      /* rank extents; -1 where a shape symbol gives the extent */
+  const int64_t* dim_args;  /* rank entries: the argument index of that shape symbol, or -1 */
+} tegula_kernel_arg_info;
+
+tegula_error* tegula_kernel_get_arg_info(const tegula_kernel* kernel, size_t index, tegula_kernel_arg_info* out);
+
+typedef struct tegula_named_arg {
+  const char* name; /* a parameter's or a shape symbol's name */
+  tegula_arg value;
+} tegula_named_arg;
+
+/* tegula_launch with the arguments named, in any order: every argument of the signature
+ * exactly once. An unknown, repeated or missing name is TEGULA_ERROR_INVALID_ARGUMENT naming
+ * it; then the launch is checked and queued as tegula_launch does. */
+tegula_error* tegula_launch_named(tegula_kernel* kernel, const tegula_named_arg* args, size_t arg_count);
+
+/* The variants a launch would compile at its first use (see tegula_launch), compiled now,
+ * so serving code has no first-call stall: one per combination of the listed power-of-two
+ * divisors (1, 2, 4, 8 or 16) of each shape symbol, for aligned tensors. divisors[i]
+ * gives, for shape symbol i (in signature order), a bit mask: bit b set compiles for a
+ * divisor of 2^b (0x1f: all five). NULL or a mask of 0 for a symbol: only the divisor 16.
+ * symbol_count must be the kernel's shape-symbol count (or 0 with divisors NULL). */
+tegula_error* tegula_kernel_warm_up(tegula_kernel* kernel, const uint32_t* divisors, size_t symbol_count);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Events: points in a device's queue, for waiting and timing                               */

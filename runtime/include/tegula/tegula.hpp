@@ -29,10 +29,17 @@
 
 namespace tegula {
 
-/// Take ownership of a C error and turn it into a Status.
+/// Take ownership of a C error and turn it into a Status; an error in the IR keeps its
+/// location (Status::loc(), and Status::str() reads "file:line:column: error: ...").
 inline Status status_from(tegula_error* e) {
   if (!e) return Status::ok();
-  Status s(ErrorCode(tegula_error_get_code(e)), tegula_error_message(e));
+  tegula_error_location where;
+  std::memset(&where, 0, sizeof(where));
+  where.struct_size = sizeof(where);
+  Status s = tegula_error_get_location(e, &where)
+                 ? Status(ErrorCode(tegula_error_get_code(e)), where.message,
+                          SourceLoc{where.file, int(where.line), int(where.column)})
+                 : Status(ErrorCode(tegula_error_get_code(e)), tegula_error_message(e));
   tegula_error_free(e);
   return s;
 }
@@ -127,6 +134,24 @@ private:
 
 inline Arg Arg::tensor(const Buffer& buffer, uint64_t offset) { return Arg(tegula_arg_tensor(buffer.handle(), offset)); }
 
+/// One argument of a kernel's launch signature (tegula_kernel_get_arg_info).
+struct ArgInfo {
+  std::string name;
+  tegula_arg_kind kind = TEGULA_ARG_TENSOR;
+  bool is_shape_symbol = false;
+  std::string dtype;  ///< "bf16"; "i64" for shape symbols
+  bool written = false;
+  /// Tensors: each extent, or -1 where the shape symbol at dim_args[d] gives it.
+  std::vector<int64_t> dims;
+  std::vector<int64_t> dim_args;
+};
+
+/// A named launch argument: {"A", Arg::tensor(a)}, {"M", Arg::integer(m)}.
+struct NamedArg {
+  std::string name;
+  Arg value;
+};
+
 /// A compiled kernel, loaded on one device.
 class Kernel {
 public:
@@ -164,6 +189,37 @@ public:
     return status_from(tegula_launch(handle_, raw.data(), raw.size()));
   }
   Status launch(std::initializer_list<Arg> args) { return launch(std::vector<Arg>(args)); }
+
+  /// The launch signature in order: parameters, then shape symbols.
+  Result<std::vector<ArgInfo>> signature() const {
+    std::vector<ArgInfo> out;
+    for (size_t i = 0; i < arg_count(); ++i) {
+      tegula_kernel_arg_info a;
+      std::memset(&a, 0, sizeof(a));
+      a.struct_size = sizeof(a);
+      TG_RETURN_IF_ERROR(status_from(tegula_kernel_get_arg_info(handle_, i, &a)));
+      ArgInfo info{a.name, tegula_arg_kind(a.kind), a.is_shape_symbol != 0, a.dtype, a.written != 0, {}, {}};
+      info.dims.assign(a.dims, a.dims + a.rank);
+      info.dim_args.assign(a.dim_args, a.dim_args + a.rank);
+      out.push_back(std::move(info));
+    }
+    return out;
+  }
+  /// Launch with every argument named, in any order (tegula_launch_named).
+  Status launch(const std::vector<NamedArg>& args) {
+    std::vector<tegula_named_arg> raw;
+    raw.reserve(args.size());
+    for (const NamedArg& a : args) raw.push_back({a.name.c_str(), a.value.raw()});
+    return status_from(tegula_launch_named(handle_, raw.data(), raw.size()));
+  }
+  Status launch(std::initializer_list<NamedArg> args) { return launch(std::vector<NamedArg>(args)); }
+  /// Compile the variants launches would compile at first use (tegula_kernel_warm_up): for
+  /// each shape symbol a mask of the power-of-two divisors to cover (bit b: 2^b); empty:
+  /// divisor 16 for every symbol.
+  Status warm_up(const std::vector<uint32_t>& divisor_masks = {}) {
+    return status_from(tegula_kernel_warm_up(handle_, divisor_masks.empty() ? nullptr : divisor_masks.data(),
+                                             divisor_masks.size()));
+  }
 
 private:
   tegula_kernel* handle_ = nullptr;

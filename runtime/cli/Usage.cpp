@@ -1,0 +1,120 @@
+// The help of every tegula command, in one table: `tegula --help` lists every command with
+// its options, `tegula COMMAND --help` adds the details. Help asked for goes to stdout
+// (exit 0); usage shown for a mistake goes to stderr (exit 2).
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/cli/Cli.h"
+
+namespace tegula::cli {
+namespace {
+
+struct CommandHelp {
+  const char* name;
+  const char* synopsis;  ///< the lines the top-level usage lists
+  const char* details;   ///< what COMMAND --help adds
+};
+
+const CommandHelp kCommands[] = {
+    {"check", "check FILE...                         parse and verify kernels; errors as file:line:column\n",
+     "  Exit status 1 when any file has an error.\n"},
+    {"print", "print FILE                            print a kernel in canonical form\n", ""},
+    {"signature", "signature FILE                        parameters, dtypes, shapes and the launch order\n",
+     "  Prints each parameter (tensor dtype and shape, or scalar dtype), which tensors the kernel\n"
+     "  writes, and the launch signature: the parameters, then the shape symbols in order of\n"
+     "  first appearance in the parameters' shapes (what a positional launch passes).\n"},
+    {"run",
+     "run FILE [--device D] [--bind SYM=INT,SCALAR=NUM,...] [--seed S]\n"
+     "         [--input NAME=FILE]... [--output NAME=FILE]... [--print]\n"
+     "         [--repeat N] [--check-against reference]\n"
+     "                                      run a kernel on a device, on random or given data\n",
+     "  --device D          a device (\"reference:0\") or a plugin's first device (\"cuda\");\n"
+     "                      default: the first accelerator\n"
+     "  --bind ...          shape symbols (integers) and scalar parameters (numbers: alpha=2.5);\n"
+     "                      a symbol a given input's shape fixes need not be bound\n"
+     "  --seed S            seed of the random inputs (default 1)\n"
+     "  --input NAME=FILE   tensor NAME from FILE: NumPy .npy (dtype and shape checked against\n"
+     "                      the signature) or raw little-endian .bin (size checked)\n"
+     "  --output NAME=FILE  write tensor NAME after the run (.npy or .bin, written atomically)\n"
+     "  --print             print the outputs (up to 64 elements each)\n"
+     "  --repeat N          launch N times more after the first and report the time per\n"
+     "                      launch measured with device events\n"
+     "  --check-against reference\n"
+     "                      run the same inputs on the reference device and compare the outputs\n"
+     "                      with the conformance suite's tolerance\n"
+     "  Without --check-against, a kernel that names a direct computation (reference=NAME) is\n"
+     "  compared with it.\n"},
+    {"devices", "devices                               list devices\n", ""},
+    {"plugins", "plugins                               list plugins, and the ones skipped with why\n", ""},
+    {"targets", "targets [NAME] [--device D]           list or describe target descriptions\n", ""},
+    {"lower",
+     "lower FILE (--target T | --device D) [--after PASS] [--explain]\n"
+     "           [--assume SYM=DIV,...] [--raster G]\n"
+     "                                      print the kernel lowered for a target\n",
+     "  --assume SYM=DIV    lower as if shape symbol SYM were a multiple of DIV (a power of two)\n"
+     "  --raster G          launch 2-D grids in groups of G block rows\n"},
+    {"conformance",
+     "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] ...\n"
+     "conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
+     "conformance verify REPORT [--no-library-check] [--recheck N]\n"
+     "                                      the conformance suite (tegula conformance --help)\n",
+     ""},
+};
+
+const CommandHelp* find_command(const std::string& name) {
+  for (const CommandHelp& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+void print_top(FILE* to) {
+  std::fprintf(to, "usage: tegula <command> [args]   (tegula <command> --help for more)\n");
+  for (const CommandHelp& c : kCommands) {
+    // Every line of a synopsis is indented alike.
+    for (const char* line = c.synopsis; *line;) {
+      const char* end = std::strchr(line, '\n');
+      std::fprintf(to, "  %.*s\n", int(end - line), line);
+      line = end + 1;
+    }
+  }
+  std::fprintf(to,
+               "  --version                             the version of tegula\n"
+               "environment: TEGULA_PLUGINS, TEGULA_ADD_PLUGINS, TEGULA_SELECT_PLUGINS,\n"
+               "  TEGULA_DISABLE_PLUGINS, TEGULA_LOADER_DEBUG=1, TEGULA_CACHE_DIR (or off)\n");
+}
+
+}  // namespace
+
+int usage() {
+  print_top(stderr);
+  return 2;
+}
+
+int top_help() {
+  print_top(stdout);
+  return 0;
+}
+
+static void print_command(const CommandHelp& c, FILE* to) {
+  std::fprintf(to, "usage: tegula %s", c.synopsis);
+  std::fputs(c.details, to);
+}
+
+int command_usage(const std::string& command) {
+  const CommandHelp* c = find_command(command);
+  if (!c) return usage();
+  print_command(*c, stderr);
+  return 2;
+}
+
+int command_help(const std::string& command) {
+  const CommandHelp* c = find_command(command);
+  if (!c) {
+    std::fprintf(stderr, "tegula: unknown command '%s'\n", command.c_str());
+    return usage();
+  }
+  print_command(*c, stdout);
+  return 0;
+}
+
+}  // namespace tegula::cli
