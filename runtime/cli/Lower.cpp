@@ -60,7 +60,7 @@ int cmd_lower(const std::vector<std::string>& args) {
     }
     options.divisibility[item.substr(0, eq)] = div;
   }
-  auto text = read_file(file);
+  auto text = read_file(file, kMaxSourceBytes);
   if (!text.is_ok()) {
     std::fprintf(stderr, "tegula lower: %s\n", text.status().message().c_str());
     return 1;

@@ -78,7 +78,7 @@ Status run_on_device(const Device& device, const std::string& text, const RunArg
 int cmd_run(const std::vector<std::string>& argv) {
   RunArgs args;
   if (int rc = parse_args(argv, args)) return rc;
-  auto text = read_file(args.file);
+  auto text = read_file(args.file, kMaxSourceBytes);
   if (!text.is_ok()) {
     std::fprintf(stderr, "tegula run: %s\n", text.status().message().c_str());
     return 1;
