@@ -18,6 +18,8 @@
 ///                                      its compiler fails on sm_90a with an internal error -> untestable target
 ///                         nanskip      leaves every element of the last tensor whose result is a NaN as it
 ///                                      was before the launch (never writes NaNs)           -> Fail (values)
+///                         loadcrash    raises SIGSEGV in tg_plugin_query                  -> Crash at discovery
+///                         loadhang     never returns from tg_plugin_query                 -> Timeout at discovery
 #include <signal.h>
 #include <unistd.h>
 
@@ -49,6 +51,8 @@ using namespace tegula;
 #define TG_BREAK_narrow 9
 #define TG_BREAK_opaque 10
 #define TG_BREAK_nanskip 11
+#define TG_BREAK_loadcrash 12
+#define TG_BREAK_loadhang 13
 #define TG_CAT2(a, b) a##b
 #define TG_CAT(a, b) TG_CAT2(a, b)
 #define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
@@ -294,6 +298,11 @@ const tg_plugin_api api = {
 
 extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uint32_t host_max_abi,
                                                                  const char** out_refusal) {
+#if BREAKAGE == TG_BREAK_loadcrash
+  ::raise(SIGSEGV);
+#elif BREAKAGE == TG_BREAK_loadhang
+  for (;;) ::pause();
+#endif
   if (host_min_abi > TG_ABI_VERSION_1 || host_max_abi < TG_ABI_VERSION_1) {
     if (out_refusal) *out_refusal = "speaks only tegula plugin ABI 1";
     return nullptr;
