@@ -8,6 +8,7 @@
 
 #include "conformance/CliNumbers.h"
 #include "conformance/Runner.h"
+#include "conformance/Signing.h"
 #include "conformance/Suite.h"
 #include "conformance/Verify.h"
 #include "conformance/Worker.h"
@@ -21,7 +22,8 @@ void print_usage(FILE* to) {
   std::fprintf(to,
                "usage: tegula conformance [options]        run the suite on every device (or --device D)\n"
                "       tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
-               "       tegula conformance verify REPORT [--no-library-check] [--recheck N [--recheck-seed S]]\n"
+               "       tegula conformance verify REPORT [--trust PUBKEY] [--no-library-check] [--recheck N [--recheck-seed S]]\n"
+               "       tegula conformance keygen FILE      an Ed25519 key pair: FILE (secret) and FILE.pub\n"
                "options:\n"
                "  --device D         a device (\"reference:0\"), a plugin's devices (\"cuda\"), or an offline\n"
                "                     target (\"cuda@sm_100a\"); repeatable\n"
@@ -29,12 +31,14 @@ void print_usage(FILE* to) {
                "  --out DIR          where the report goes (default: ./tegula-conformance-<date>)\n"
                "  --jobs N           worker processes per device (default: the number of CPUs)\n"
                "  --timeout S        seconds a case may take before it is a Timeout (default 60)\n"
+               "  --discovery-timeout S  seconds one plugin may take to load and list its devices (default 120)\n"
                "  --seed N           the seed every input derives from (default 1234)\n"
                "  --strict           also fail on unexpected passes and stale expectation entries\n"
                "  --quick            a few cases per primitive (development; not for certification)\n"
                "  --no-offline       skip CompileOnly targets (offline compilation)\n"
                "  --expectations DIR expected-failure lists (default: the installed ones)\n"
                "  --quiet            no progress\n"
+               "  --sign-key FILE    sign the bundle (every file, logs included) with this secret key\n"
                "exit status: 0 conformant, 1 a Fail, Crash or Timeout not expected (or, with --strict,\n"
                "an unexpected pass or stale expectation), 2 the run could not be made\n");
 }
@@ -88,6 +92,13 @@ int cmd_run(const std::vector<std::string>& args) {
       std::optional<double> timeout = parse_seconds_option(a, v);
       if (!timeout) return 2;
       o.timeout_s = *timeout;
+    } else if (a == "--sign-key") {
+      if (!take_value(args, i, o.sign_key)) return 2;
+    } else if (a == "--discovery-timeout") {
+      if (!take_value(args, i, v)) return 2;
+      std::optional<double> timeout = parse_seconds_option(a, v);
+      if (!timeout) return 2;
+      o.discovery_timeout_s = *timeout;
     } else if (a == "--seed") {
       if (!take_value(args, i, v)) return 2;
       std::optional<uint64_t> seed = parse_u64_option(a, v);
@@ -185,8 +196,19 @@ int cmd_list(const std::vector<std::string>& args) {
   return 0;
 }
 
+int cmd_keygen(const std::vector<std::string>& args) {
+  if (args.size() != 2) return usage();
+  Result<std::string> pub = generate_signing_key(args[1]);
+  if (!pub.is_ok()) {
+    std::fprintf(stderr, "tegula conformance keygen: %s\n", pub.status().message().c_str());
+    return 1;
+  }
+  std::printf("secret key %s (keep it private), public key %s.pub: %s\n", args[1].c_str(), args[1].c_str(), pub->c_str());
+  return 0;
+}
+
 int cmd_verify(const std::vector<std::string>& args) {
-  std::string path;
+  std::string path, trust;
   bool libraries = true;
   int recheck = 0;
   std::string recheck_seed;
@@ -194,6 +216,8 @@ int cmd_verify(const std::vector<std::string>& args) {
     std::string v;
     if (args[i] == "--no-library-check") {
       libraries = false;
+    } else if (args[i] == "--trust") {
+      if (!take_value(args, i, trust)) return 2;
     } else if (args[i] == "--recheck-seed") {
       if (!take_value(args, i, v)) return 2;
       if (v.empty()) {
@@ -218,6 +242,8 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (path.empty()) return usage();
   if (file_exists(path + "/report.json")) path += "/report.json";  // the bundle's folder
   VerifyOutcome v = verify_report(path, libraries, recheck, recheck_seed);
+  size_t slash = path.rfind('/');
+  verify_bundle_signature(slash == std::string::npos ? "." : path.substr(0, slash), trust, v);
   for (const std::string& n : v.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& e : v.errors) std::fprintf(stderr, "error: %s\n", e.c_str());
   std::printf("%s: %s\n", path.c_str(), v.ok() ? "verified" : "REJECTED");
@@ -237,6 +263,7 @@ int cli_main(const std::vector<std::string>& args) {
   if (!args.empty()) {
     if (args[0] == "list") return cmd_list(args);
     if (args[0] == "verify") return cmd_verify(args);
+    if (args[0] == "keygen") return cmd_keygen(args);
   }
   return cmd_run(args);
 }

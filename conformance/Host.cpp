@@ -36,8 +36,8 @@ Json host_identity() {
 }
 
 Result<std::string> file_sha256(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error(ErrorCode::Io, "cannot open " + path);
+  // A FIFO in a bundle or as a library path would block a plain open() forever.
+  TG_ASSIGN_OR_RETURN(int fd, open_regular_file(path));
   Sha256 h;
   char buf[1 << 16];
   for (;;) {

@@ -241,7 +241,7 @@ JobResult await_reply(Process& p, Clock::time_point deadline, double timeout_s) 
 }
 
 /// Start a worker and greet it; nullptr (with `why`) when that fails.
-std::unique_ptr<Process> start_worker(const WorkerSpec& spec, std::string& why) {
+std::unique_ptr<Process> start_worker(const WorkerSpec& spec, std::string& why, Outcome* outcome = nullptr) {
   Result<std::unique_ptr<Process>> p = Process::start(spec);
   if (!p.is_ok()) {
     why = p.status().message();
@@ -255,6 +255,7 @@ std::unique_ptr<Process> start_worker(const WorkerSpec& spec, std::string& why) 
                                 spec.hello_timeout_s);
   if (!hello.replied) {
     why = "the worker did not start: " + hello.detail;
+    if (outcome) *outcome = hello.outcome;
     return nullptr;
   }
   const Json* ok = hello.reply.find("ok");
@@ -397,9 +398,11 @@ JobResult run_one(const WorkerSpec& spec, const Json& job, double timeout_s) {
   std::string why;
   WorkerSpec one = spec;
   one.log_path += ".log";
-  std::unique_ptr<Process> p = start_worker(one, why);
+  Outcome outcome = Outcome::Crash;
+  std::unique_ptr<Process> p = start_worker(one, why, &outcome);
   if (!p) {
     JobResult r;
+    r.outcome = outcome;
     r.detail = why;
     return r;
   }

@@ -19,10 +19,12 @@
 #include "conformance/Host.h"
 #include "conformance/Pool.h"
 #include "conformance/Report.h"
+#include "conformance/Signing.h"
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
 #include "core/Files.h"
 #include "core/Sha256.h"
+#include "runtime/Runtime.h"
 #include "tegula/tegula.h"
 
 namespace tegula::conformance {
@@ -138,6 +140,9 @@ public:
     ::signal(SIGPIPE, SIG_IGN);
     out_ = o_.out_dir.empty() ? "tegula-conformance-" + timestamp(true) : o_.out_dir;
     started_ = timestamp();
+    if (!o_.sign_key.empty()) {
+      if (Status st = check_signing_key(o_.sign_key); !st.is_ok()) return fatal("--sign-key: " + st.message());
+    }
     if (Status st = make_dirs(out_ + "/logs"); !st.is_ok()) return fatal(st.message());
     jobs_ = o_.jobs > 0 ? o_.jobs : std::max(1, int(::sysconf(_SC_NPROCESSORS_ONLN)));
     if (int rc = discover()) return rc;
@@ -159,18 +164,58 @@ private:
     return worker_spec(plugin, hello, out_ + "/logs/" + safe_name(log), o_.seed, o_.timeout_s);
   }
 
+  /// Devices are found plugin by plugin, each plugin loaded in a worker of its own: one that
+  /// crashes or hangs while loading or listing its devices is recorded (Crash or Timeout,
+  /// with its name) and the other plugins are still tested. The manifests are read here
+  /// without loading anything.
   int discover() {
-    Json hello = Json::object();
-    hello.set("op", "hello");
-    Json cmd = Json::object();
-    cmd.set("op", "devices");
-    JobResult r = run_one(worker("", hello, "discovery"), cmd, std::max(300.0, o_.timeout_s));
-    if (!r.replied) return fatal("device discovery failed: " + r.detail);
-    if (const Json* e = r.reply.find("error")) return fatal("device discovery failed: " + e->dump());
-    std::string malformed = discovery_shape_error(r.reply);
-    if (!malformed.empty()) return fatal("device discovery: the worker's reply is malformed: " + malformed);
-    discovery_ = r.reply;
+    tegula_runtime_options ro{};
+    ro.struct_size = sizeof ro;
+    runtime::Discovery found = runtime::discover_for_options(ro, runtime::Log());
+    Json plugins = Json::array(), devices = Json::array(), skipped = Json::array();
+    for (const runtime::Skipped& s : found.skipped) skipped.push(skipped_entry(s.source, s.plugin, s.reason));
+    for (const runtime::Manifest& m : found.manifests) {
+      Json hello = Json::object();
+      hello.set("op", "hello");
+      Json cmd = Json::object();
+      cmd.set("op", "devices");
+      WorkerSpec spec = worker(m.name, hello, "discovery-" + m.name);
+      spec.hello_timeout_s = o_.discovery_timeout_s;
+      JobResult r = run_one(spec, cmd, o_.discovery_timeout_s);
+      std::string failure;
+      if (!r.replied) failure = std::string(outcome_name(r.outcome)) + " while loading: " + r.detail;
+      else if (const Json* e = r.reply.find("error")) failure = "Fail while loading: " + (e->is_string() ? e->as_string() : e->dump());
+      else if (std::string bad = discovery_shape_error(r.reply); !bad.empty()) failure = "Fail while loading: malformed reply: " + bad;
+      if (!failure.empty()) {
+        std::fprintf(stderr, "tegula conformance: plugin '%s' (%s): %s\n", m.name.c_str(), m.path.c_str(), failure.c_str());
+        skipped.push(skipped_entry(m.path, m.name, failure));
+        dead_plugins_.push_back({m.name, failure});
+        continue;
+      }
+      for (const Json& p : r.reply.find("plugins")->items()) plugins.push(p);
+      for (const Json& d : r.reply.find("devices")->items()) devices.push(d);
+      // The worker saw every other manifest as "not selected"; only its own plugin's
+      // entries (a failed load, a skipped device, a duplicate) are news.
+      for (const Json& s : r.reply.find("skipped")->items()) {
+        if (str(s, "plugin") != m.name) continue;
+        bool known = false;
+        for (const Json& k : skipped.items()) known = known || (str(k, "source") == str(s, "source") && str(k, "reason") == str(s, "reason"));
+        if (!known) skipped.push(s);
+      }
+    }
+    discovery_ = Json::object();
+    discovery_.set("plugins", plugins);
+    discovery_.set("devices", devices);
+    discovery_.set("skipped", skipped);
     return 0;
+  }
+
+  static Json skipped_entry(const std::string& source, const std::string& plugin, const std::string& reason) {
+    Json x = Json::object();
+    x.set("source", source);
+    x.set("plugin", plugin);
+    x.set("reason", reason);
+    return x;
   }
 
   /// What is wrong with a discovery reply's shape, or "": the rest of the run reads its
@@ -227,6 +272,22 @@ private:
       run.case_list_sha256 = case_list_hash(all);
       run.cases = select_cases(all, o_.quick, filter);
       for (const CaseSpec& c : all) run.all_names.push_back(c.name);
+      runs_.push_back(std::move(run));
+    }
+    // A plugin that died while loading is untested, which fails the run when it was asked
+    // for (by name, by one of its devices, or by asking for everything).
+    for (const DeadPlugin& dead : dead_plugins_) {
+      bool asked = o_.devices.empty();
+      for (const std::string& w : o_.devices) {
+        bool mine = w == dead.name || w.rfind(dead.name + ":", 0) == 0 || w.rfind(dead.name + "@", 0) == 0;
+        if (mine) matched[w] = true;
+        asked = asked || mine;
+      }
+      if (!asked) continue;
+      DeviceRun run;
+      run.name = dead.name;
+      run.plugin = dead.name;
+      run.error = "plugin '" + dead.name + "': " + dead.failure;
       runs_.push_back(std::move(run));
     }
     for (const std::string& w : o_.devices)
@@ -490,6 +551,10 @@ private:
     std::string json_path = out_ + "/report.json", html_path = out_ + "/report.html";
     if (Status st = write_file_atomic(json_path, report.dump(1) + "\n"); !st.is_ok()) return fatal(st.message());
     if (Status st = write_file_atomic(html_path, render_html(report)); !st.is_ok()) return fatal(st.message());
+    // Last: the signature covers every file of the bundle as it now stands.
+    if (!o_.sign_key.empty()) {
+      if (Status st = sign_bundle(out_, o_.sign_key); !st.is_ok()) return fatal("cannot sign the bundle: " + st.message());
+    }
     return print_summary(report, json_path);
   }
 
@@ -518,6 +583,10 @@ private:
   std::string out_, started_;
   int jobs_ = 1;
   Json discovery_;
+  struct DeadPlugin {
+    std::string name, failure;
+  };
+  std::vector<DeadPlugin> dead_plugins_;  ///< crashed, hung or failed while loading
   std::vector<DeviceRun> runs_;
   std::map<std::string, ExpectationList> expectations_;
 };

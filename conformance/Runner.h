@@ -17,12 +17,14 @@ struct RunOptions {
   std::string out_dir;               ///< --out; "" makes tegula-conformance-<date> here
   int jobs = 0;                      ///< --jobs; 0: the number of CPUs (at most 4 for a GPU)
   double timeout_s = 60;             ///< --timeout per case
+  double discovery_timeout_s = 120;  ///< --discovery-timeout: loading one plugin and listing its devices
   uint64_t seed = 1234;
   bool strict = false;
   bool quick = false;
   bool offline = true;               ///< --no-offline turns CompileOnly targets off
   std::string expectations_dir;      ///< --expectations; "" finds the installed lists
   std::vector<std::string> command_line;
+  std::string sign_key;              ///< --sign-key: sign the bundle with this Ed25519 secret key file
   bool quiet = false;                ///< no progress lines (failures are still listed)
 };
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace tegula {
 
@@ -61,15 +62,50 @@ void sync_dir(const std::string& dir) {
 
 }  // namespace
 
-Result<std::string> read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+Result<int> open_regular_file(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO for reading would wait for a writer forever. Only regular
+  // files are accepted, so the flag never changes how the read behaves.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return io_error("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return io_error("cannot stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    const char* what = S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a pipe" :
+                       S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file";
+    return Status(ErrorCode::Io, "'" + path + "' is " + what + ", not a regular file");
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
 
+Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
+  TG_ASSIGN_OR_RETURN(int fd, open_regular_file(path));
+  auto too_large = [&] {
+    return Status(ErrorCode::OutOfRange, "'" + path + "' is larger than " + std::to_string(max_bytes) +
+                                             " bytes, the most this input may have");
+  };
   std::string out;
   struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.reserve(size_t(st.st_size));
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    if (uint64_t(st.st_size) > max_bytes) {
+      ::close(fd);
+      return too_large();
+    }
+    try {
+      out.reserve(size_t(st.st_size));
+    } catch (const std::bad_alloc&) {
+      ::close(fd);
+      return Status(ErrorCode::OutOfRange, "out of memory reading '" + path + "'");
+    }
+  }
 
-  // Read until EOF rather than trusting st_size: /proc files and pipes report 0.
+  // Read until EOF rather than trusting st_size: /proc files report 0 and files grow.
   char buf[65536];
   while (true) {
     ssize_t n = ::read(fd, buf, sizeof buf);
@@ -80,7 +116,16 @@ Result<std::string> read_file(const std::string& path) {
       ::close(fd);
       return io_error("cannot read", path, err);
     }
-    out.append(buf, size_t(n));
+    if (out.size() + size_t(n) > max_bytes) {
+      ::close(fd);
+      return too_large();
+    }
+    try {
+      out.append(buf, size_t(n));
+    } catch (const std::bad_alloc&) {
+      ::close(fd);
+      return Status(ErrorCode::OutOfRange, "out of memory reading '" + path + "'");
+    }
   }
   ::close(fd);
   return out;

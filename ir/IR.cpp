@@ -1,4 +1,5 @@
 #include "ir/IR.h"
+#include "ir/IntFold.h"
 
 #include <algorithm>
 #include <cmath>
@@ -264,10 +265,37 @@ Expr select(Expr c, Expr a, Expr b, SourceLoc loc) {
   return e;
 }
 
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
+// Every integer operation below is checked: a fold whose exact result does not fit in 64
+// bits is "not a constant" here (so nothing is computed from a wrapped value), and the
+// verifier reports it with the expression's location (int_fold_overflows).
+std::optional<int64_t> fold_int_binary(BinaryOp op, int64_t a, int64_t b) {
+  int64_t r = 0;
+  switch (op) {
+    case BinaryOp::Add: return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Sub: return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Mul: return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<int64_t>(r);
+    case BinaryOp::Div:
+    case BinaryOp::Mod:
+    case BinaryOp::CeilDiv: {
+      // INT64_MIN / -1 is the one quotient that does not fit (and traps on x86).
+      if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
+      int64_t q = a / b;
+      int64_t rem = a % b;
+      bool inexact = rem != 0;
+      bool negative = (a < 0) != (b < 0);
+      if (op == BinaryOp::Div) return q - (inexact && negative ? 1 : 0);
+      if (op == BinaryOp::Mod) return inexact && negative ? rem + b : rem;
+      return q + (inexact && !negative ? 1 : 0);
+    }
+    case BinaryOp::Max: return std::max(a, b);
+    case BinaryOp::Min: return std::min(a, b);
+    default: return std::nullopt;
+  }
+}
+
+std::optional<int64_t> fold_int_neg(int64_t a) {
+  if (a == INT64_MIN) return std::nullopt;
+  return -a;
 }
 
 std::optional<int64_t> const_int(const Expr& e) {
@@ -275,35 +303,37 @@ std::optional<int64_t> const_int(const Expr& e) {
   if (e->kind == ExprKind::IntImm) return e->int_value;
   if (e->kind == ExprKind::Unary && e->unary == UnaryOp::Neg) {
     auto x = const_int(e->args[0]);
-    if (x) return -*x;
+    if (x) return fold_int_neg(*x);
     return std::nullopt;
   }
   if (e->kind != ExprKind::Binary) return std::nullopt;
   auto a = const_int(e->args[0]);
   auto b = const_int(e->args[1]);
   if (!a || !b) return std::nullopt;
-  switch (e->binary) {
-    case BinaryOp::Add: return *a + *b;
-    case BinaryOp::Sub: return *a - *b;
-    case BinaryOp::Mul: return *a * *b;
-    case BinaryOp::Div: return *b == 0 ? std::nullopt : std::optional<int64_t>(floor_div(*a, *b));
-    case BinaryOp::Mod:
-      return *b == 0 ? std::nullopt : std::optional<int64_t>(*a - *b * floor_div(*a, *b));
-    case BinaryOp::CeilDiv:
-      return *b == 0 ? std::nullopt : std::optional<int64_t>(-floor_div(-*a, *b));
-    case BinaryOp::Max: return std::max(*a, *b);
-    case BinaryOp::Min: return std::min(*a, *b);
-    // Comparisons and logic are not integer arithmetic.
-    case BinaryOp::Or:
-    case BinaryOp::And:
-    case BinaryOp::Eq:
-    case BinaryOp::Ne:
-    case BinaryOp::Lt:
-    case BinaryOp::Le:
-    case BinaryOp::Gt:
-    case BinaryOp::Ge: return std::nullopt;
+  return fold_int_binary(e->binary, *a, *b);
+}
+
+bool int_fold_overflows(const Expr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Unary && e->unary == UnaryOp::Neg) {
+    auto x = const_int(e->args[0]);
+    return x && !fold_int_neg(*x);
   }
-  return std::nullopt;
+  if (e->kind != ExprKind::Binary || is_comparison(e->binary) || is_logical(e->binary)) return false;
+  auto a = const_int(e->args[0]);
+  auto b = const_int(e->args[1]);
+  if (!a || !b) return false;
+  bool divides = e->binary == BinaryOp::Div || e->binary == BinaryOp::Mod || e->binary == BinaryOp::CeilDiv;
+  if (divides && *b == 0) return false;  // division by zero has its own message
+  return !fold_int_binary(e->binary, *a, *b);
+}
+
+int expr_height(const Expr& e, int cap) {
+  if (!e) return 0;
+  if (cap <= 0) return 1;
+  int below = 0;
+  for (const Expr& a : e->args) below = std::max(below, expr_height(a, cap - 1));
+  return below + 1;
 }
 
 bool same_expr(const Expr& a, const Expr& b) {

@@ -1,5 +1,6 @@
 #include "ir/Interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -8,6 +9,7 @@
 #include <memory>
 
 #include "ir/Analysis.h"
+#include "ir/IntFold.h"
 #include "ir/Printer.h"
 #include "ir/interp/Machine.h"
 #include "ir/lower/Distribution.h"
@@ -631,20 +633,29 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
         if (symbols[i] == e->name && k.params.size() + i < args.size()) return args[k.params.size() + i].i;
       for (size_t i = 0; i < k.params.size() && i < args.size(); ++i)
         if (k.params[i].name == e->name && !k.params[i].is_tensor)
-          return args[i].kind == Arg::Kind::Int ? args[i].i : int64_t(args[i].f);
+        {
+          if (args[i].kind == Arg::Kind::Int) return args[i].i;
+          // A float scalar outside int64 (or NaN) has no integer value; converting it is UB.
+          if (!(args[i].f >= -9.2e18 && args[i].f <= 9.2e18))
+            return error(ErrorCode::InvalidArgument, "scalar '" + e->name + "' has no 64-bit integer value", e->loc);
+          return int64_t(args[i].f);
+        }
       return error(ErrorCode::InvalidArgument, "'" + e->name + "' has no value", e->loc);
     }
     case ExprKind::Binary: {
       TG_ASSIGN_OR_RETURN(int64_t a, eval_header_expr(k, e->args[0], args));
       TG_ASSIGN_OR_RETURN(int64_t b, eval_header_expr(k, e->args[1], args));
-      Expr folded = binary(e->binary, int_imm(a), int_imm(b));
-      if (auto c = const_int(folded)) return *c;
-      return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' (division by zero?)", e->loc);
+      if (auto c = fold_int_binary(e->binary, a, b)) return *c;
+      bool divides = e->binary == BinaryOp::Div || e->binary == BinaryOp::Mod || e->binary == BinaryOp::CeilDiv;
+      std::string why = divides && b == 0 ? "divides by zero" : "does not fit in 64 bits";
+      return error(ErrorCode::InvalidArgument, "'" + print_expr(e) + "' " + why + " (" + std::to_string(a) + " " +
+                                                   binary_spelling(e->binary) + " " + std::to_string(b) + ")", e->loc);
     }
     case ExprKind::Unary:
       if (e->unary == UnaryOp::Neg) {
         TG_ASSIGN_OR_RETURN(int64_t a, eval_header_expr(k, e->args[0], args));
-        return -a;
+        if (auto c = fold_int_neg(a)) return *c;
+        return error(ErrorCode::InvalidArgument, "'" + print_expr(e) + "' does not fit in 64 bits", e->loc);
       }
       break;
     default: break;
@@ -661,6 +672,21 @@ Result<std::vector<int64_t>> launch_grid(const Kernel& k, const std::vector<Arg>
     if (v < 0) return error(ErrorCode::InvalidArgument, "grid dimension '" + print_expr(g) + "' is negative (" + std::to_string(v) + ")", g->loc);
     if (v > (int64_t(1) << 31)) return error(ErrorCode::InvalidArgument, "grid dimension '" + print_expr(g) + "' is too large", g->loc);
     grid.push_back(v);
+  }
+  // The one limit on the whole grid, shared by every device (each computes the product in
+  // int64 and would run zero blocks, or wrap, past it): 2^48 blocks at a nanosecond each
+  // take three days. TODO(launch-check): belongs in the shared launch validation.
+  constexpr int64_t kMaxGridBlocks = int64_t(1) << 48;
+  bool empty = std::find(grid.begin(), grid.end(), int64_t(0)) != grid.end();
+  int64_t total = 1;
+  bool too_many = false;
+  for (int64_t v : grid) too_many = too_many || __builtin_mul_overflow(total, v, &total) || total > kMaxGridBlocks;
+  if (too_many && !empty) {
+    std::string dims;
+    for (int64_t v : grid) dims += (dims.empty() ? "" : " x ") + std::to_string(v);
+    return error(ErrorCode::InvalidArgument, "a grid of " + dims + " blocks is more than the " +
+                                                 std::to_string(kMaxGridBlocks) + " one launch may run",
+                 k.grid.empty() ? SourceLoc{} : k.grid[0]->loc);
   }
   return grid;
 }

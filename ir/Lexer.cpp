@@ -1,6 +1,7 @@
 #include "ir/Lexer.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 namespace tegula::ir {
@@ -42,6 +43,15 @@ const char* token_name(Tok kind) {
 }
 
 namespace {
+
+/// Whether the digits before the exponent of a float literal are not all zero.
+bool has_nonzero_mantissa(const std::string& text) {
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
+}
 
 class Lexer {
 public:
@@ -205,6 +215,11 @@ private:
     errno = 0;
     if (is_float) {
       t.float_value = std::strtod(text.c_str(), nullptr);
+      // A literal that becomes inf or 0 would silently compute something else; a subnormal
+      // result (also ERANGE) is exact enough to keep.
+      if (std::isinf(t.float_value)) return make(Tok::Error, line, col, "float literal out of range (larger than the largest double)");
+      if (t.float_value == 0.0 && has_nonzero_mantissa(text))
+        return make(Tok::Error, line, col, "float literal out of range (smaller than the smallest double, it would be 0)");
       return t;
     }
     t.int_value = std::strtoll(text.c_str(), nullptr, 10);

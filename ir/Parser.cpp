@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "ir/IntFold.h"
 #include "ir/Lexer.h"
 #include "ir/Verifier.h"
 
@@ -440,12 +441,20 @@ private:
     DepthGuard guard(*this);
     TG_RETURN_IF_ERROR(check_depth());
     TG_ASSIGN_OR_RETURN(Expr lhs, parse_unary());
+    // A left-deep chain (x + x + ... + x) grows here without recursing, so the depth guard
+    // does not see it; its height is counted instead (every subtree is already bounded).
+    int height = expr_height(lhs, kMaxExprHeight);
     for (;;) {
       auto op = binary_at();
       if (!op || binary_precedence(*op) < min_prec) return lhs;
       SourceLoc op_loc = loc();
       next();
       TG_ASSIGN_OR_RETURN(Expr rhs, parse_expr(binary_precedence(*op) + 1));
+      height = std::max(height, expr_height(rhs, kMaxExprHeight)) + 1;
+      if (height > kMaxExprHeight)
+        return error(ErrorCode::Parse,
+                     "expression is nested too deeply (more than " + std::to_string(kMaxExprHeight) + " operators deep)",
+                     op_loc);
       lhs = binary(*op, std::move(lhs), std::move(rhs), op_loc);
     }
   }

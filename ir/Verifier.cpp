@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/IntFold.h"
 #include "ir/Printer.h"
 
 namespace tegula::ir {
@@ -250,8 +251,18 @@ private:
   };
 
   Result<Type> infer(const Expr& e, const ExprCtx& ctx) {
-    TG_ASSIGN_OR_RETURN(Type t, infer_inner(e, ctx));
-    e->type = t;
+    // One bounded walk at the root of each expression, before anything recurses over it:
+    // a tree built by the C++ builder has no parser limit in front of it.
+    if (infer_depth_ == 0 && expr_height(e, kMaxExprHeight) > kMaxExprHeight)
+      return fail(e->loc, "expression is nested too deeply (more than " + std::to_string(kMaxExprHeight) +
+                              " operators deep)");
+    ++infer_depth_;
+    Result<Type> t = infer_inner(e, ctx);
+    --infer_depth_;
+    if (!t.is_ok()) return t;
+    if (int_fold_overflows(e))
+      return fail(e->loc, "integer overflow: '" + print_expr(e) + "' does not fit in 64 bits");
+    e->type = *t;
     return t;
   }
 
@@ -708,6 +719,7 @@ private:
   std::vector<std::map<std::string, Entity, std::less<>>> scopes_;
   BufferMap buffers_;
   int parallel_depth_ = 0;
+  int infer_depth_ = 0;  // > 0 inside an expression: the height check runs at roots only
   std::string missing_attr_;
 };
 

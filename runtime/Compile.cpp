@@ -110,6 +110,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   parts.abi_version = plugin.abi_version();
   parts.options = plugin_options;
   std::string key = cache_key(parts);
+  std::string binding = cache_binding(parts);
   const CompileCache& cache = rt->cache;
   bool use_cache = want_cache && cache.enabled();
 
@@ -118,7 +119,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
   b.cache = use_cache ? TEGULA_CACHE_MISS : TEGULA_CACHE_DISABLED;
   if (use_cache) {
     std::string payload;
-    CompileCache::Lookup found = cache.lookup(key, &payload);
+    CompileCache::Lookup found = cache.lookup(key, &payload, binding);
     if (found == CompileCache::Lookup::Hit) {
       Result<tg_executable*> exe = plugin.executable_load(index, payload);
       if (exe.is_ok()) {
@@ -142,7 +143,7 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
 
   ++rt->plugin_compiles;
   TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(index, lowered_text, plugin_options));
-  if (use_cache) cache.store(key, bytes);
+  if (use_cache) cache.store(key, bytes, binding);
   TG_ASSIGN_OR_RETURN(b.executable, plugin.executable_load(index, bytes));
   b.bytes = std::move(bytes);
   return b;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -19,7 +20,7 @@ namespace tegula::runtime {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'G', 'K', 'C', 'A', 'C', 'H', 'E'};
-constexpr uint32_t kEntryVersion = 1;
+constexpr uint32_t kEntryVersion = 2;
 constexpr size_t kHeaderSize = 88;
 /// Bumped whenever what goes into a key, or how an entry is laid out, changes.
 constexpr const char* kKeyFormat = "tegula compile cache 1";
@@ -70,6 +71,41 @@ std::string cache_key(const CacheKeyParts& p) {
   return h.hex();
 }
 
+std::string cache_binding(const CacheKeyParts& p) {
+  auto digest = [](const std::string& s) { return Sha256().update(s).hex(); };
+  return "ir " + digest(p.lowered_ir) + "\ntarget " + p.target_hash + "\nplugin " + p.plugin_name + "\nversion " +
+         p.plugin_version + "\nbuild " + digest(p.plugin_build) + "\nabi " + std::to_string(p.abi_version) + "\noptions " +
+         digest(p.options) + "\n";
+}
+
+namespace {
+
+/// The first line where two bindings differ, for the log: "ir" says another kernel.
+std::string binding_difference(const std::string& recorded, const std::string& wanted) {
+  size_t a = 0, b = 0;
+  while (a < recorded.size() || b < wanted.size()) {
+    size_t ea = recorded.find('\n', a), eb = wanted.find('\n', b);
+    std::string la = recorded.substr(a, ea == std::string::npos ? std::string::npos : ea - a);
+    std::string lb = wanted.substr(b, eb == std::string::npos ? std::string::npos : eb - b);
+    if (la != lb) {
+      std::string name = lb.substr(0, lb.find(' '));
+      return name.empty() ? "its origin" : name;
+    }
+    if (ea == std::string::npos || eb == std::string::npos) break;
+    a = ea + 1;
+    b = eb + 1;
+  }
+  return "its origin";
+}
+
+/// mkdir of one folder, private to this user; an existing folder is left as it is.
+Status make_private_dir(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) return Status::ok();
+  return error(ErrorCode::Io, "cannot create '" + dir + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
 uint64_t resolve_cache_limit(const Env& env, const Log& log) {
   const std::string* v = env.get("TEGULA_CACHE_MAX_BYTES");
   if (!v) return kDefaultCacheLimit;
@@ -97,35 +133,51 @@ std::string resolve_cache_dir(const char* option, const Env& env) {
   return dir;
 }
 
-std::string encode_cache_entry(const std::string& key, const std::string& payload) {
+std::string encode_cache_entry(const std::string& key, const std::string& payload, const std::string& binding) {
   std::string out(kMagic, sizeof(kMagic));
   put_le(out, kEntryVersion, 4);
-  put_le(out, 0, 4);
+  put_le(out, binding.size(), 4);
   put_le(out, payload.size(), 8);
   out += raw_digest(payload);
   out += hex_to_raw(key);
+  out += binding;
   out += payload;
   return out;
 }
 
-Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes) {
+Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes, const std::string& binding) {
   if (bytes.size() < kHeaderSize) return corrupt("shorter than the entry header (" + std::to_string(bytes.size()) + " bytes)");
   if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return corrupt("bad magic");
   uint64_t version = get_le(bytes, 8, 4);
-  if (version != kEntryVersion) return corrupt("entry format " + std::to_string(version) + ", expected 1");
+  if (version != kEntryVersion)
+    return corrupt("entry format " + std::to_string(version) + ", expected " + std::to_string(kEntryVersion));
+  uint64_t binding_length = get_le(bytes, 12, 4);
   uint64_t length = get_le(bytes, 16, 8);
-  if (length != bytes.size() - kHeaderSize)
-    return corrupt("payload is " + std::to_string(bytes.size() - kHeaderSize) + " bytes, the header says " +
+  uint64_t body = bytes.size() - kHeaderSize;
+  if (binding_length > body || length != body - binding_length)
+    return corrupt("payload is " + std::to_string(body - std::min(body, binding_length)) + " bytes, the header says " +
                    std::to_string(length) + " (truncated?)");
   if (bytes.compare(56, 32, hex_to_raw(key)) != 0) return corrupt("the entry belongs to another key");
-  std::string payload = bytes.substr(kHeaderSize);
+  std::string payload = bytes.substr(kHeaderSize + binding_length);
   if (bytes.compare(24, 32, raw_digest(payload)) != 0) return corrupt("payload digest mismatch");
+  std::string recorded = bytes.substr(kHeaderSize, binding_length);
+  if (recorded != binding)
+    return corrupt("the executable was compiled from something else than this request (" +
+                   binding_difference(recorded, binding) + " differs)");
   return payload;
+}
+
+std::string CompileCache::untrusted(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return "";  // absent: nothing to trust or distrust
+  if (st.st_uid != ::geteuid()) return "'" + path + "' belongs to another user (uid " + std::to_string(st.st_uid) + ")";
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) return "'" + path + "' is writable by other users";
+  return "";
 }
 
 std::string CompileCache::entry_path(const std::string& key) const { return dir_ + "/kernels-v1/" + key + ".bin"; }
 
-CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* payload) const {
+CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* payload, const std::string& binding) const {
   if (!enabled()) return Lookup::Miss;
   std::string path = entry_path(key);
   struct stat st {};
@@ -133,8 +185,14 @@ CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* p
     log_.debug("compile cache miss: " + path);
     return Lookup::Miss;
   }
+  for (const std::string& p : {dir_, dir_ + "/kernels-v1", path}) {
+    std::string why = untrusted(p);
+    if (why.empty()) continue;
+    log_.warn("compile cache: not using " + path + ": " + why + " (anyone who can write it chooses the code that runs)");
+    return Lookup::Rejected;
+  }
   Result<std::string> bytes = read_file(path);
-  Result<std::string> decoded = bytes.is_ok() ? decode_cache_entry(key, *bytes) : Result<std::string>(bytes.status());
+  Result<std::string> decoded = bytes.is_ok() ? decode_cache_entry(key, *bytes, binding) : Result<std::string>(bytes.status());
   if (!decoded.is_ok()) {
     remove(key, decoded.status().message());
     return Lookup::Rejected;
@@ -149,11 +207,21 @@ CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* p
   return Lookup::Hit;
 }
 
-void CompileCache::store(const std::string& key, const std::string& payload) const {
+void CompileCache::store(const std::string& key, const std::string& payload, const std::string& binding) const {
   if (!enabled()) return;
   std::string path = entry_path(key);
-  Status st = make_dirs(dir_ + "/kernels-v1");
-  if (st.is_ok()) st = write_file_atomic(path, encode_cache_entry(key, payload));
+  // The folders above the cache folder are the user's; the cache folder and its kernels
+  // folder are created private.
+  size_t slash = dir_.find_last_of('/');
+  Status st = slash == std::string::npos || slash == 0 ? Status::ok() : make_dirs(dir_.substr(0, slash));
+  if (st.is_ok()) st = make_private_dir(dir_);
+  if (st.is_ok()) st = make_private_dir(dir_ + "/kernels-v1");
+  for (const std::string& p : {dir_, dir_ + "/kernels-v1"}) {
+    std::string why = st.is_ok() ? untrusted(p) : "";
+    if (!why.empty()) st = error(ErrorCode::Io, why);
+  }
+  if (st.is_ok()) st = write_file_atomic(path, encode_cache_entry(key, payload, binding));
+  if (st.is_ok()) (void)::chmod(path.c_str(), 0600);  // whatever the umask: lookups refuse shared entries
   if (!st.is_ok()) {
     log_.warn("compile cache: cannot store " + path + ": " + st.message());
     return;

@@ -8,12 +8,22 @@
 /// Entry file <dir>/kernels-v1/<key>.bin:
 ///
 ///   bytes 0-7    magic "TGKCACHE"
-///   bytes 8-11   entry format version (1), little-endian
-///   bytes 12-15  zero
+///   bytes 8-11   entry format version (2), little-endian
+///   bytes 12-15  binding length B, little-endian
 ///   bytes 16-23  payload length, little-endian
 ///   bytes 24-55  SHA-256 of the payload
 ///   bytes 56-87  the key (so a file renamed to another key is not believed)
-///   bytes 88-    the payload: the plugin's executable bytes
+///   bytes 88-    the binding (B bytes): what the executable was compiled from, as text
+///                (cache_binding: digests of the lowered IR and options, the target hash,
+///                the plugin's name, version, build and ABI), compared at load with the
+///                request's, so an executable copied under another kernel's key (with
+///                the key field rewritten) is refused and recompiled
+///   then         the payload: the plugin's executable bytes
+///
+/// The folder is created private (0700). An entry is used only when the cache folder, its
+/// kernels folder and the entry file belong to this user and are writable by nobody else:
+/// anyone who can write an entry can make this process run any code in the plugin, which
+/// no check of an entry's own contents can prevent.
 ///
 /// Entries are written with write_file_atomic, so a crash leaves an old entry or none, but
 /// disks and people still damage files: an entry that fails any check is logged, deleted
@@ -44,6 +54,9 @@ struct CacheKeyParts {
 
 /// 64 hex characters.
 std::string cache_key(const CacheKeyParts& parts);
+/// What an entry records about its origin: one "name value" line per part, the large ones
+/// (IR, options, plugin build) as SHA-256 digests.
+std::string cache_binding(const CacheKeyParts& parts);
 
 /// The cache folder: `option` when given (the runtime options), else TEGULA_CACHE_DIR, else
 /// $XDG_CACHE_HOME/tegula, else $HOME/.cache/tegula. "" when caching is off ("off", or no
@@ -57,8 +70,9 @@ inline constexpr uint64_t kDefaultCacheLimit = uint64_t(1) << 30;
 
 /// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
 /// names what is wrong).
-std::string encode_cache_entry(const std::string& key, const std::string& payload);
-Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes);
+/// `binding` is what cache_binding gives for the request ("" for tests of the format alone).
+std::string encode_cache_entry(const std::string& key, const std::string& payload, const std::string& binding = "");
+Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes, const std::string& binding = "");
 
 class CompileCache {
 public:
@@ -74,12 +88,14 @@ public:
   /// Hit fills *payload and marks the entry as just used (its modification time set to now,
   /// unless it is already less than kTouchAfterSeconds old). Rejected: the entry was
   /// damaged; it has been logged and deleted.
-  Lookup lookup(const std::string& key, std::string* payload) const;
+  /// Rejected too when the entry records another origin than `binding`, or when the folder
+  /// or file is writable by another user (then nothing is deleted: it is not ours).
+  Lookup lookup(const std::string& key, std::string* payload, const std::string& binding = "") const;
   /// Store, then evict the least recently used entries (by modification time, which a hit
   /// refreshes) until the folder holds at most the limit; the new entry always stays. The
   /// folder is scanned on the first store and then only when the running total of what this
   /// cache stored passes the limit, so stores far below it cost no directory walk.
-  void store(const std::string& key, const std::string& payload) const;
+  void store(const std::string& key, const std::string& payload, const std::string& binding = "") const;
   /// Delete an entry the plugin refused (TG_ERR_CORRUPT).
   void remove(const std::string& key, const std::string& reason) const;
 
@@ -87,6 +103,8 @@ public:
   static constexpr int64_t kTouchAfterSeconds = 60;
 
 private:
+  /// Why `path` (a folder of the cache or an entry) cannot be trusted, or "".
+  static std::string untrusted(const std::string& path);
   /// Scan the folder and evict down to the limit; returns the bytes left.
   uint64_t evict(const std::string& keep) const;
 

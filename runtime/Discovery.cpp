@@ -80,7 +80,9 @@ Discovery discover_plugins(const SearchInputs& in, const PluginFilter& filter, c
     }
     auto [it, inserted] = first_by_name.emplace(m->name, file);
     if (!inserted) {
-      skip(file, m->name, "duplicate plugin name '" + m->name + "' (already found in " + it->second + ")");
+      log.debug("duplicate plugin name '" + m->name + "' in " + file + ": ranked after " + it->second +
+                ", loaded only if the ones before it fail to load");
+      out.alternates.push_back(std::move(m).value());
       continue;
     }
     out.manifests.push_back(std::move(m).value());

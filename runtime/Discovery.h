@@ -2,7 +2,8 @@
 /// Discovery: from the search path to the manifests worth loading. Reads every manifest the
 /// search path names, applies the select and disable filters (comma-separated fnmatch globs
 /// over plugin names, from TEGULA_SELECT_PLUGINS / TEGULA_DISABLE_PLUGINS and the runtime
-/// options) and drops duplicate names (the first found wins). Nothing is dlopen'ed here, so
+/// options) and ranks duplicate names (the first found wins; the others are fallbacks,
+/// loaded only if it fails, and logged as such). Nothing is dlopen'ed here, so
 /// a disabled plugin's code never runs. Each manifest passed over is logged and recorded
 /// with its reason. Two mistakes that would otherwise pass silently are recorded as skipped
 /// entries too: a search that finds no manifest at all (the entry names the folders searched
@@ -37,7 +38,10 @@ struct PluginFilter {
 };
 
 struct Discovery {
-  std::vector<Manifest> manifests;  ///< in search order
+  std::vector<Manifest> manifests;  ///< in search order, one per plugin name: the first found
+  /// Later manifests of a name in `manifests`, in search order: each is loaded only if every
+  /// one before it fails to load (a broken copy does not hide a working one).
+  std::vector<Manifest> alternates;
   std::vector<Skipped> skipped;
 };
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/Files.h"
+
 namespace tegula::runtime {
 namespace {
 
@@ -55,8 +57,13 @@ bool arch_matches_host(const std::string& arch) {
 }
 
 Status check_elf(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error(ErrorCode::NotFound, "cannot open library " + path + ": " + std::strerror(errno));
+  // Not a plain open(): a library path that names a FIFO would block here forever.
+  Result<int> opened = open_regular_file(path);
+  if (!opened.is_ok()) {
+    ErrorCode code = opened.status().code() == ErrorCode::Io && ::access(path.c_str(), F_OK) != 0 ? ErrorCode::NotFound : ErrorCode::Plugin;
+    return error(code, "library: " + opened.status().message());
+  }
+  int fd = *opened;
   unsigned char header[EI_NIDENT + 4] = {0};
   ssize_t n = ::read(fd, header, sizeof(header));
   ::close(fd);

@@ -93,7 +93,7 @@ Result<std::unique_ptr<PluginInstance>> load(const Manifest& m, const std::strin
   const char* refusal = nullptr;
   const tg_plugin_api* api = query(TG_ABI_VERSION_MIN, TG_ABI_VERSION_CURRENT, &refusal);
   if (!api) {
-    std::string reason = refusal ? plugin_message(refusal, kMaxTextBytes) : "no reason given";
+    std::string reason = refusal ? one_line_text(plugin_message(refusal, kMaxTextBytes)) : "no reason given";
     return unload_on_failure(error(ErrorCode::Plugin, "the plugin refused the host's ABI versions " +
                                                           range(TG_ABI_VERSION_MIN, TG_ABI_VERSION_CURRENT) + ": " +
                                                           reason));

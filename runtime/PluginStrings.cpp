@@ -61,6 +61,18 @@ std::string plugin_message(const char* s, size_t max_bytes) {
   return out;
 }
 
+std::string one_line_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else out.push_back(c);
+  }
+  return out;
+}
+
 std::string sanitized_text(std::string_view text) {
   size_t n = text.size();
   std::string out;

@@ -28,6 +28,9 @@ std::string plugin_message(const char* s, size_t max_bytes = kMaxMessageBytes);
 /// Free text of known length (e.g. a disassembly): invalid UTF-8, NULs and control
 /// characters other than tab and newline become '?'.
 std::string sanitized_text(std::string_view text);
+/// `text` on one line: newlines, carriage returns and tabs written as \n, \r, \t, so a
+/// reason a plugin gives cannot add lines of its own to a listing or a log.
+std::string one_line_text(std::string_view text);
 
 /// Whether `text` is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
 bool valid_utf8(std::string_view text);

@@ -15,13 +15,40 @@ extern "C" const char* tegula_package_datadir(void) __attribute__((weak));
 
 namespace tegula::runtime {
 
-Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
-  bool ignore_env = o.flags & TEGULA_RUNTIME_IGNORE_ENVIRONMENT;
-  Env env = ignore_env ? Env() : Env::process();
-  auto rt = std::make_unique<tegula_runtime>();
-  rt->log = Log(env.flag("TEGULA_LOADER_DEBUG"), o.log, o.log_user);
-  if (env.secure()) rt->log.debug("secure-execution process: every environment variable is ignored");
+namespace {
 
+Env environment_for(const tegula_runtime_options& o) {
+  return (o.flags & TEGULA_RUNTIME_IGNORE_ENVIRONMENT) ? Env() : Env::process();
+}
+
+/// Load the first manifest of `candidates` (one plugin name, in search order) that loads;
+/// each that fails is recorded in rt->skipped, and a later one is tried in its place.
+Result<std::shared_ptr<PluginInstance>> load_first(const std::vector<Manifest>& candidates, tegula_runtime* rt) {
+  Status last = error(ErrorCode::Internal, "no manifest");
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Manifest& m = candidates[i];
+    Result<std::shared_ptr<PluginInstance>> plugin = acquire_plugin(m, rt->log, rt);
+    if (plugin.is_ok()) {
+      if (i > 0) rt->log.warn("plugin '" + m.name + "': using " + m.path + " (the manifests found before it failed to load)");
+      for (size_t j = i + 1; j < candidates.size(); ++j) {
+        std::string reason = "duplicate plugin name '" + m.name + "': " + m.path + " wins (it loaded)";
+        rt->log.warn("skipping " + candidates[j].path + ": " + reason);
+        rt->skipped.push_back({candidates[j].path, m.name, reason});
+      }
+      return plugin;
+    }
+    // The loader has logged why; say what happens next.
+    if (i + 1 < candidates.size()) rt->log.warn("plugin '" + m.name + "': trying " + candidates[i + 1].path + " in its place");
+    rt->skipped.push_back({m.path, m.name, plugin.status().message()});
+    last = plugin.status();
+  }
+  return last;
+}
+
+}  // namespace
+
+Discovery discover_for_options(const tegula_runtime_options& o, const Log& log) {
+  Env env = environment_for(o);
   SearchInputs in;
   in.env = env;
   in.exe_dir = executable_dir();
@@ -44,15 +71,23 @@ Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
     filter.disable.push_back(*d);
     filter.disable_origins.push_back("TEGULA_DISABLE_PLUGINS");
   }
+  return discover_plugins(in, filter, log);
+}
 
-  Discovery found = discover_plugins(in, filter, rt->log);
+Result<tegula_runtime*> open_runtime(const tegula_runtime_options& o) {
+  Env env = environment_for(o);
+  auto rt = std::make_unique<tegula_runtime>();
+  rt->log = Log(env.flag("TEGULA_LOADER_DEBUG"), o.log, o.log_user);
+  if (env.secure()) rt->log.debug("secure-execution process: every environment variable is ignored");
+
+  Discovery found = discover_for_options(o, rt->log);
   rt->skipped = std::move(found.skipped);
   for (const Manifest& m : found.manifests) {
-    Result<std::shared_ptr<PluginInstance>> plugin = acquire_plugin(m, rt->log, rt.get());
-    if (!plugin.is_ok()) {
-      rt->skipped.push_back({m.path, m.name, plugin.status().message()});
-      continue;
-    }
+    std::vector<Manifest> candidates = {m};
+    for (const Manifest& alt : found.alternates)
+      if (alt.name == m.name) candidates.push_back(alt);
+    Result<std::shared_ptr<PluginInstance>> plugin = load_first(candidates, rt.get());
+    if (!plugin.is_ok()) continue;
     for (const Skipped& s : (*plugin)->skipped_devices()) {
       rt->log.warn("skipping device " + s.source + ": " + s.reason);
       rt->skipped.push_back(s);

@@ -20,6 +20,8 @@
 ///                                      was before the launch (never writes NaNs)           -> Fail (values)
 ///                         zerosign     writes +0 for every -0 of the last float tensor, as a max or min
 ///                                      that ignores the sign of zero would                 -> Fail (values)
+///                         loadcrash    raises SIGSEGV in tg_plugin_query                  -> Crash at discovery
+///                         loadhang     never returns from tg_plugin_query                 -> Timeout at discovery
 #include <signal.h>
 #include <unistd.h>
 
@@ -52,6 +54,8 @@ using namespace tegula;
 #define TG_BREAK_opaque 10
 #define TG_BREAK_nanskip 11
 #define TG_BREAK_zerosign 12
+#define TG_BREAK_loadcrash 13
+#define TG_BREAK_loadhang 14
 #define TG_CAT2(a, b) a##b
 #define TG_CAT(a, b) TG_CAT2(a, b)
 #define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
@@ -305,6 +309,11 @@ const tg_plugin_api api = {
 
 extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uint32_t host_max_abi,
                                                                  const char** out_refusal) {
+#if BREAKAGE == TG_BREAK_loadcrash
+  ::raise(SIGSEGV);
+#elif BREAKAGE == TG_BREAK_loadhang
+  for (;;) ::pause();
+#endif
   if (host_min_abi > TG_ABI_VERSION_1 || host_max_abi < TG_ABI_VERSION_1) {
     if (out_refusal) *out_refusal = "speaks only tegula plugin ABI 1";
     return nullptr;

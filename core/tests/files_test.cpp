@@ -146,3 +146,41 @@ TEST_CASE("file_exists") {
   CHECK(file_exists(dir + "/f"));
   remove_dir(dir);
 }
+
+TEST_CASE("read_file refuses what is not a regular file, without blocking") {
+  std::string dir = scratch_dir("not_regular");
+  // A FIFO with no writer: a blocking open() would wait for one forever.
+  REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
+  Result<std::string> fifo = read_file(dir + "/fifo");
+  REQUIRE_FALSE(fifo.is_ok());
+  CHECK(fifo.status().code() == ErrorCode::Io);
+  CHECK(fifo.status().message() == "'" + dir + "/fifo' is a pipe, not a regular file");
+
+  Result<std::string> zero = read_file("/dev/zero");  // endless: would read until memory runs out
+  REQUIRE_FALSE(zero.is_ok());
+  CHECK(zero.status().message() == "'/dev/zero' is a device, not a regular file");
+
+  Result<std::string> folder = read_file(dir);
+  REQUIRE_FALSE(folder.is_ok());
+  CHECK(folder.status().message().find("is a folder, not a regular file") != std::string::npos);
+
+  Result<int> fd = open_regular_file(dir + "/fifo");
+  CHECK_FALSE(fd.is_ok());
+  remove_dir(dir);
+}
+
+TEST_CASE("read_file bounds the size it reads, at the bound exactly") {
+  std::string dir = scratch_dir("bounded");
+  REQUIRE(write_file_atomic(dir + "/f", std::string(100, 'a')).is_ok());
+  CHECK(read_file(dir + "/f", 100).is_ok());
+  Result<std::string> big = read_file(dir + "/f", 99);
+  REQUIRE_FALSE(big.is_ok());
+  CHECK(big.status().code() == ErrorCode::OutOfRange);
+  CHECK(big.status().message() == "'" + dir + "/f' is larger than 99 bytes, the most this input may have");
+  // /proc files report size 0 and are still read whole (the bound applies as they are read).
+  Result<std::string> self = read_file("/proc/self/status");
+  REQUIRE(self.is_ok());
+  CHECK(self->find("Name:") != std::string::npos);
+  CHECK_FALSE(read_file("/proc/self/status", 8).is_ok());
+  remove_dir(dir);
+}

@@ -72,6 +72,28 @@ int cmd_devices(const std::vector<std::string>& args) {
   return 0;
 }
 
+namespace {
+
+/// One line of a listing from text a plugin chose: control characters (newlines included)
+/// are written as escapes, so no plugin can add lines to the listing or drive the terminal.
+std::string escaped_line(const char* text) {
+  std::string out;
+  for (const char* p = text ? text : ""; *p; ++p) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else out.push_back(char(c));
+  }
+  return out;
+}
+
+}  // namespace
+
 int cmd_plugins(const std::vector<std::string>& args) {
   if (!args.empty()) return command_usage("plugins");
   auto rt = open_runtime("plugins");
@@ -85,12 +107,13 @@ int cmd_plugins(const std::vector<std::string>& args) {
       tegula_error_free(e);
       continue;
     }
-    std::printf("  %s %s (%s), ABI %u, %u device(s)\n    %s\n    library  %s\n    manifest %s\n", p.name, p.version,
-                p.vendor, p.abi_version, p.device_count, p.description, p.library_path, p.manifest_path);
+    std::printf("  %s %s (%s), ABI %u, %u device(s)\n    %s\n    library  %s\n    manifest %s\n", escaped_line(p.name).c_str(),
+                escaped_line(p.version).c_str(), escaped_line(p.vendor).c_str(), p.abi_version, p.device_count,
+                escaped_line(p.description).c_str(), escaped_line(p.library_path).c_str(), escaped_line(p.manifest_path).c_str());
   }
   std::vector<Skipped> skipped = rt->skipped();
   std::printf("%zu skipped\n", skipped.size());
-  for (const Skipped& s : skipped) std::printf("  %s: %s\n", s.source.c_str(), s.reason.c_str());
+  for (const Skipped& s : skipped) std::printf("  %s: %s\n", escaped_line(s.source.c_str()).c_str(), escaped_line(s.reason.c_str()).c_str());
   return 0;
 }
 

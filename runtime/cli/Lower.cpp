@@ -83,7 +83,7 @@ int cmd_lower(const std::vector<std::string>& args) {
     }
   }
   if (file.empty() || target_name.empty() == device.empty()) return lower_usage();
-  auto text = read_file(file);
+  auto text = read_file(file, kMaxSourceBytes);
   if (!text.is_ok()) {
     std::fprintf(stderr, "tegula lower: %s\n", text.status().message().c_str());
     return 1;

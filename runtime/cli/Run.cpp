@@ -140,7 +140,7 @@ Result<examples::LaunchData> prepare_data(const ir::Kernel& k, const RunArgs& ar
 int cmd_run(const std::vector<std::string>& argv) {
   RunArgs args;
   if (Status st = parse_args(argv, args); !st.is_ok()) return fail("run", st, 2);
-  auto text = read_file(args.file);
+  auto text = read_file(args.file, kMaxSourceBytes);
   if (!text.is_ok()) return fail("run", text.status());
   auto k = ir::parse_and_verify(*text, args.file);
   if (!k.is_ok()) return fail("run", k.status());

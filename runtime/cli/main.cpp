@@ -17,6 +17,7 @@
 //
 // Every command answers --help on stdout (runtime/cli/Usage.cpp holds the texts).
 #include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ using namespace tegula;
 namespace {
 
 Result<ir::Kernel> load_kernel(const std::string& path) {
-  TG_ASSIGN_OR_RETURN(std::string text, read_file(path));
+  TG_ASSIGN_OR_RETURN(std::string text, read_file(path, kMaxSourceBytes));
   return ir::parse_and_verify(text, path);
 }
 
@@ -64,7 +65,7 @@ int cmd_print(const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_command(int argc, char** argv) {
   if (argc < 2) return cli::usage();
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
@@ -86,4 +87,15 @@ int main(int argc, char** argv) {
   if (cmd == "conformance") return cli::cmd_conformance(args);
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
   return cli::usage();
+}
+
+int main(int argc, char** argv) {
+  // Nothing in tegula throws, but the standard library does when memory runs out; that is
+  // an error message and exit status 1, not an abort with a core dump.
+  try {
+    return run_command(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("tegula: out of memory\n", stderr);
+    return 1;
+  }
 }

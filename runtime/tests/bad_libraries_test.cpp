@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "runtime/tests/TestSupport.h"
 
@@ -38,6 +39,14 @@ TEST_CASE("a file that is not ELF") {
   char resolved[PATH_MAX];
   REQUIRE(::realpath((dir + "/libgarbage.so").c_str(), resolved));
   CHECK(refusal(m, "garbage") == std::string(resolved) + " is not an ELF shared library");
+}
+
+TEST_CASE("a FIFO named as the library is refused without blocking") {
+  std::string dir = scratch_dir("fifo_library");
+  REQUIRE(::mkfifo((dir + "/libfifo.so").c_str(), 0600) == 0);
+  std::string m = write_manifest(dir, "fifo", "libfifo.so");
+  std::string reason = refusal(m, "fifo");
+  CHECK(reason.find("libfifo.so' is a pipe, not a regular file") != std::string::npos);
 }
 
 TEST_CASE("an ELF file for another architecture") {

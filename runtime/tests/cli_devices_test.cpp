@@ -45,6 +45,17 @@ TEST_CASE("tegula devices notes skipped plugins; tegula plugins says why") {
         std::string::npos);
 }
 
+TEST_CASE("a refusal reason with newlines prints escaped, on its own line") {
+  std::string env = "TEGULA_ADD_PLUGINS=" + test_manifest("refuses_multiline");
+  std::string out = tegula_cli("plugins", nullptr, env);
+  INFO(out);
+  CHECK(out.find(test_manifest("refuses_multiline") +
+                 ": the plugin refused the host's ABI versions 1..1: no test hardware present\\n  /forged/manifest.json: "
+                 "loaded fine?\\tend\n") != std::string::npos);  // the plugin strings turn \r into '?'
+  // No line of the listing starts with the forged text.
+  CHECK(out.find("\n  /forged/manifest.json") == std::string::npos);
+}
+
 TEST_CASE("the default search finds the build tree's plugins beside the executable") {
   int rc = -1;
   // An empty TEGULA_PLUGINS means unset: the default search, narrowed to the reference plugin.

@@ -67,7 +67,7 @@ TEST_CASE("damaged entries are rebuilt") {
   damage_and_rebuild("header_magic", [](std::string& b) { b[0] ^= 0x20; }, "bad magic");
   damage_and_rebuild("header_length", [](std::string& b) { b[16] ^= 0x01; }, "payload is");
   damage_and_rebuild("header_digest", [](std::string& b) { b[30] ^= 0x80; }, "payload digest mismatch");
-  damage_and_rebuild("header_version", [](std::string& b) { b[8] = 2; }, "entry format 2, expected 1");
+  damage_and_rebuild("header_version", [](std::string& b) { b[8] = 3; }, "entry format 3, expected 2");
   damage_and_rebuild("zero_length", [](std::string& b) { b.clear(); }, "shorter than the entry header (0 bytes)");
   damage_and_rebuild("short_header", [](std::string& b) { b.resize(40); }, "shorter than the entry header (40 bytes)");
   damage_and_rebuild("other_key", [](std::string& b) { b[60] ^= 0x01; }, "the entry belongs to another key");

@@ -68,3 +68,18 @@ TEST_CASE("negative symbols, NULL buffers, and an empty grid") {
   // N = 0: zero blocks, nothing to do, success.
   CHECK(f.k.launch({Arg::tensor(f.x), Arg::tensor(f.y), Arg::number(1), Arg::number(1), Arg::integer(0)}).is_ok());
 }
+
+TEST_CASE("a grid whose block count overflows int64 is refused, with the message every device gives") {
+  // 4 x 2^31 x 2^31 blocks is 2^64: the product wrapped to 0 and the reference device ran
+  // no block and reported success.
+  Fixture f;
+  auto k = f.d.compile("kernel wide(X: f32[4], n: i32) grid(4, n * 65536, n * 65536) threads(1) {\n"
+                       "  parallel i in 1 {\n"
+                       "    store X[0] = 1.0\n"
+                       "  }\n"
+                       "}\n");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  Status st = k->launch({Arg::tensor(f.x), Arg::integer(32768)});
+  CHECK(st.code() == ErrorCode::InvalidArgument);
+  CHECK(st.message() == "a grid of 4 x 2147483648 x 2147483648 blocks is more than the 281474976710656 one launch may run");
+}
