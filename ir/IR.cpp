@@ -289,8 +289,17 @@ std::optional<int64_t> fold_int_binary(BinaryOp op, int64_t a, int64_t b) {
     }
     case BinaryOp::Max: return std::max(a, b);
     case BinaryOp::Min: return std::min(a, b);
-    default: return std::nullopt;
+    // Comparisons and logic are not integer arithmetic.
+    case BinaryOp::Or:
+    case BinaryOp::And:
+    case BinaryOp::Eq:
+    case BinaryOp::Ne:
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 std::optional<int64_t> fold_int_neg(int64_t a) {
