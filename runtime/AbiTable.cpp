@@ -4,33 +4,16 @@
 #include <cstring>
 #include <string>
 
+#include "plugins/abi/tegula_abi_entries.h"
+
 namespace tegula::runtime {
 
-#define TG_ENTRY(field, since, optional) {#field, offsetof(tg_plugin_api, field), since, optional}
-
 const std::vector<ApiEntry>& api_entries() {
-  static const std::vector<ApiEntry> entries = {
-      TG_ENTRY(error_code, 1, false),        TG_ENTRY(error_message, 1, false),
-      TG_ENTRY(error_destroy, 1, false),     TG_ENTRY(get_info, 1, false),
-      TG_ENTRY(init, 1, false),              TG_ENTRY(shutdown, 1, false),
-      TG_ENTRY(device_count, 1, false),      TG_ENTRY(device_properties, 1, false),
-      TG_ENTRY(device_target, 1, true),      TG_ENTRY(device_open, 1, false),
-      TG_ENTRY(device_close, 1, false),      TG_ENTRY(queue_create, 1, false),
-      TG_ENTRY(queue_destroy, 1, false),     TG_ENTRY(queue_synchronize, 1, false),
-      TG_ENTRY(buffer_alloc, 1, false),      TG_ENTRY(buffer_free, 1, false),
-      TG_ENTRY(copy_h2d, 1, false),          TG_ENTRY(copy_d2h, 1, false),
-      TG_ENTRY(copy_d2d, 1, false),          TG_ENTRY(buffer_fill, 1, false),
-      TG_ENTRY(compile, 1, false),           TG_ENTRY(blob_release, 1, false),
-      TG_ENTRY(executable_load, 1, false),   TG_ENTRY(executable_free, 1, false),
-      TG_ENTRY(launch, 1, false),            TG_ENTRY(event_create, 1, false),
-      TG_ENTRY(event_destroy, 1, false),     TG_ENTRY(event_record, 1, false),
-      TG_ENTRY(event_synchronize, 1, false), TG_ENTRY(event_elapsed_ms, 1, true),
-      TG_ENTRY(compile_offline, 1, true),    TG_ENTRY(executable_describe, 1, true),
-  };
+#define TG_API_ENTRY(name, ret, params, args, since, optional) {#name, offsetof(tg_plugin_api, name), since, optional != 0},
+  static const std::vector<ApiEntry> entries = {TG_FOR_EACH_ABI_ENTRY(TG_API_ENTRY)};
+#undef TG_API_ENTRY
   return entries;
 }
-
-#undef TG_ENTRY
 
 size_t required_table_size(uint32_t abi_version) {
   if (abi_version != TG_ABI_VERSION_1) return 0;

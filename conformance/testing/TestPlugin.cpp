@@ -258,65 +258,38 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
 }
 #endif
 
-const tg_plugin_api api = {
-    /* .struct_size         = */ sizeof(tg_plugin_api),
-    /* .next                = */ nullptr,
-    /* .abi_version         = */ TG_ABI_VERSION_1,
-    /* .reserved            = */ 0,
-    /* .error_code          = */ ref::error_code,
-    /* .error_message       = */ ref::error_message,
-    /* .error_destroy       = */ ref::error_destroy,
-    /* .get_info            = */ get_info,
-    /* .init                = */ ref::init,
-    /* .shutdown            = */ ref::shutdown,
-    /* .device_count        = */ ref::device_count,
-    /* .device_properties   = */ device_properties,
-    /* .device_target       = */ device_target,
-    /* .device_open         = */ ref::device_open,
-    /* .device_close        = */ ref::device_close,
-    /* .queue_create        = */ ref::queue_create,
-    /* .queue_destroy       = */ ref::queue_destroy,
-    /* .queue_synchronize   = */ ref::queue_synchronize,
-    /* .buffer_alloc        = */ ref::buffer_alloc,
-    /* .buffer_free         = */ ref::buffer_free,
-    /* .copy_h2d            = */ ref::copy_h2d,
-    /* .copy_d2h            = */ ref::copy_d2h,
-    /* .copy_d2d            = */ ref::copy_d2d,
-    /* .buffer_fill         = */ ref::buffer_fill,
-    /* .compile             = */ ref::compile,
-    /* .blob_release        = */ ref::blob_release,
-    /* .executable_load     = */ ref::executable_load,
-    /* .executable_free     = */ ref::executable_free,
-    /* .launch              = */ launch,
-    /* .event_create        = */ ref::event_create,
-    /* .event_destroy       = */ ref::event_destroy,
-    /* .event_record        = */ ref::event_record,
-    /* .event_synchronize   = */ ref::event_synchronize,
-    /* .event_elapsed_ms    = */ ref::event_elapsed_ms,
-#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
-    /* .compile_offline     = */ compile_offline,
-    /* .executable_describe = */ executable_describe,
-#elif BREAKAGE == TG_BREAK_opaque
-    /* .compile_offline     = */ compile_offline,
-    /* .executable_describe = */ nullptr,
-#else
-    /* .compile_offline     = */ nullptr,
-    /* .executable_describe = */ nullptr,
-#endif
-};
-
 }  // namespace
 
-extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uint32_t host_max_abi,
-                                                                 const char** out_refusal) {
+// The table: the entries above, and the reference plugin's for the rest (a using-directive, so
+// qualified lookup of test_plugin::x finds tegula::reference::x unless test_plugin has its own).
+namespace test_plugin {
+using namespace tegula::reference;
+using ::launch, ::get_info, ::device_properties, ::device_target;
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar || BREAKAGE == TG_BREAK_opaque
+using ::compile_offline;
+#endif
+#if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+using ::executable_describe;
+#endif
+}  // namespace test_plugin
+
+#if BREAKAGE == TG_BREAK_loadcrash || BREAKAGE == TG_BREAK_loadhang
+// The table exists, but tg_plugin_query never hands it over: it dies or hangs first.
+namespace {
+TG_SDK_DEFINE_TABLE(test_table, test_plugin, TG_TEST_PLUGIN_NAME, {.compile_offline = true, .executable_describe = true})
+}  // namespace
+extern "C" TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t, uint32_t, const char**) {
 #if BREAKAGE == TG_BREAK_loadcrash
   ::raise(SIGSEGV);
-#elif BREAKAGE == TG_BREAK_loadhang
+#else
   for (;;) ::pause();
 #endif
-  if (host_min_abi > TG_ABI_VERSION_1 || host_max_abi < TG_ABI_VERSION_1) {
-    if (out_refusal) *out_refusal = "speaks only tegula plugin ABI 1";
-    return nullptr;
-  }
-  return &api;
+  return &test_table;
 }
+#elif BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar
+TG_SDK_PLUGIN_TABLE(test_plugin, TG_TEST_PLUGIN_NAME, {})
+#elif BREAKAGE == TG_BREAK_opaque
+TG_SDK_PLUGIN_TABLE(test_plugin, TG_TEST_PLUGIN_NAME, {.executable_describe = true})
+#else
+TG_SDK_PLUGIN_TABLE(test_plugin, TG_TEST_PLUGIN_NAME, {.compile_offline = true, .executable_describe = true})
+#endif

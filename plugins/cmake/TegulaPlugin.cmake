@@ -11,6 +11,8 @@
 # version script, and -z defs makes an unresolved symbol a link error rather than a dlopen
 # failure on someone else's machine. NO_EXPORT_MAP drops the version script (only for test
 # plugins that deliberately export the wrong thing).
+include(GNUInstallDirs)
+
 function(tg_write_plugin_manifest path name library abi_min abi_max)
   file(CONFIGURE OUTPUT ${path} CONTENT [[{
   "file_format_version": "1.0.0",

@@ -3,19 +3,15 @@
 /// it was compiled for, so bytes from a stale cache, another plugin or another machine are
 /// refused (TG_ERR_CORRUPT, which makes the runtime compile again) instead of run.
 ///
-///   bytes 0-7     magic "tgcpuexe"
-///   bytes 8-11    format version, little-endian
-///   bytes 12-15   zero
-///   bytes 16-23   total size in bytes, little-endian
-///   then fields, each a little-endian u64 length and that many bytes:
+/// The container is the SDK's (plugins/support/Container.h: magic "tgcpuexe", version,
+/// size, SHA-256), its fields, in order:
 ///     host identity (HostCpu::identity(): triple, LLVM CPU name, feature flags)
 ///     host brand string (for messages)
 ///     entry symbol name
 ///     the compile options it was built with
-///     arena bytes (8 bytes, little-endian)
+///     arena bytes (a u64 field)
 ///     the lowered IR text (the launch signature, grid and shapes come from it)
 ///     the ELF object
-///   last 32 bytes  SHA-256 of everything before them
 #pragma once
 
 #include <cstdint>

@@ -3,27 +3,16 @@
 #include "plugins/cuda/Blob.h"
 
 #include <cstdint>
-#include <cstring>
 #include <sstream>
 
-#include "core/Sha256.h"
+#include "plugins/support/Container.h"
 
 namespace tegula::cuda {
 namespace {
 
 constexpr char kMagic[8] = {'t', 'g', 'c', 'u', 'd', 'a', 'e', 'x'};
-constexpr uint32_t kVersion = 1;
-constexpr size_t kHeader = 56;
-
-void put_le(std::string& out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
-}
-
-uint64_t get_le(const uint8_t* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
+/// 2: the sections moved into the SDK container (plugins/support/Container.h).
+constexpr uint32_t kVersion = 2;
 
 const char* kind_name(ParamSlot::Kind k) {
   switch (k) {
@@ -172,51 +161,27 @@ Result<KernelInfo> parse_metadata(const std::string& text) {
 }  // namespace
 
 std::string encode_executable(const Executable& e) {
-  std::string payload;
-  const std::string meta = metadata(e.info);
-  for (const std::string* part : {&e.arch, &meta, &e.ptx, &e.cubin}) {
-    put_le(payload, part->size(), 8);
-    payload += *part;
-  }
-  std::string out(kMagic, sizeof kMagic);
-  put_le(out, kVersion, 4);
-  put_le(out, 0, 4);
-  put_le(out, payload.size(), 8);
-  Sha256 h;
-  h.update(payload);
-  auto d = h.digest();
-  out.append(reinterpret_cast<const char*>(d.data()), d.size());
-  out += payload;
-  return out;
+  return plugin::ContainerWriter(std::string_view(kMagic, sizeof kMagic), kVersion)
+      .field(e.arch)
+      .field(metadata(e.info))
+      .field(e.ptx)
+      .field(e.cubin)
+      .finish();
 }
 
 Result<Executable> decode_executable(const void* data, size_t size) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  if (!p || size < kHeader || std::memcmp(p, kMagic, sizeof kMagic) != 0) return corrupt("not a cuda executable (bad magic)");
-  uint32_t version = uint32_t(get_le(p + 8, 4));
-  if (version != kVersion) return corrupt("format version " + std::to_string(version) + ", this plugin reads " + std::to_string(kVersion));
-  uint64_t length = get_le(p + 16, 8);
-  if (length != size - kHeader) return corrupt("length does not match the header (truncated?)");
-  Sha256 h;
-  h.update(p + kHeader, size - kHeader);
-  auto d = h.digest();
-  if (std::memcmp(d.data(), p + 24, 32) != 0) return corrupt("digest mismatch (the bytes were altered)");
-  std::string parts[4];
-  size_t at = kHeader;
-  for (std::string& part : parts) {
-    if (size - at < 8) return corrupt("truncated section");
-    uint64_t n = get_le(p + at, 8);
-    at += 8;
-    if (n > size - at) return corrupt("section past the end");
-    part.assign(reinterpret_cast<const char*>(p + at), size_t(n));
-    at += size_t(n);
-  }
-  if (at != size) return corrupt("trailing bytes");
+  TG_ASSIGN_OR_RETURN(plugin::ContainerReader r, plugin::ContainerReader::open(data, size, std::string_view(kMagic, sizeof kMagic),
+                                                                               kVersion, "cuda executable"));
   Executable e;
-  e.arch = parts[0];
-  TG_ASSIGN_OR_RETURN(e.info, parse_metadata(parts[1]));
-  e.ptx = parts[2];
-  e.cubin = parts[3];
+  TG_ASSIGN_OR_RETURN(std::string_view arch, r.field("architecture"));
+  TG_ASSIGN_OR_RETURN(std::string_view meta, r.field("launch metadata"));
+  TG_ASSIGN_OR_RETURN(std::string_view ptx, r.field("PTX"));
+  TG_ASSIGN_OR_RETURN(std::string_view cubin, r.field("cubin"));
+  TG_RETURN_IF_ERROR(r.finish());
+  e.arch = arch;
+  TG_ASSIGN_OR_RETURN(e.info, parse_metadata(std::string(meta)));
+  e.ptx = ptx;
+  e.cubin = cubin;
   if (e.arch.rfind("sm_", 0) != 0 || e.cubin.empty()) return corrupt("no architecture or no cubin");
   return e;
 }

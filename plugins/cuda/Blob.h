@@ -1,14 +1,9 @@
 /// \file
 /// The executable the cuda plugin hands the host: a cubin with what a launch needs beside it.
 ///
-///   bytes 0-7    magic "tgcudaex"
-///   bytes 8-11   format version (1), little-endian
-///   bytes 12-15  zero
-///   bytes 16-23  payload length, little-endian
-///   bytes 24-55  SHA-256 of the payload
-///   bytes 56-    payload: four sections, each a little-endian u64 length then its bytes:
-///                the architecture ("sm_90a"), the launch metadata (text, one fact per
-///                line), the PTX and the cubin.
+/// The container is the SDK's (plugins/support/Container.h: magic "tgcudaex", version,
+/// size, SHA-256); its fields, in order: the architecture ("sm_90a"), the launch metadata
+/// (text, one fact per line), the PTX and the cubin.
 ///
 /// Any mismatch (magic, version, length, digest, a malformed metadata line) is refused as
 /// corrupt, so bytes from a stale cache or another plugin are never run.

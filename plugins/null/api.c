@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 static const tg_plugin_api null_api = {
     /* .struct_size       = */ sizeof(tg_plugin_api),

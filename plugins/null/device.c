@@ -3,7 +3,7 @@
  */
 #include <stddef.h>
 
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 tg_error* null_device_count(tg_plugin* plugin, uint32_t* out_count) {
   if (!plugin || !out_count) return null_error(TG_ERR_INVALID_ARGUMENT, "null: device_count: NULL argument");

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 struct tg_error {
   tg_status_code code;

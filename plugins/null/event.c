@@ -1,7 +1,7 @@
 /*
  * event.c: points in a queue, for waiting and timing.
  */
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 tg_error* null_event_create(tg_device* device, tg_event** out_event) {
   (void)device;

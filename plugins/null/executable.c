@@ -1,17 +1,7 @@
 /*
- * executable.c: compiling lowered IR, loading executables, launching them.
+ * executable.c: loading executables and launching them (compiling is C++: compile.cpp).
  */
-#include "plugins/null/null_plugin.h"
-
-tg_error* null_compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob) {
-  (void)device;
-  (void)request;
-  (void)out_blob;
-  /* TODO(null): read request->ir_data with tegula's lowered-IR reader (ir::read_lowered),
-   * generate code, and return bytes that executable_load accepts in another process. Put a
-   * magic number and a version at the front so stale or foreign bytes are caught. */
-  return null_unimplemented("compile");
-}
+#include "null_plugin.h"
 
 void null_blob_release(tg_blob* blob) {
   (void)blob;

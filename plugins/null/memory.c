@@ -1,7 +1,7 @@
 /*
  * memory.c: device buffers and transfers.
  */
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 tg_error* null_buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer) {
   (void)device;

@@ -10,6 +10,10 @@
 
 #include "plugins/abi/tegula_plugin.h"
 
+#ifdef __cplusplus
+extern "C" { /* compile.cpp is C++ */
+#endif
+
 /* The plugin instance: what init makes and shutdown frees. */
 struct tg_plugin {
   uint32_t abi_version;
@@ -56,8 +60,10 @@ tg_error* null_copy_d2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, tg
 tg_error* null_buffer_fill(tg_queue* queue, tg_buffer* buffer, uint64_t offset, uint64_t size,
                            const void* pattern, uint32_t pattern_size);
 
-/* executable.c */
+/* compile.cpp */
 tg_error* null_compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob);
+
+/* executable.c */
 void null_blob_release(tg_blob* blob);
 tg_error* null_executable_load(tg_device* device, const void* data, size_t size,
                                tg_executable** out_executable);
@@ -73,5 +79,9 @@ void null_event_destroy(tg_event* event);
 tg_error* null_event_record(tg_queue* queue, tg_event* event);
 tg_error* null_event_synchronize(tg_event* event);
 tg_error* null_event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
 
 #endif /* TEGULA_PLUGINS_NULL_NULL_PLUGIN_H_ */

@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"

@@ -1,7 +1,7 @@
 /*
  * queue.c: in-order streams of work.
  */
-#include "plugins/null/null_plugin.h"
+#include "null_plugin.h"
 
 tg_error* null_queue_create(tg_device* device, tg_queue** out_queue) {
   (void)device;

@@ -4,9 +4,10 @@
 /// since a NULL error means success), the mapping of tegula Status codes onto
 /// tg_status_code, and the guard that keeps exceptions from crossing the C ABI.
 ///
-/// Plugins link it statically (tg_plugin's LIBS), so each .so has its own copy and exports
-/// nothing more. An out-of-tree plugin needs none of this: the C header is the contract
-/// (plugins/null shows a self-contained one).
+/// Part of the plugin SDK (tegula::plugin_sdk, installed for out-of-tree plugins). Plugins link
+/// it statically (tg_plugin's LIBS), so each .so has its own copy and exports nothing more. A
+/// plugin may also do without it: the C header is the contract (plugins/null's error.c shows
+/// self-contained error objects).
 #pragma once
 
 #include <cstdint>

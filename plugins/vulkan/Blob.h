@@ -2,21 +2,15 @@
 /// The executable format: what compile() returns and executable_load() reads back, here or
 /// in another process. All integers little-endian.
 ///
-///   bytes 0-7     magic "tgvkspv\0"
-///   bytes 8-11    format version (1)
-///   bytes 12-15   zero
-///   bytes 16-23   total size in bytes
-///   bytes 24-55   SHA-256 of bytes 56..end
-///   bytes 56-     fields, each a u32 or a string (u32 length + bytes, padded to 4):
-///                 target name, target hash, kernel name, the lowered IR text,
-///                 spirv version, workgroup size, shared bytes, push bytes, subgroup size,
-///                 binding count + one argument index each,
-///                 push entry count + (argument, kind, offset) each,
-///                 word count + the SPIR-V words
+/// The container is the SDK's (plugins/support/Container.h: magic "tgvkspv\0", version,
+/// size, SHA-256); its fields, in order: target name, target hash, kernel name, the lowered
+/// IR text, the shader interface (u32s: spirv version, workgroup size, shared bytes, push
+/// bytes, subgroup size, binding count + one argument index each, push entry count +
+/// (argument, kind, offset) each) and the SPIR-V words.
 ///
 /// Any mismatch (magic, version, size, digest, a field that runs past the end, a push
-/// constant outside the push bytes, SPIR-V without its magic number) is TG_ERR_CORRUPT, so a stale or damaged cache entry is
-/// refused and rebuilt rather than misread.
+/// constant outside the push bytes, SPIR-V without its magic number) is TG_ERR_CORRUPT, so a
+/// stale or damaged cache entry is refused and rebuilt rather than misread.
 #pragma once
 
 #include <cstdint>

@@ -27,6 +27,7 @@
 #include "plugins/vulkan/VulkanSymbols.h"
 #include "plugins/vulkan/codegen/Generate.h"
 #include "targets/Target.h"
+#include "plugins/support/EntryTable.h"
 #include "plugins/support/PluginErrors.h"
 
 namespace tegula::vulkan {
@@ -212,37 +213,8 @@ void full_barrier(tg_device* d, VkCommandBuffer cmd);
 // --- executables (Executable.cpp, Launch.cpp) --------------------------------------------
 void destroy_executable(tg_executable* e);
 
-// --- entry points, in table order (Api.cpp) ----------------------------------------------
-tg_error* get_info(tg_plugin_info* out_info);
-tg_error* init(const tg_host_info* host, tg_plugin** out_plugin);
-void shutdown(tg_plugin* plugin);
-tg_error* device_count(tg_plugin* plugin, uint32_t* out_count);
-tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out);
-tg_error* device_target(tg_plugin* plugin, uint32_t index, tg_target_description* out);
-tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device);
-void device_close(tg_device* device);
-tg_error* queue_create(tg_device* device, tg_queue** out_queue);
-void queue_destroy(tg_queue* queue);
-tg_error* queue_synchronize(tg_queue* queue);
-tg_error* buffer_alloc(tg_device* device, uint64_t size, tg_buffer** out_buffer);
-void buffer_free(tg_buffer* buffer);
-tg_error* copy_h2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, const void* src, uint64_t size);
-tg_error* copy_d2h(tg_queue* queue, void* dst, tg_buffer* src, uint64_t src_offset, uint64_t size);
-tg_error* copy_d2d(tg_queue* queue, tg_buffer* dst, uint64_t dst_offset, tg_buffer* src, uint64_t src_offset, uint64_t size);
-tg_error* buffer_fill(tg_queue* queue, tg_buffer* buffer, uint64_t offset, uint64_t size, const void* pattern,
-                      uint32_t pattern_size);
-tg_error* compile(tg_device* device, const tg_compile_request* request, tg_blob* out_blob);
-void blob_release(tg_blob* blob);
-tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_executable** out);
-void executable_free(tg_executable* executable);
-tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_params* params);
-tg_error* event_create(tg_device* device, tg_event** out_event);
-void event_destroy(tg_event* event);
-tg_error* event_record(tg_queue* queue, tg_event* event);
-tg_error* event_synchronize(tg_event* event);
-tg_error* event_elapsed_ms(tg_event* start, tg_event* end, double* out_ms);
-tg_error* compile_offline(tg_plugin* plugin, const tg_target_description* target, const tg_compile_request* request,
-                          tg_blob* out_blob);
-tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, tg_blob* out_text);
+// Entry points, one per entry of the ABI list but the error entries (the SDK's); Api.cpp
+// puts them behind guarded thunks in the table (plugins/support/EntryTable.h).
+TG_SDK_DECLARE_ENTRIES()
 
 }  // namespace tegula::vulkan

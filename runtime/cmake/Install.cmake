@@ -7,11 +7,14 @@
 # and, for C++ embedders who build kernels with ir::KernelBuilder, the IR headers
 # ("ir/Builder.h", with <prefix>/include/tegula on the include path). It is a static
 # library; its static dependencies are exported with it and linked transitively.
+#
+# For backend plugins built outside the tree: tegula::plugin_sdk (plugins/support, with the IR
+# library) and tg_plugin() (plugins/cmake/TegulaPlugin.cmake); plugins/null builds this way.
 include(CMakePackageConfigHelpers)
 
 set(TEGULA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tegula)
 
-install(TARGETS tegula_runtime tegula_ir tegula_targets tegula_core
+install(TARGETS tegula_runtime tegula_ir tegula_targets tegula_core tegula_plugin_support
   EXPORT tegulaTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT tegulaTargets NAMESPACE tegula:: DESTINATION ${TEGULA_CMAKE_DIR})
@@ -21,9 +24,15 @@ foreach(dir core ir targets)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tegula/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "tests" EXCLUDE PATTERN "fuzz" EXCLUDE)
 endforeach()
-# For out-of-tree plugins: the ABI header, at the path the tree's own plugins include.
-install(FILES ${PROJECT_SOURCE_DIR}/plugins/abi/tegula_plugin.h
+# For out-of-tree plugins, at the paths the tree's own plugins include: the ABI header and its
+# entry list, the SDK's headers (tegula::plugin_sdk), and tg_plugin() (TegulaPlugin.cmake, which
+# tegulaConfig.cmake includes).
+install(FILES ${PROJECT_SOURCE_DIR}/plugins/abi/tegula_plugin.h ${PROJECT_SOURCE_DIR}/plugins/abi/tegula_abi_entries.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tegula/plugins/abi)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugins/support/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tegula/plugins/support
+        FILES_MATCHING PATTERN "*.h" PATTERN "tests" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/plugins/cmake/TegulaPlugin.cmake ${PROJECT_SOURCE_DIR}/plugins/cmake/plugin_exports.map
+        DESTINATION ${TEGULA_CMAKE_DIR})
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/tegulaConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/tegulaConfig.cmake

@@ -1,7 +1,10 @@
 // Every field of every struct in plugins/abi/tegula_plugin.h, and every enumerator, for the
-// golden layout test. X(struct, field) / E(enumerator). Adding a field to the header without
+// golden layout test. X(struct, field) / E(enumerator); tg_plugin_api's entries come from the
+// entry list. Adding a field to the header without
 // adding it here still fails the test: the struct's size changes.
 #pragma once
+
+#include "plugins/abi/tegula_abi_entries.h"
 
 #define TG_ABI_STRUCTS(S) \
   S(tg_extension)         \
@@ -38,18 +41,10 @@
   X(tg_launch_params, struct_size) X(tg_launch_params, next) X(tg_launch_params, grid)            \
   X(tg_launch_params, reserved) X(tg_launch_params, args) X(tg_launch_params, arg_count)          \
   X(tg_plugin_api, struct_size) X(tg_plugin_api, next) X(tg_plugin_api, abi_version)              \
-  X(tg_plugin_api, reserved) X(tg_plugin_api, error_code) X(tg_plugin_api, error_message)         \
-  X(tg_plugin_api, error_destroy) X(tg_plugin_api, get_info) X(tg_plugin_api, init)               \
-  X(tg_plugin_api, shutdown) X(tg_plugin_api, device_count) X(tg_plugin_api, device_properties)   \
-  X(tg_plugin_api, device_target) X(tg_plugin_api, device_open) X(tg_plugin_api, device_close)    \
-  X(tg_plugin_api, queue_create) X(tg_plugin_api, queue_destroy)                                  \
-  X(tg_plugin_api, queue_synchronize) X(tg_plugin_api, buffer_alloc) X(tg_plugin_api, buffer_free) \
-  X(tg_plugin_api, copy_h2d) X(tg_plugin_api, copy_d2h) X(tg_plugin_api, copy_d2d)                \
-  X(tg_plugin_api, buffer_fill) X(tg_plugin_api, compile) X(tg_plugin_api, blob_release)          \
-  X(tg_plugin_api, executable_load) X(tg_plugin_api, executable_free) X(tg_plugin_api, launch)    \
-  X(tg_plugin_api, event_create) X(tg_plugin_api, event_destroy) X(tg_plugin_api, event_record)   \
-  X(tg_plugin_api, event_synchronize) X(tg_plugin_api, event_elapsed_ms)              \
-  X(tg_plugin_api, compile_offline) X(tg_plugin_api, executable_describe)
+  X(tg_plugin_api, reserved)
+
+// The function pointers of tg_plugin_api come after these, from the one entry list
+// (TG_FOR_EACH_ABI_ENTRY in plugins/abi/tegula_abi_entries.h).
 
 #define TG_ABI_ENUMERATORS(E)                                                                     \
   E(TG_OK) E(TG_ERR_INVALID_ARGUMENT) E(TG_ERR_UNIMPLEMENTED) E(TG_ERR_UNSUPPORTED)               \

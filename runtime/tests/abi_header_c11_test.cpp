@@ -12,6 +12,7 @@ size_t abi_c11_sizeof_launch_arg(void);
 size_t abi_c11_offsetof_launch_arg_f64(void);
 size_t abi_c11_sizeof_device_properties(void);
 size_t abi_c11_sizeof_launch_params(void);
+size_t abi_c11_entry_count(void);
 const tg_plugin_api* abi_c11_partial_table(void);
 }
 
@@ -22,6 +23,7 @@ TEST_CASE("C and C++ agree on the ABI layout") {
   CHECK(abi_c11_offsetof_launch_arg_f64() == offsetof(tg_launch_arg, f64));
   CHECK(abi_c11_sizeof_device_properties() == sizeof(tg_device_properties));
   CHECK(abi_c11_sizeof_launch_params() == sizeof(tg_launch_params));
+  CHECK(abi_c11_entry_count() == 32);
   const tg_plugin_api* api = abi_c11_partial_table();
   CHECK(api->abi_version == TG_ABI_VERSION_1);
   CHECK((api->get_info != nullptr));

@@ -22,6 +22,9 @@ std::string actual_layout() {
 #undef TG_SIZE_LINE
 #define TG_FIELD_LINE(s, f) out << "field " #s "." #f " " << offsetof(s, f) << " " << sizeof(((s*)nullptr)->f) << "\n";
   TG_ABI_FIELDS(TG_FIELD_LINE)
+#define TG_ENTRY_LINE(name, ret, params, args, since, optional) TG_FIELD_LINE(tg_plugin_api, name)
+  TG_FOR_EACH_ABI_ENTRY(TG_ENTRY_LINE)
+#undef TG_ENTRY_LINE
 #undef TG_FIELD_LINE
 #define TG_ENUM_LINE(e) out << "value " #e " " << (unsigned long long)(e) << "\n";
   TG_ABI_ENUMERATORS(TG_ENUM_LINE)

@@ -5,17 +5,7 @@
 #
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DGENERATOR=... -DWORK_DIR=... -P install_and_embed.cmake
 
-function(run)
-  cmake_parse_arguments(ARG "" "EXPECT" "COMMAND" ${ARGN})
-  execute_process(COMMAND ${ARG_COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARG_COMMAND}\n${out}\n${err}")
-  endif()
-  if(ARG_EXPECT AND NOT out MATCHES "${ARG_EXPECT}")
-    message(FATAL_ERROR "output of ${ARG_COMMAND} lacks '${ARG_EXPECT}':\n${out}\n${err}")
-  endif()
-  message(STATUS "ok: ${ARG_COMMAND}\n${out}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/RunStep.cmake)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)

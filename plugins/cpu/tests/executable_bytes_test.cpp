@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/Sha256.h"
+#include "plugins/support/Container.h"
 
 #include "plugins/cpu/tests/PluginUtil.h"
 
@@ -23,22 +23,19 @@ kernel scale(X: f32[N], Y: f32[N]) grid(ceildiv(N, 64)) threads(64) {
 }
 )";
 
-/// Replace a length-prefixed field of the blob (field 0 is the host identity).
+/// The blob with field `index` replaced (field 0 is the host identity), resealed with a
+/// valid size and digest: what a damaged or foreign cache entry that passes the container's
+/// own checks looks like.
 std::string with_field(const std::string& blob, int index, const std::string& value) {
-  size_t pos = 24;
-  for (int i = 0; i < index; ++i) {
-    uint64_t n;
-    std::memcpy(&n, blob.data() + pos, 8);
-    pos += 8 + n;
+  auto r = plugin::ContainerReader::open(blob.data(), blob.size(), "tgcpuexe", 2, "cpu executable");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  plugin::ContainerWriter w("tgcpuexe", 2);
+  for (int i = 0; i < 7; ++i) {
+    auto field = r->field("field");
+    REQUIRE(field.is_ok());
+    w.field(i == index ? std::string_view(value) : *field);
   }
-  uint64_t old;
-  std::memcpy(&old, blob.data() + pos, 8);
-  std::string out = blob.substr(0, pos);
-  uint64_t n = value.size();
-  out.append(reinterpret_cast<const char*>(&n), 8);
-  out += value;
-  out += blob.substr(pos + 8 + old);
-  return out;
+  return w.finish();
 }
 
 }  // namespace
@@ -82,12 +79,7 @@ TEST_CASE("an executable for another CPU is refused, naming it") {
   REQUIRE(!blob.empty());
   // Rebuild the blob around another host identity and brand, with a valid checksum: the
   // format is the plugin's own, so this is what another machine's cache would hold.
-  std::string foreign = with_field(with_field(blob.substr(0, blob.size() - 32), 0, "x86_64-unknown-linux-gnu|znver9|+avx2"),
-                                   1, "Some Other CPU");
-  uint64_t total = foreign.size() + 32;
-  std::memcpy(foreign.data() + 16, &total, 8);
-  std::array<uint8_t, 32> digest = Sha256().update(foreign).digest();
-  foreign.append(reinterpret_cast<const char*>(digest.data()), 32);
+  std::string foreign = with_field(with_field(blob, 0, "x86_64-unknown-linux-gnu|znver9|+avx2"), 1, "Some Other CPU");
   CHECK_FALSE(p.load(foreign));
   CHECK(p.last_code == TG_ERR_CORRUPT);
   CHECK_MESSAGE(p.last_message.find("Some Other CPU") != std::string::npos, p.last_message);
@@ -101,9 +93,7 @@ TEST_CASE("a scratch size no kernel could need is refused as corrupt") {
   for (uint64_t bytes : {~uint64_t(0), ~uint64_t(0) - 62, uint64_t(1) << 40}) {
     CAPTURE(bytes);
     std::string arena(reinterpret_cast<const char*>(&bytes), 8);
-    std::string bad = with_field(blob.substr(0, blob.size() - 32), 4, arena);
-    std::array<uint8_t, 32> digest = Sha256().update(bad).digest();
-    bad.append(reinterpret_cast<const char*>(digest.data()), 32);
+    std::string bad = with_field(blob, 4, arena);
     CHECK_FALSE(p.load(bad));
     CHECK(p.last_code == TG_ERR_CORRUPT);
   }
