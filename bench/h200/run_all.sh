@@ -15,8 +15,8 @@
 #   bash bench/h200/run_all.sh build basebuild tests conformance cudabench basebench vkbench
 #
 # On the workplace's device machine (the `run` tool) carry `.device/vulkan/debs` (Debian's
-# libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev and
-# doctest-dev, which that machine lacks); results go under $OUT. The build lives in
+# libvulkan1 and the glvnd libraries the NVIDIA ICD loads, plus libvulkan-dev, doctest-dev,
+# libsodium23 and libsodium-dev, which that machine lacks); results go under $OUT. The build lives in
 # build-h200/ (git-ignored), so a second call on a still-warm machine reuses it.
 set -u
 ROOT=$(realpath "$(dirname "$0")/../..")
@@ -31,7 +31,7 @@ start=$(date +%s)
 stamp() { echo "[$1 at $(( $(date +%s) - start )) s]"; }
 
 if [ -d "$DEBS" ]; then
-  for f in "$DEBS"/*.deb; do case "$f" in *-dev_*) ;; *) dpkg -x "$f" /;; esac; done
+  for f in "$DEBS"/*.deb; do case "$f" in */libsodium*) dpkg -x "$f" /;; *-dev_*) ;; *) dpkg -x "$f" /;; esac; done
   ldconfig
   mkdir -p /tmp/dev && for f in "$DEBS"/libvulkan-dev_*.deb "$DEBS"/doctest-dev_*.deb; do dpkg -x "$f" /tmp/dev; done
 fi
