@@ -6,6 +6,7 @@
 #include "ir/lower/Context.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/Passes.h"
+#include "ir/lower/SharedPlacement.h"
 #include "targets/Target.h"
 
 namespace tegula::ir {
@@ -18,8 +19,9 @@ struct Pass {
 
 // The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
 // does and why; the order matters: layouts need the instruction choice and the padded
-// shapes, thread mapping needs layouts, pipelining needs vector widths, and barriers go in
-// last, once every access is known.
+// shapes, thread mapping needs layouts, pipelining needs vector widths, shared memory is
+// placed once stages and copy engines are known, and barriers go in last, once every access
+// is known.
 const Pass kPipeline[] = {
     {"select_instructions", select_instructions},
     {"forward_operands", forward_operands},
@@ -28,6 +30,7 @@ const Pass kPipeline[] = {
     {"map_threads", map_threads},
     {"lower_reductions", lower_reductions},
     {"plan_pipelines", plan_pipelines},
+    {"place_shared", place_shared},
     {"insert_barriers", insert_barriers},
     {"rasterize", rasterize},
 };
@@ -69,6 +72,7 @@ Result<LowerResult> lower(const Kernel& k, const TargetDescription& target, cons
   }
   // What backends will be handed must pass their reader; a failure is a bug in a pass.
   Status st = verify_lowered(ctx.kernel);
+  if (st.is_ok()) st = check_shared_placement(ctx.kernel);
   if (!st.is_ok()) return error(ErrorCode::Internal, "lowering produced a kernel the lowered-form reader refuses: " + st.str());
   return LowerResult{std::move(ctx.kernel), std::move(ctx.log)};
 }

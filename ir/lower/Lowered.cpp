@@ -115,6 +115,7 @@ Result<KernelPlan> get_kernel_plan(const Kernel& k) {
   TG_ASSIGN_OR_RETURN(p.shared_bytes, int_in(k.attrs, "lower.shared_bytes", 0, 0, int64_t(1) << 40));
   // Rasterize.cpp's own limit: backends remap blocks in 32-bit indices.
   TG_ASSIGN_OR_RETURN(p.raster, int_in(k.attrs, "lower.raster", 0, 1, 65535));
+  TG_ASSIGN_OR_RETURN(p.tmem_slot, int_in(k.attrs, "lower.tmem_slot", -1, 0, int64_t(1) << 40));
   return p;
 }
 

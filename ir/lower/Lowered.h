@@ -38,6 +38,7 @@ struct KernelPlan {
   int64_t tensor_align = 0;  ///< lower.tensor_align in bytes; 0: no guarantee
   int64_t shared_bytes = 0;  ///< lower.shared_bytes
   int64_t raster = 0;        ///< lower.raster; 0 when the block order is not remapped
+  int64_t tmem_slot = -1;    ///< lower.tmem_slot: shared byte offset of the tensor-memory address; -1: none
 };
 Result<KernelPlan> get_kernel_plan(const Kernel& k);
 

@@ -19,9 +19,11 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/lower/CopyEngines.h"
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/Passes.h"
 #include "ir/lower/SharedLayout.h"
+#include "ir/lower/SharedPlacement.h"
 
 namespace tegula::ir {
 namespace {
@@ -39,23 +41,37 @@ int writers_of(const Block& body, const std::string& name) {
 
 bool reads(const Stmt& s, const std::string& name) { return read_buffers(s).count(name) != 0; }
 
-/// Whether the tensor copy engine can write a tile into a shared buffer's layout: it writes
-/// boxes densely (no row padding), at most 256 elements per box dimension, with inner rows of
-/// whole 16 bytes, swizzled only in the 32/64/128-byte modes whose span is one column block.
-bool bulk_writable(LowerContext& ctx, const std::string& name, const std::vector<int64_t>& extent) {
-  Stmt* alloc = ctx.find_alloc(name);
-  if (!alloc) return false;
-  auto l = get_shared_layout(alloc->attrs);
-  if (!l.is_ok() || l->pad) return false;
-  int64_t esize = int64_t(dtype_size(alloc->type.dtype));
-  if (extent != alloc->type.shape || extent[0] > 256) return false;
-  int64_t inner = l->block ? l->block : extent[1];
-  if (inner > 256 || (inner * esize) % 16) return false;
-  if (l->swizzle_bits) {
-    int64_t span = int64_t(16) << l->swizzle_bits;  // bits 1, 2, 3: 32, 64, 128 bytes
-    if (l->swizzle_base != 4 || l->swizzle_shift != 3 || inner * esize != span) return false;
+/// The engine that prefetches a candidate copy ("bulk", "async"), or "" (stays synchronous,
+/// with the reason in the log). A bulk destination is aligned for the engine here, so that
+/// placement puts every stage on 128 bytes.
+std::string choose_engine(LowerContext& ctx, const Stmt& s, const BufferMap& buffers, bool has_bulk, bool has_async) {
+  const std::string& dst = s.copy_dst().buffer;
+  Stmt* alloc = ctx.find_alloc(dst);
+  auto layout = alloc ? get_shared_layout(alloc->attrs) : Result<SharedLayout>(error(ErrorCode::Internal, "no alloc"));
+  if (!layout.is_ok()) return "";
+  std::string why;
+  if (has_bulk) {
+    SharedLayout aligned = *layout;
+    aligned.align = std::max(aligned.align, kBulkCopyAlign);
+    auto box = bulk_copy_box(s, buffers, aligned);
+    if (box.is_ok()) {
+      set_shared_layout(alloc->attrs, aligned);
+      return "bulk";
+    }
+    why = "not by the tensor copy engine: " + box.status().message();
   }
-  return true;
+  if (has_async) {
+    auto plan = get_distribution(s.attrs, "plan");
+    Status fits = plan.is_ok() ? async_copy_fits(s, buffers, *layout, *plan, std::max<int64_t>(1, stmt_attr_int(s, "plan.vec")), ctx.kernel.threads)
+                               : plan.status();
+    if (fits.is_ok()) {
+      if (!why.empty()) ctx.note(where(s) + "copy into '" + dst + "' " + why);
+      return "async";
+    }
+    why += std::string(why.empty() ? "" : "; ") + "not by the asynchronous copy unit: " + fits.message();
+  }
+  ctx.note(where(s) + "copy into '" + dst + "' stays synchronous (" + why + ")");
+  return "";
 }
 
 }  // namespace
@@ -83,22 +99,14 @@ Status plan_pipelines(LowerContext& ctx) {
                        buffers.at(s.copy_dst().buffer).scope == Scope::Shared && !find_attr(s.attrs, "plan.forward");
       const std::string dst = candidate ? s.copy_dst().buffer : "";
       if (candidate && writers_of(ctx.kernel.body, dst) == 1 && !seen_reads.count(dst)) {
-        auto extent = tile_op_extent(s, buffers);
-        int64_t vec = stmt_attr_int(s, "plan.vec");
-        int64_t esize = int64_t(dtype_size(buffers.at(dst).dtype));
-        bool bulk = has_bulk && extent.is_ok() && extent->size() == 2 && vec * esize >= 16 &&
-                    buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype && bulk_writable(ctx, dst, *extent);
-        bool async = has_async && (vec * esize == 4 || vec * esize == 8 || vec * esize == 16) &&
-                     buffers.at(s.copy_src().buffer).dtype == buffers.at(dst).dtype;
-        if (bulk || async) {
+        std::string engine = choose_engine(ctx, s, buffers, has_bulk, has_async);
+        if (!engine.empty()) {
           set_attr(s.attrs, "plan.async", AttrValue::of_bool(true));
-          set_attr(s.attrs, "plan.engine", AttrValue::of_ident(bulk ? "bulk" : "async"));
+          set_attr(s.attrs, "plan.engine", AttrValue::of_ident(engine));
           prefetch.push_back(int64_t(i));
           stages_of[dst] = stages;
           ctx.note(where(s) + "copy into '" + dst + "' prefetched " + std::to_string(stages - 1) + " iterations ahead by the " +
-                   (bulk ? "tensor copy engine" : "asynchronous copy unit"));
-        } else {
-          ctx.note(where(s) + "copy into '" + dst + "' stays synchronous (dtype conversion or narrow vectors)");
+                   (engine == "bulk" ? "tensor copy engine" : "asynchronous copy unit"));
         }
       }
       for (const auto& [name, info] : buffers)
@@ -109,47 +117,32 @@ Status plan_pipelines(LowerContext& ctx) {
     loops.push_back({&loop, prefetch});
   });
 
-  // Fit shared memory: shrink stages until the total fits.
-  auto total_bytes = [&](int64_t max_stages) {
-    int64_t total = 0;
-    for (const Stmt& s : ctx.kernel.body.stmts) {
-      if (s.op != OpKind::Alloc || s.type.scope != Scope::Shared || is_forwarded(s)) continue;
-      auto l = get_shared_layout(s.attrs);
-      SharedLayout layout = l.is_ok() ? *l : SharedLayout{};
-      int64_t stages = stages_of.count(s.name) ? std::min(stages_of.at(s.name), max_stages) : 1;
-      int64_t bytes = shared_stage_bytes(layout, s.type.shape, s.type.dtype);
-      total = (total + layout.align - 1) / layout.align * layout.align + bytes * stages;
+  // Fit shared memory: shrink stages until the placement (SharedPlacement.h, what
+  // place_shared will record) fits; a kernel that does not fit even unpipelined is refused
+  // there, with the byte counts.
+  auto apply_stages = [&](int64_t max_stages) -> Result<int64_t> {
+    for (Stmt& s : ctx.kernel.body.stmts) {
+      if (s.op != OpKind::Alloc || !stages_of.count(s.name)) continue;
+      TG_ASSIGN_OR_RETURN(SharedLayout layout, get_shared_layout(s.attrs));
+      layout.stages = std::min(stages_of.at(s.name), max_stages);
+      set_shared_layout(s.attrs, layout);
     }
-    return total;
+    for (auto& [loop, prefetch] : loops) set_attr(loop->attrs, "plan.stages", AttrValue::of_int(std::min(stmt_attr_int(*loop, "stages"), max_stages)));
+    TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel));
+    return place_regions(regions).bytes;
   };
   int64_t limit = ctx.target.shared_memory_per_block;
   int64_t max_stages = 16;
-  while (max_stages > 1 && total_bytes(max_stages) > limit) --max_stages;
-  int64_t total = total_bytes(max_stages);
-  if (total > limit)
-    return error(ErrorCode::Unsupported, "kernel '" + ctx.kernel.name + "' needs " + std::to_string(total) +
-                                             " bytes of shared memory; target '" + ctx.target.name + "' offers " +
-                                             std::to_string(limit) + " per block",
-                 ctx.kernel.loc);
-  for (Stmt& s : ctx.kernel.body.stmts) {
-    if (s.op != OpKind::Alloc || !stages_of.count(s.name)) continue;
-    int64_t stages = std::min(stages_of.at(s.name), max_stages);
-    auto l = get_shared_layout(s.attrs);
-    SharedLayout layout = l.is_ok() ? *l : SharedLayout{};
-    layout.stages = stages;
-    set_shared_layout(s.attrs, layout);
+  for (;;) {
+    TG_ASSIGN_OR_RETURN(int64_t bytes, apply_stages(max_stages));
+    if (bytes <= limit || max_stages == 1) break;
+    --max_stages;
   }
   for (auto& [loop, prefetch] : loops) {
-    int64_t want = stmt_attr_int(*loop, "stages");
-    if (want > max_stages) {
-      set_attr(loop->attrs, "plan.stages", AttrValue::of_int(max_stages));
+    if (stmt_attr_int(*loop, "stages") > max_stages)
       ctx.note(where(*loop) + "pipeline shortened to " + std::to_string(max_stages) + " stages to fit " + std::to_string(limit) +
                " bytes of shared memory");
-    } else {
-      set_attr(loop->attrs, "plan.stages", AttrValue::of_int(want));
-    }
   }
-  set_attr(ctx.kernel.attrs, "lower.shared_bytes", AttrValue::of_int(total));
   return Status::ok();
 }
 

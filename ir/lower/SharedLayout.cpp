@@ -10,7 +10,10 @@ void set_shared_layout(std::vector<Attr>& attrs, const SharedLayout& l) {
   if (l.pad) set_attr(attrs, "layout.pad", AttrValue::of_int(l.pad));
   if (l.swizzle_bits) set_attr(attrs, "layout.swizzle", AttrValue::of_ints({l.swizzle_bits, l.swizzle_base, l.swizzle_shift}));
   set_attr(attrs, "layout.align", AttrValue::of_int(l.align));
+  // One stage is the default: a layout shrunk back to it (pipeline fitting) drops the attribute.
   if (l.stages > 1) set_attr(attrs, "layout.stages", AttrValue::of_int(l.stages));
+  else std::erase_if(attrs, [](const Attr& a) { return a.name == "layout.stages"; });
+  if (l.offset >= 0) set_attr(attrs, "layout.offset", AttrValue::of_int(l.offset));
 }
 
 static Result<int64_t> int_attr(const std::vector<Attr>& attrs, const char* name, int64_t fallback, int64_t lo, int64_t hi) {
@@ -27,6 +30,7 @@ Result<SharedLayout> get_shared_layout(const std::vector<Attr>& attrs) {
   TG_ASSIGN_OR_RETURN(l.pad, int_attr(attrs, "layout.pad", 0, 0, 1 << 10));
   TG_ASSIGN_OR_RETURN(l.align, int_attr(attrs, "layout.align", 16, 1, 4096));
   TG_ASSIGN_OR_RETURN(l.stages, int_attr(attrs, "layout.stages", 1, 1, 16));
+  TG_ASSIGN_OR_RETURN(l.offset, int_attr(attrs, "layout.offset", -1, 0, int64_t(1) << 40));
   if (const Attr* a = find_attr(attrs, "layout.swizzle")) {
     const AttrValue& v = a->value;
     bool ok = v.kind == AttrValue::Kind::List && v.list.size() == 3;
@@ -89,6 +93,35 @@ Status check_shared_layout(const SharedLayout& l, const std::vector<int64_t>& sh
     }
   }
   return Status::ok();
+}
+
+bool shared_vectors_contiguous(const SharedLayout& l, const std::vector<int64_t>& shape, DType dtype, const Distribution& plan,
+                               const std::vector<int64_t>& origin, int64_t n, int64_t threads) {
+  int64_t es = int64_t(dtype_size(dtype));
+  if (n * es > 16 || (n * es) & (n * es - 1)) return false;
+  // Buffers start 16-byte aligned (PlaceShared.cpp); every stage must too.
+  if (shared_stage_bytes(l, shape, dtype) % 16) return false;
+  int rank = int(shape.size());
+  for (int64_t t = 0; t < threads; ++t) {
+    for (int64_t v = 0; v < plan.value_count(); v += n) {
+      std::vector<int64_t> c = plan.coords(t, v, rank);
+      bool in = true;
+      for (int i = 0; i < rank; ++i) {
+        c[size_t(i)] += origin.empty() ? 0 : origin[size_t(i)];
+        in = in && c[size_t(i)] < shape[size_t(i)];
+      }
+      if (!in) continue;
+      int64_t base = shared_offset(l, shape, dtype, c);
+      if (base % (n * es)) return false;
+      for (int64_t i = 1; i < n; ++i) {
+        std::vector<int64_t> ci = c;
+        ci.back() += i;
+        if (ci.back() >= shape.back()) return false;
+        if (shared_offset(l, shape, dtype, ci) != base + i * es) return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace tegula::ir

@@ -21,6 +21,7 @@
 #include "core/DType.h"
 #include "core/Status.h"
 #include "ir/IR.h"
+#include "ir/lower/Distribution.h"
 
 namespace tegula::ir {
 
@@ -32,6 +33,9 @@ struct SharedLayout {
   int64_t swizzle_shift = 0;
   int64_t align = 16;
   int64_t stages = 1;
+  /// layout.offset: where place_shared (PlaceShared.cpp) put the buffer's first stage, in
+  /// bytes from the start of the block's shared memory; -1 before placement.
+  int64_t offset = -1;
   bool operator==(const SharedLayout&) const = default;
 };
 
@@ -46,5 +50,13 @@ int64_t shared_offset(const SharedLayout& l, const std::vector<int64_t>& shape, 
 int64_t shared_stage_bytes(const SharedLayout& l, const std::vector<int64_t>& shape, DType dtype);
 /// Checks that no two elements share bytes and that blocking divides the columns.
 Status check_shared_layout(const SharedLayout& l, const std::vector<int64_t>& shape, DType dtype);
+
+/// Whether every thread of a plan over a tile of `extent` at `origin` in a shared buffer can
+/// move its elements `n` at a time as single aligned accesses of n * element-size bytes (a
+/// power of two up to 16): each group of n consecutive slots along the last dimension lands
+/// on n consecutive, n-aligned elements of the layout, swizzle included. Groups entirely past
+/// the buffer's shape are skipped (they are masked); a group that runs past it is refused.
+bool shared_vectors_contiguous(const SharedLayout& l, const std::vector<int64_t>& shape, DType dtype, const Distribution& plan,
+                               const std::vector<int64_t>& origin, int64_t n, int64_t threads);
 
 }  // namespace tegula::ir

@@ -9,10 +9,12 @@
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
+#include "ir/lower/CopyEngines.h"
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
+#include "ir/lower/SharedPlacement.h"
 #include "targets/Target.h"
 
 namespace tegula::ir {
@@ -21,17 +23,17 @@ namespace {
 Status fail(const SourceLoc& loc, const std::string& msg) { return error(ErrorCode::Verify, msg, loc); }
 
 constexpr const char* kKernelAttrs[] = {"lower.target", "lower.target_hash", "lower.subgroup", "lower.assume",
-                                        "lower.tensor_align", "lower.shared_bytes", "lower.raster"};
+                                        "lower.tensor_align", "lower.shared_bytes", "lower.raster", "lower.tmem_slot"};
 constexpr const char* kSharedAllocAttrs[] = {"layout.block", "layout.pad", "layout.swizzle", "layout.align", "layout.stages",
-                                             "layout.forwarded"};
+                                             "layout.offset", "layout.forwarded"};
 constexpr const char* kFragmentAllocAttrs[] = {"layout.threads", "layout.values", "layout.opaque", "layout.atom", "layout.groups",
                                                "layout.repeat"};
 constexpr const char* kThreadPlanAttrs[] = {"plan.kind", "plan.layout", "plan.vec", "plan.threads", "plan.values"};
 constexpr const char* kCopyAttrs[] = {"plan.async", "plan.engine", "plan.forward"};
 constexpr const char* kReduceAttrs[] = {"plan.kind", "plan.threads", "plan.values", "plan.shuffle", "plan.cross", "plan.scratch"};
-constexpr const char* kPipelineAttrs[] = {"plan.prefetch", "plan.stages"};
+constexpr const char* kPipelineAttrs[] = {"plan.prefetch", "plan.stages", "plan.barriers"};
 constexpr const char* kGemmAttrs[] = {"mma.inst", "mma.kind", "mma.atom", "mma.groups", "mma.repeat", "mma.group_threads",
-                                      "mma.a", "mma.b", "mma.padded"};
+                                      "mma.a", "mma.b", "mma.padded", "plan.barriers"};
 
 template <size_t N>
 bool listed(const char* const (&names)[N], const std::string& name) {
@@ -207,6 +209,24 @@ private:
       if (p.stages > 1 && l.stages != p.stages)
         return fail(s.loc, "shared buffer '" + dst->name + "' has " + std::to_string(l.stages) + " stages (layout.stages), its pipeline " +
                                std::to_string(p.stages));
+      TG_RETURN_IF_ERROR(check_engine(s, l));
+    }
+    return Status::ok();
+  }
+
+  /// A prefetch's engine must be able to move it (CopyEngines.h): a forged plan.engine would
+  /// otherwise reach a backend that emits exactly what the plan says.
+  Status check_engine(const Stmt& copy, const SharedLayout& dst) {
+    TG_ASSIGN_OR_RETURN(CopyPlan c, get_copy_plan(copy));
+    BufferMap buffers = kernel_buffers(k_);
+    if (c.engine == CopyEngine::Bulk) {
+      auto box = bulk_copy_box(copy, buffers, dst);
+      if (!box.is_ok()) return fail(copy.loc, "plan.engine=bulk on a copy the tensor copy engine cannot move: " + box.status().message());
+    }
+    if (c.engine == CopyEngine::Async) {
+      Status fits = c.kind == ThreadPlanKind::Free ? async_copy_fits(copy, buffers, dst, c.threads, c.vector(), k_.threads)
+                                                   : error(ErrorCode::Unsupported, "it has no free thread plan");
+      if (!fits.is_ok()) return fail(copy.loc, "plan.engine=async on a copy the asynchronous copy unit cannot move: " + fits.message());
     }
     return Status::ok();
   }
@@ -259,6 +279,13 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
     return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' was lowered for another description of '" + target.name +
                                                  "' (lower.target_hash differs); lower it for this device",
                  k.loc);
+  // What a backend is handed is fully lowered: its shared memory placed, once, by
+  // place_shared (a partial lowering, `--after PASS`, is not yet).
+  TG_RETURN_IF_ERROR(check_shared_placement(k));
+  if (plan.shared_bytes > target.shared_memory_per_block)
+    return fail(find_attr(k.attrs, "lower.shared_bytes")->loc, "lower.shared_bytes = " + std::to_string(plan.shared_bytes) + " exceeds the " +
+                                                                   std::to_string(target.shared_memory_per_block) + " bytes per block of target '" +
+                                                                   target.name + "'");
   Status st;
   for_each_stmt(k.body, [&](const Stmt& s) {
     if (!st.is_ok()) return;

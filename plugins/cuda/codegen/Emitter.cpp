@@ -4,6 +4,8 @@
 /// statements (for, if, parallel, store, barrier).
 #include "plugins/cuda/codegen/Emitter.h"
 
+#include "ir/lower/SharedPlacement.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
@@ -116,13 +118,12 @@ Status Emitter::declare_buffers() {
     b.shape = s.type.shape;
     if (b.scope == ir::Scope::Shared) {
       b.cname = "sh_" + s.name;
+      // Placed by the lowering (place_shared): the offset is read, never chosen here.
       TG_ASSIGN_OR_RETURN(b.layout, ir::get_shared_layout(s.attrs));
       b.stage_bytes = ir::shared_stage_bytes(b.layout, b.shape, b.dtype);
-      smem_align_ = std::max<int64_t>(smem_align_, std::max<int64_t>(16, b.layout.align));
-      int64_t a = std::max<int64_t>(16, b.layout.align);
-      smem_used_ = (smem_used_ + a - 1) / a * a;
-      b.offset = smem_used_;
-      smem_used_ += b.stage_bytes * b.layout.stages;
+      b.offset = b.layout.offset;
+      smem_align_ = std::max<int64_t>(smem_align_, std::max<int64_t>(ir::kSharedBaseAlign, b.layout.align));
+      smem_used_ = std::max(smem_used_, b.offset + b.stage_bytes * b.layout.stages);
     } else if (b.scope == ir::Scope::Fragment) {
       b.cname = "f_" + s.name;
       auto d = ir::get_distribution(s.attrs, "layout");
@@ -527,21 +528,10 @@ static std::string shared_offset_function(const Buffer& b) {
   return f;
 }
 
-Status Emitter::plan_shared() {
-  // mbarriers (8 bytes each) and the tensor-memory address slot follow the buffers.
-  int64_t used = (smem_used_ + 7) / 8 * 8;
-  mbarrier_base = used;
-  used += mbarrier_count * 8;
-  if (uses_tmem) {
-    tmem_slot = itos(used);
-    used += 8;
-  }
-  smem_used_ = used;
-  return Status::ok();
-}
-
 Result<Generated> Emitter::run() {
   TG_RETURN_IF_ERROR(declare_buffers());
+  TG_ASSIGN_OR_RETURN(placed_end_, ir::placed_end(k_));
+  smem_used_ = std::max(smem_used_, placed_end_);
   TG_RETURN_IF_ERROR(plan_fragment_stages());
   if (k_.threads < 1 || k_.threads > 1024) return error(ErrorCode::Unsupported, "cuda: a block of " + itos(k_.threads) + " threads");
   info.name = "tg_" + k_.name;
@@ -549,7 +539,6 @@ Result<Generated> Emitter::run() {
 
   // Pre-pass: which loops use mbarriers (bulk copies), which gemms use tensor memory.
   TG_RETURN_IF_ERROR(prepare_resources());
-  TG_RETURN_IF_ERROR(plan_shared());
 
   // Body first: it decides the tensor maps, which join the signature.
   std::string body;
@@ -643,15 +632,16 @@ Result<Generated> Emitter::run() {
   }
   src += join(params, ", ") + ") {\n" + body + "}\n";
 
-  // Dynamic shared memory: the buffers plus room to align the base.
-  int64_t bytes = smem_used_;
-  if (bytes > 0 && smem_align_ > 16) bytes += smem_align_ - 16;
+  // Dynamic shared memory: what the lowering placed (lower.shared_bytes, the base slack
+  // included), plus the fragment copies staged here (FragmentStage.cpp) past its end.
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
+  int64_t bytes = plan.shared_bytes;
+  if (smem_used_ > placed_end_) bytes = smem_used_ + (smem_align_ > ir::kSharedBaseAlign ? smem_align_ - ir::kSharedBaseAlign : 0);
   if (bytes > int64_t(target_.shared_memory_per_block))
     return error(ErrorCode::Unsupported, "cuda: kernel '" + k_.name + "' needs " + itos(bytes) + " bytes of shared memory (with " +
                                              itos(smem_align_) + "-byte alignment); target '" + target_.name + "' offers " +
                                              itos(int64_t(target_.shared_memory_per_block)));
   info.shared_bytes = bytes;
-  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
   for (const ir::Assumption& a : plan.assume) {
     auto it = std::find(symbols.begin(), symbols.end(), a.symbol);
     if (it == symbols.end()) continue;

@@ -25,6 +25,7 @@
 #include "ir/lower/Distribution.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/SharedLayout.h"
+#include "ir/lower/SharedPlacement.h"
 #include "plugins/cuda/codegen/CodeGen.h"
 
 namespace tegula::cuda::gen {
@@ -231,13 +232,34 @@ public:
 
   // pipelines (Pipeline.cpp)
   enum class Engine : uint8_t { Bulk, Async, Sync };
-  /// How a prefetched copy moves: the bulk tensor copy engine (its tensor map registered
-  /// when `map_index` is given, `bytes` the bytes it delivers), cp.async, or plain stores.
-  Engine engine_of(const ir::Stmt& copy, int64_t* map_index, int64_t* bytes);
+  /// How a prefetched copy moves, as the lowering planned it (plan.engine): the bulk tensor
+  /// copy engine (its tensor map registered when `map_index` is given, `bytes` the bytes it
+  /// delivers), cp.async, or plain stores.
+  Result<Engine> engine_of(const ir::Stmt& copy, int64_t* map_index, int64_t* bytes);
+  /// What emitting a pipelined loop needs, read off its plan: per body statement whether it
+  /// is prefetched and by which engine (and tensor map), the staged buffers, the wgmma gemm
+  /// left in flight (if any) and the loop's mbarriers.
+  struct PipelineEmit {
+    int64_t stages = 1;
+    std::vector<bool> is_prefetch;
+    std::vector<Engine> engine;
+    std::vector<int64_t> map;
+    int64_t tx_bytes = 0;
+    bool any_async = false, any_bulk = false, any_sync = false;
+    std::vector<const Buffer*> staged;
+    const ir::Stmt* inflight = nullptr;
+    std::string bar0, phase;
+  };
+  Result<PipelineEmit> plan_pipelined(const ir::Stmt& loop);
+  /// The prefetched copies of iteration `iter` into stage `stage`.
+  Status emit_pipeline_issue(const ir::Stmt& loop, const PipelineEmit& p, const std::string& iter, const std::string& stage);
+  /// The body's other statements.
+  Status emit_pipeline_compute(const ir::Stmt& loop, const PipelineEmit& p);
   /// Issue a prefetched copy into the stage the C++ variables st_<buffer> name.
   Status emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map_index, const std::string& bar_addr);
   int64_t tcgen05_columns(const ir::GemmPlan& p);
-  std::vector<int64_t> mbarrier_counts;
+  /// The mbarriers to initialise: shared byte offset and arrival count.
+  std::vector<std::pair<int64_t, int64_t>> mbarrier_inits;
 
   // --- facts -----------------------------------------------------------------------------
   int sm() const { return sm_; }
@@ -253,10 +275,14 @@ public:
   bool uses_tmem = false;
   bool uses_wgmma = false;  ///< the f16/bf16 encoders are then plain C (Conversions.inc)
   int64_t tmem_columns = 0;
-  std::string tmem_slot;  ///< smem offset expression of the TMEM address slot
-  int64_t mbarrier_base = 0;  ///< smem offset of the mbarrier area
-  int64_t mbarrier_count = 0;
-  std::map<const ir::Stmt*, int64_t> mbarrier_of;  ///< first mbarrier of a loop or gemm
+  std::string tmem_slot;  ///< smem offset of the TMEM address slot (lower.tmem_slot)
+  /// A loop's or gemm's mbarriers: `index` names its phase variable, `offset` is where
+  /// place_shared put the first one (plan.barriers).
+  struct Barriers {
+    int64_t index = 0;
+    int64_t offset = 0;
+  };
+  std::map<const ir::Stmt*, Barriers> mbarrier_of;
 
   KernelInfo info;
   GenOptions options;
@@ -282,7 +308,6 @@ private:
   Status prepare_resources();
   Status emit_setup();
   Status emit_teardown();
-  Status plan_shared();
 
   const ir::Kernel& k_;
   const TargetDescription& target_;
@@ -298,6 +323,7 @@ private:
   int counter_ = 0;
   int64_t smem_align_ = 16;
   int64_t smem_used_ = 0;
+  int64_t placed_end_ = 0;  ///< the end of what the lowering placed (ir::placed_end)
 
   friend class ScopeGuard;
 

@@ -76,9 +76,9 @@ Status Emitter::emit_gemm_tcgen05(const ir::Stmt& s, const ir::GemmPlan& p, cons
   idesc |= uint32_t(p.m >> 4) << 24;
   std::string kind = mi.mnemonic;  // "tcgen05.mma.cta_group::1.kind::f16"
   int64_t groups = p.gm * p.gn;
-  int64_t bar = mbarrier_of.at(&s);
-  std::string phase = "ph" + itos(bar);
-  std::string bar_addr = "(smem_u32 + " + itos(mbarrier_base + 8 * bar) + "u)";
+  const Barriers& bar = mbarrier_of.at(&s);
+  std::string phase = "ph" + itos(bar.index);
+  std::string bar_addr = "(smem_u32 + " + itos(bar.offset) + "u)";
   bool is_int = C->dtype == DType::I32;
 
   open("");

@@ -21,30 +21,9 @@ Result<std::vector<int64_t>> Emitter::extent_of(const ir::Stmt& s) {
 
 bool Emitter::shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& extent,
                                const std::vector<int64_t>& off, int64_t n, int64_t threads_used) {
-  int64_t es = int64_t(dtype_size(b.dtype));
-  if (n * es > 16 || (n * es) & (n * es - 1)) return false;
-  if (b.offset % 16 || b.stage_bytes % 16) return false;
-  int rank = int(extent.size());
-  for (int64_t t = 0; t < threads_used; ++t) {
-    for (int64_t v = 0; v < d.value_count(); v += n) {
-      std::vector<int64_t> c = d.coords(t, v, rank);
-      bool in = true;
-      for (int i = 0; i < rank; ++i) {
-        c[size_t(i)] += off.empty() ? 0 : off[size_t(i)];
-        in = in && c[size_t(i)] < b.shape[size_t(i)];
-      }
-      if (!in) continue;
-      int64_t base = ir::shared_offset(b.layout, b.shape, b.dtype, c);
-      if (base % (n * es)) return false;
-      for (int64_t i = 1; i < n; ++i) {
-        std::vector<int64_t> ci = c;
-        ci.back() += i;
-        if (ci.back() >= b.shape.back()) return false;
-        if (ir::shared_offset(b.layout, b.shape, b.dtype, ci) != base + i * es) return false;
-      }
-    }
-  }
-  return true;
+  (void)extent;
+  if (b.offset % 16) return false;
+  return ir::shared_vectors_contiguous(b.layout, b.shape, b.dtype, d, off, n, threads_used);
 }
 
 static std::string vec_type(int64_t bytes) {

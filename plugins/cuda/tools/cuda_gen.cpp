@@ -2,7 +2,8 @@
 /// tegula_cuda_gen: a developer's view of the cuda plugin's code generation.
 ///
 ///   tegula_cuda_gen FILE.tile TARGET [--raster G] [--div SYM=D ...] [--option KEY=VALUE ...]
-///                   [--show lowered|cuda|ptx|all|none] [--cubin OUT.cubin]
+///                   [--show lowered|cuda|ptx|all|none]
+///                   (--show cuda stops before compiling) [--cubin OUT.cubin]
 ///
 /// lowers FILE for a built-in TARGET (sm_80, sm_89, sm_90a, sm_100a), generates the CUDA C++
 /// and compiles it with NVRTC; prints what --show asks (default: all).
@@ -62,6 +63,12 @@ int main(int argc, char** argv) {
   auto g = cuda::generate_cuda(lowered->kernel, *t, *arch, *gen_options);
   if (!g.is_ok()) return std::fprintf(stderr, "%s\n", g.status().str().c_str()), 1;
   if (show == "cuda" || show == "all") std::printf("%s\n", g->source.c_str());
+  // The generated C++ alone needs no NVRTC run (which takes seconds to minutes).
+  if (show == "cuda") {
+    std::fprintf(stderr, "generated: %s, %lld bytes of shared memory, %zu tensor maps\n", g->info.name.c_str(),
+                 (long long)g->info.shared_bytes, g->info.tensor_maps.size());
+    return 0;
+  }
   auto c = cuda::compile_lowered(text, *t, *arch, options);
   if (!c.is_ok()) return std::fprintf(stderr, "%s\n", c.status().str().c_str()), 1;
   if (show == "ptx" || show == "all") std::printf("%s\n", c->executable.ptx.c_str());
