@@ -151,6 +151,10 @@ struct MatrixInstruction {
   /// Dense FLOPs (2*M*N*K per instruction) one issuing group completes per clock; see the
   /// README for the basis of each family. Compare entries by rate / group_threads.
   double rate = 0;
+  /// Bytes of the block's shared memory the instruction's implementation keeps for itself
+  /// when a kernel uses it ("shared_reserve"; Vulkan's workgroup-scope matrices stage through
+  /// driver-reserved shared memory). Lowering fits the kernel's own regions in what is left.
+  int64_t shared_reserve = 0;
 };
 
 struct SharedMemoryBanks {

@@ -199,7 +199,7 @@ Result<MatrixInstruction> read_instruction(const Json& v, const JsonPath& path) 
   TG_RETURN_IF_ERROR(check_object(
       v, path,
       {"id", "kind", "m", "n", "k", "dtypes", "locations", "scope", "group_threads",
-       "issue_threads", "majors", "layouts", "mnemonic", "requires", "rate"}));
+       "issue_threads", "majors", "layouts", "mnemonic", "requires", "rate", "shared_reserve"}));
   MatrixInstruction mi;
   TG_RETURN_IF_ERROR(read_field(v, path, "id", mi.id, read_string));
   TG_RETURN_IF_ERROR(read_field(v, path, "kind", mi.kind,
@@ -247,6 +247,9 @@ Result<MatrixInstruction> read_instruction(const Json& v, const JsonPath& path) 
   TG_RETURN_IF_ERROR(read_field(v, path, "requires", mi.required_features,
                                 list_of(parse_feature, "feature", kFeatureNames)));
   TG_RETURN_IF_ERROR(read_field(v, path, "rate", mi.rate, read_number));
+  if (const Json* reserve = v.find("shared_reserve")) {
+    TG_ASSIGN_OR_RETURN(mi.shared_reserve, read_int(*reserve, path.field("shared_reserve"), 0, int64_t(1) << 30));
+  }
   return mi;
 }
 

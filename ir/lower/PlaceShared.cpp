@@ -20,7 +20,8 @@ namespace tegula::ir {
 Status place_shared(LowerContext& ctx) {
   TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel));
   SharedPlacement placed = place_regions(regions);
-  int64_t limit = ctx.target.shared_memory_per_block;
+  std::string reserved_by;
+  int64_t limit = shared_limit(ctx.kernel, ctx.target, &reserved_by);
   if (placed.bytes > limit) {
     std::string parts;
     for (size_t i = 0; i < regions.size() && i < 8; ++i) {
@@ -32,7 +33,8 @@ Status place_shared(LowerContext& ctx) {
     }
     return error(ErrorCode::Unsupported, "kernel '" + ctx.kernel.name + "' needs " + std::to_string(placed.bytes) +
                                              " bytes of shared memory (" + parts + ", with alignment); target '" + ctx.target.name +
-                                             "' offers " + std::to_string(limit) + " per block",
+                                             "' offers " + std::to_string(limit) + " per block" +
+                                             (reserved_by.empty() ? std::string() : " beside what its instruction " + reserved_by + " keeps"),
                  ctx.kernel.loc);
   }
   for (size_t i = 0; i < regions.size(); ++i) {

@@ -131,7 +131,7 @@ Status plan_pipelines(LowerContext& ctx) {
     TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel));
     return place_regions(regions).bytes;
   };
-  int64_t limit = ctx.target.shared_memory_per_block;
+  int64_t limit = shared_limit(ctx.kernel, ctx.target);
   int64_t max_stages = 16;
   for (;;) {
     TG_ASSIGN_OR_RETURN(int64_t bytes, apply_stages(max_stages));

@@ -8,6 +8,7 @@
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
+#include "targets/Target.h"
 
 namespace tegula::ir {
 namespace {
@@ -26,6 +27,19 @@ std::string describe(const SharedRegion& r) {
 }
 
 }  // namespace
+
+int64_t shared_limit(const Kernel& k, const TargetDescription& target, std::string* reserved_by) {
+  int64_t reserve = 0;
+  for_each_stmt(k.body, [&](const Stmt& s) {
+    if (s.op != OpKind::Gemm) return;
+    auto p = get_gemm_plan(s);
+    const MatrixInstruction* mi = p.is_ok() ? target.find_instruction(p->inst) : nullptr;
+    if (!mi || mi->shared_reserve <= reserve) return;
+    reserve = mi->shared_reserve;
+    if (reserved_by) *reserved_by = mi->id;
+  });
+  return target.shared_memory_per_block - reserve;
+}
 
 Result<int64_t> barrier_offset(const Stmt& s) {
   const Attr* a = find_attr(s.attrs, "plan.barriers");

@@ -20,7 +20,17 @@
 #include "core/Status.h"
 #include "ir/IR.h"
 
+namespace tegula {
+struct TargetDescription;
+}
+
 namespace tegula::ir {
+
+/// What a kernel may place in a block's shared memory on `target`: its shared memory per
+/// block less what the instructions the kernel's gemms use keep for themselves
+/// (MatrixInstruction::shared_reserve; the largest, since one block runs them in turn).
+/// `reserved_by` gets the instruction that keeps the most, if any.
+int64_t shared_limit(const Kernel& k, const TargetDescription& target, std::string* reserved_by = nullptr);
 
 /// The alignment every backend gives the start of a block's shared memory.
 constexpr int64_t kSharedBaseAlign = 16;

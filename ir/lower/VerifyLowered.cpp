@@ -282,10 +282,10 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
   // What a backend is handed is fully lowered: its shared memory placed, once, by
   // place_shared (a partial lowering, `--after PASS`, is not yet).
   TG_RETURN_IF_ERROR(check_shared_placement(k));
-  if (plan.shared_bytes > target.shared_memory_per_block)
+  if (int64_t limit = shared_limit(k, target); plan.shared_bytes > limit)
     return fail(find_attr(k.attrs, "lower.shared_bytes")->loc, "lower.shared_bytes = " + std::to_string(plan.shared_bytes) + " exceeds the " +
-                                                                   std::to_string(target.shared_memory_per_block) + " bytes per block of target '" +
-                                                                   target.name + "'");
+                                                                   std::to_string(limit) + " bytes per block target '" + target.name +
+                                                                   "' leaves this kernel");
   Status st;
   for_each_stmt(k.body, [&](const Stmt& s) {
     if (!st.is_ok()) return;

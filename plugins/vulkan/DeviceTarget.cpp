@@ -174,6 +174,9 @@ void add_workgroup_matrices(const DeviceCaps& caps, int subgroup, int max_thread
     e.set("requires", strings({"cooperative_matrix"}));
     // The subgroup entries' estimate per thread (512 per 32 threads).
     e.set("rate", Json(int64_t(16 * p.invocations)));
+    // The driver stages workgroup matrices through shared memory it keeps (VkPhysicalDevice
+    // CooperativeMatrix2PropertiesNV): the lowering fits the kernel in the rest.
+    if (caps.coopmat_workgroup_reserved_shared) e.set("shared_reserve", Json(int64_t(caps.coopmat_workgroup_reserved_shared)));
     instructions.push(e);
   }
 }

@@ -158,3 +158,13 @@ TEST_CASE("every target needs the fma fallback") {
   REQUIRE(fma != std::string::npos);
   check_rejected(text.substr(0, fma) + "\n  ]\n}", "t.json: matrix_instructions: every target needs an entry of kind 'fma'");
 }
+
+TEST_CASE("an instruction's shared-memory reserve is a byte count") {
+  Result<TargetDescription> t = parse_target(small_with("\"rate\": 512", "\"rate\": 512, \"shared_reserve\": 8192"), "t.json");
+  REQUIRE_MESSAGE(t.is_ok(), t.status().str());
+  CHECK(t->matrix_instructions[0].shared_reserve == 8192);
+  CHECK(t->matrix_instructions[1].shared_reserve == 0);
+  check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"shared_reserve\": -1"), "t.json: matrix_instructions[0].shared_reserve: ...");
+  check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"shared_reserve\": \"8K\""),
+                 "t.json: matrix_instructions[0].shared_reserve: expected an integer, got a string");
+}

@@ -137,3 +137,32 @@ TEST_CASE("a kernel that does not fit is refused by the lowering with the byte c
   CHECK(r.status().message().find("'S' 266240") != std::string::npos);
   CHECK(r.status().loc().line == 1);
 }
+
+TEST_CASE("shared memory an instruction keeps for itself is not the kernel's") {
+  TargetDescription t = target("sm_80");
+  LowerOptions o;
+  o.divisibility = {{"M", 16}, {"N", 16}, {"K", 16}};
+  o.tensors_aligned = true;
+  auto k = parse_and_verify(example_text("gemm/gemm_bf16.tile"), "gemm_bf16.tile");
+  REQUIRE(k.is_ok());
+  auto plain = lower(*k, t, o);
+  REQUIRE(plain.is_ok());
+  int64_t need = get_kernel_plan(plain->kernel)->shared_bytes;
+  int64_t stages = get_pipeline_plan(*first_op(plain->kernel.body, OpKind::Pipelined))->stages;
+  REQUIRE(stages > 1);
+  SUBCASE("a reserve that leaves room for fewer stages shortens the pipeline") {
+    for (MatrixInstruction& mi : t.matrix_instructions) mi.shared_reserve = t.shared_memory_per_block - need + 1;
+    auto r = lower(*k, t, o);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    CHECK(get_pipeline_plan(*first_op(r->kernel.body, OpKind::Pipelined))->stages < stages);
+    CHECK(get_kernel_plan(r->kernel)->shared_bytes <= need - 1);
+    CHECK(log_has(*r, "pipeline shortened"));
+  }
+  SUBCASE("a reserve that leaves no room refuses the kernel, naming the instruction") {
+    for (MatrixInstruction& mi : t.matrix_instructions) mi.shared_reserve = t.shared_memory_per_block - 64;
+    auto r = lower(*k, t, o);
+    REQUIRE_FALSE(r.is_ok());
+    CHECK(r.status().code() == ErrorCode::Unsupported);
+    CHECK(r.status().message().find("beside what its instruction") != std::string::npos);
+  }
+}
