@@ -15,7 +15,7 @@ namespace tegula::vulkan {
 
 using namespace spv;
 
-KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t, const GenOptions& o) : k_(k), t_(t), double_buffer_(o.double_buffer) {}
+KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t) : k_(k), t_(t) {}
 
 Status KernelGen::fail(const SourceLoc& loc, const std::string& what) {
   return error(ErrorCode::Unsupported, "vulkan: " + what, loc);
@@ -173,7 +173,6 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       if (uses_coopmat_ && b.dtype == DType::F16) b.elem = T::F16;
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
-      if (double_buffered_.count(b.name)) b.layout.stages = 2;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
       if (packed_.count(b.name)) {
         b.packed = true;
@@ -366,23 +365,25 @@ Status KernelGen::gen_stmt(const ir::Stmt& s) {
 Status KernelGen::gen_for(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(Value lo, expr_as(s.lo(), T::I32));
   TG_ASSIGN_OR_RETURN(Value hi, expr_as(s.hi(), T::I32));
-  // Copies the lowering marked for prefetching run in order here (Vulkan has no
-  // asynchronous copy engine), so each is fenced by barriers the lowering left to us.
-  std::set<size_t> prefetched;
-  if (s.op == ir::OpKind::Pipelined)
-    if (auto plan = ir::get_pipeline_plan(s); plan.is_ok())
-      for (int64_t i : plan->prefetch) prefetched.insert(size_t(i));
-  // Otherwise a pipelined loop's leading global -> shared copies load one iteration ahead
-  // into registers (Prefetch.cpp).
+  ir::PipelinePlan plan;
+  if (s.op == ir::OpKind::Pipelined) {
+    TG_ASSIGN_OR_RETURN(plan, ir::get_pipeline_plan(s));
+  }
+  // Copies the plan prefetches through registers load one iteration ahead (Prefetch.cpp).
   std::vector<RegPrefetch> ahead;
-  if (s.op == ir::OpKind::Pipelined && prefetched.empty()) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
+  TG_RETURN_IF_ERROR(bind_register_prefetch(s, plan, ahead));
+  // Copies it prefetches by a copy engine (a description that claims one; Vulkan has none)
+  // run in order here, so each is fenced by barriers.
+  std::set<size_t> prefetched;
+  if (ahead.empty())
+    for (int64_t i : plan.prefetch) prefetched.insert(size_t(i));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
   // The loop variable's range, while the loop is generated (bounds checks it makes needless).
   ir::RangeMap outer_ranges = ranges_;
   bind_range(s.vars[0], s.lo(), s.hi());
   Status st;
-  if (!ahead.empty() && double_buffered_loops_.count(&s)) {
+  if (!ahead.empty() && plan.stages == 2) {
     st = gen_double_buffered_loop(s, lo, hi, ahead);
     ranges_ = outer_ranges;
     return st;
@@ -563,7 +564,6 @@ Result<GeneratedShader> KernelGen::run() {
   // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
   ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
-  if (double_buffer_) find_double_buffered();
   if (coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);
@@ -688,20 +688,12 @@ Result<GeneratedShader> KernelGen::run() {
   return out;
 }
 
-Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target, const GenOptions& options) {
+Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target) {
   TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
   if (plan.target != target.name)
     return error(ErrorCode::InvalidArgument, "vulkan: kernel '" + kernel.name + "' was lowered for target '" + plan.target + "', not '" +
                                                  target.name + "'");
-  auto shader = KernelGen(kernel, target, options).run();
-  // Two stages of the prefetched tiles that do not fit: the same loops with one stage.
-  if (shader.is_ok() && options.double_buffer && target.shared_memory_per_block > 0 &&
-      int64_t(shader->iface.shared_bytes) > target.shared_memory_per_block) {
-    GenOptions single = options;
-    single.double_buffer = false;
-    return KernelGen(kernel, target, single).run();
-  }
-  return shader;
+  return KernelGen(kernel, target).run();
 }
 
 }  // namespace tegula::vulkan
