@@ -111,6 +111,22 @@ public:
   KernelGen(const ir::Kernel& k, const CodegenTarget& t);
   Result<GeneratedShader> run();
 
+  // --- the module: plan, then emit in module order (KernelGen.cpp) -------------------------
+  /// What the kernel needs of the module, found before anything is emitted.
+  struct ModulePlan {
+    bool any8 = false, any16 = false, any64 = false;  ///< dtypes of 1, 2 bytes; f64
+    bool coop = false;                                ///< opaque fragments: the Vulkan memory model
+    std::set<std::string> atomic_targets;             ///< tensors atomic_add writes
+    ir::KernelPlan kernel;                            ///< the lowered kernel's lower.* plan
+  };
+  ModulePlan plan_module();
+  /// The interface (declare_interface) and the word views atomic CAS loops need.
+  Status emit_interface(const ModulePlan& mp);
+  /// The entry function: block indices, push constants, tensor shapes and the body.
+  Result<uint32_t> emit_main(const ModulePlan& mp);
+  void emit_block_indices(int64_t raster);
+  /// The entry point, its execution modes and the interface's last fields.
+  Status emit_entry_point(uint32_t main_fn);
 
   // --- setup (KernelGen.cpp) --------------------------------------------------------
   Status declare_interface();
