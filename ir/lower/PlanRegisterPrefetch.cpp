@@ -211,7 +211,11 @@ Status plan_register_prefetch(LowerContext& ctx) {
     // A loop plan_pipelines pipelined for a copy engine keeps that plan.
     if (loop.op != OpKind::Pipelined || find_attr(loop.attrs, "plan.prefetch")) return;
     std::vector<size_t> copies = register_prefetchable(loop, buffers, written);
-    if (copies.empty()) return;
+    if (copies.empty()) {
+      ctx.note(where(loop) + "nothing is prefetched through registers: the loop does not start with a copy from a tensor the kernel "
+                             "never writes into a shared tile of its dtype");
+      return;
+    }
     std::vector<int64_t> prefetch;
     for (size_t j : copies) {
       Stmt& c = loop.blocks[0].stmts[j];

@@ -117,6 +117,7 @@ TEST_CASE("a copy from a tensor the kernel writes is not prefetched") {
   LowerResult r = lowered(text);
   CHECK(register_tiles(r.kernel).empty());
   CHECK_FALSE(find_attr(loop_of(r.kernel).attrs, "plan.prefetch"));
+  CHECK(log_has(r, "nothing is prefetched through registers"));
   auto k = parse_and_verify(text, "case");
   CHECK(*run_bytes(r.kernel, "N=100", 3) == *run_bytes(*k, "N=100", 3));
 }
