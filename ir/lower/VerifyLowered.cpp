@@ -219,7 +219,10 @@ private:
                                std::to_string(p.stages));
       TG_RETURN_IF_ERROR(check_engine(s, l));
     }
-    return Status::ok();
+    if (through_registers == 0) return Status::ok();
+    if (through_registers != int(p.prefetch.size()))
+      return fail(loop.loc, "a pipelined loop prefetches through registers (plan.engine=registers) and a copy engine at once");
+    return check_register_pipeline(loop, p);
   }
 
   /// A prefetch's engine must be able to move it (CopyEngines.h): a forged plan.engine would
@@ -236,10 +239,7 @@ private:
                                                    : error(ErrorCode::Unsupported, "it has no free thread plan");
       if (!fits.is_ok()) return fail(copy.loc, "plan.engine=async on a copy the asynchronous copy unit cannot move: " + fits.message());
     }
-    if (through_registers == 0) return Status::ok();
-    if (through_registers != int(p.prefetch.size()))
-      return fail(loop.loc, "a pipelined loop prefetches through registers (plan.engine=registers) and a copy engine at once");
-    return check_register_pipeline(loop, p);
+    return Status::ok();
   }
 
   /// A loop prefetching through registers (PlanRegisterPrefetch.cpp): its copies must be ones
