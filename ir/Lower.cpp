@@ -19,9 +19,9 @@ struct Pass {
 
 // The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
 // does and why; the order matters: layouts need the instruction choice and the padded
-// shapes, thread mapping needs layouts, pipelining needs vector widths, shared memory is
-// placed once stages and copy engines are known, and barriers go in last, once every access
-// is known.
+// shapes, thread mapping needs layouts, pipelining needs vector widths, register prefetching
+// takes the loops pipelining left, shared memory is placed once stages and copy engines are
+// known, and barriers go in last, once every access and every copy's engine is known.
 const Pass kPipeline[] = {
     {"select_instructions", select_instructions},
     {"forward_operands", forward_operands},
@@ -30,6 +30,7 @@ const Pass kPipeline[] = {
     {"map_threads", map_threads},
     {"lower_reductions", lower_reductions},
     {"plan_pipelines", plan_pipelines},
+    {"plan_register_prefetch", plan_register_prefetch},
     {"place_shared", place_shared},
     {"insert_barriers", insert_barriers},
     {"rasterize", rasterize},

@@ -25,6 +25,7 @@ namespace tegula {
 #define TG_FOR_EACH_TARGET_FEATURE(X)          \
   X(AsyncCopy, "async_copy")                   \
   X(BulkTensorCopy, "bulk_tensor_copy")        \
+  X(RegisterPrefetch, "register_prefetch")     \
   X(TensorMemory, "tensor_memory")             \
   X(Clusters, "clusters")                      \
   X(CtaPair, "cta_pair")                       \

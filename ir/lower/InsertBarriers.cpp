@@ -7,13 +7,15 @@
 // statements, this pass tracks the buffers touched since the last barrier and inserts one
 // before a statement that conflicts. Loops are walked until their loop-carried state
 // settles, so the write of iteration i + 1 waits for the reads of iteration i. Fragments and
-// local buffers need none (each thread owns its elements); copies a pipeline prefetches are
-// synchronised by the pipeline's own waits, and forwarded tiles (ForwardOperands.cpp) are
-// never touched at run time.
+// local buffers need none (each thread owns its elements); copies a pipeline prefetches by a
+// copy engine are synchronised by the pipeline's own waits (those prefetched through
+// registers are stored in place, so they are fenced like any copy), and forwarded tiles
+// (ForwardOperands.cpp) are never touched at run time.
 #include <map>
 
 #include "ir/Analysis.h"
 #include "ir/lower/Forwarding.h"
+#include "ir/lower/Lowered.h"
 #include "ir/lower/Passes.h"
 
 namespace tegula::ir {
@@ -104,7 +106,9 @@ private:
   /// synchronised by the pipeline's own waits.
   AccessSet accesses(const Stmt& s) {
     AccessSet a;
-    bool async_copy = s.op == OpKind::Copy && stmt_attr_bool(s, "plan.async");
+    bool async_copy = false;
+    if (s.op == OpKind::Copy)
+      if (auto plan = get_copy_plan(s); plan.is_ok()) async_copy = plan->async && plan->engine != CopyEngine::Registers;
     for_each_access(s, [&](const BufferAccess& x) {
       if (!tracked(x.buffer) || (async_copy && x.operand)) return;
       if (!writes(x.access)) {

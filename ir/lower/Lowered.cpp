@@ -127,8 +127,9 @@ Result<CopyPlan> get_copy_plan(const Stmt& s) {
   TG_ASSIGN_OR_RETURN(p.layout, text_attr(s.attrs, "plan.layout"));
   TG_ASSIGN_OR_RETURN(p.vec, int_in(s.attrs, "plan.vec", 0, 1, 1 << 20));
   TG_ASSIGN_OR_RETURN(p.async, bool_attr(s.attrs, "plan.async"));
-  TG_ASSIGN_OR_RETURN(int engine, one_of(s.attrs, "plan.engine", {"async", "bulk"}));
-  p.engine = engine == 1 ? CopyEngine::Bulk : engine == 0 ? CopyEngine::Async : CopyEngine::None;
+  constexpr CopyEngine kEngines[] = {CopyEngine::Async, CopyEngine::Bulk, CopyEngine::Registers};
+  TG_ASSIGN_OR_RETURN(int engine, one_of(s.attrs, "plan.engine", {"async", "bulk", "registers"}));
+  if (engine >= 0) p.engine = kEngines[engine];
   TG_ASSIGN_OR_RETURN(int forward, one_of(s.attrs, "plan.forward", {"a", "b"}));
   p.forward = forward == 0 ? ForwardedOperand::A : forward == 1 ? ForwardedOperand::B : ForwardedOperand::None;
   bool has_threads = find_attr(s.attrs, "plan.threads") || find_attr(s.attrs, "plan.values");

@@ -49,8 +49,10 @@ enum class ThreadPlanKind : uint8_t {
   Fragment,  ///< where fragment plan.layout lives: each thread its own slots
   Opaque,    ///< on an opaque (cooperative-matrix) fragment, as a whole
 };
-/// Which unit moves a prefetched copy (plan.engine).
-enum class CopyEngine : uint8_t { None, Async, Bulk };
+/// Which unit moves a prefetched copy (plan.engine): the asynchronous copy unit, the tensor
+/// copy engine, or the threads themselves through registers one iteration ahead
+/// (PlanRegisterPrefetch.cpp; the copy still stores into its tile where it stands).
+enum class CopyEngine : uint8_t { None, Async, Bulk, Registers };
 /// Which gemm operand a copy stages for a forwarded load (plan.forward).
 enum class ForwardedOperand : uint8_t { None, A, B };
 

@@ -18,6 +18,7 @@ Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
 Status map_threads(LowerContext& ctx);           // MapThreads.cpp
 Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp
 Status plan_pipelines(LowerContext& ctx);        // PlanPipelines.cpp
+Status plan_register_prefetch(LowerContext& ctx);  // PlanRegisterPrefetch.cpp
 Status place_shared(LowerContext& ctx);          // PlaceShared.cpp
 Status insert_barriers(LowerContext& ctx);       // InsertBarriers.cpp
 Status rasterize(LowerContext& ctx);             // Rasterize.cpp

@@ -4,6 +4,7 @@
 // that very description and asks only for what it has. Lowered text is a file a plugin is
 // handed (the compile cache, an offline tool, a user); what was forged or corrupted is refused
 // here, once, with the location of the attribute or statement, instead of in each backend.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
+#include "ir/lower/RegisterPrefetch.h"
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/SharedPlacement.h"
 #include "targets/Target.h"
@@ -102,6 +104,7 @@ public:
       if (st.is_ok()) st = check_stmt(s);
     });
     TG_RETURN_IF_ERROR(st);
+    TG_RETURN_IF_ERROR(check_register_copies_listed());
     return check_forwarded_uses();
   }
 
@@ -199,10 +202,15 @@ private:
 
   Status check_pipeline(const Stmt& loop) {
     TG_ASSIGN_OR_RETURN(PipelinePlan p, get_pipeline_plan(loop));
+    int through_registers = 0;
     for (int64_t i : p.prefetch) {
       const Stmt& s = loop.body().stmts[size_t(i)];
       if (s.op != OpKind::Copy || !stmt_attr_bool(s, "plan.async"))
         return fail(loop.loc, "plan.prefetch names statement " + std::to_string(i) + ", which is not an asynchronous copy (plan.async)");
+      if (get_copy_plan(s)->engine == CopyEngine::Registers) {
+        ++through_registers;
+        listed_register_copies_.insert(&s);
+      }
       const Stmt* dst = alloc(s.copy_dst().buffer);
       if (!dst || dst->type.scope != Scope::Shared) return fail(s.loc, "a prefetched copy into something other than a shared buffer");
       TG_ASSIGN_OR_RETURN(SharedLayout l, get_shared_layout(dst->attrs));
@@ -211,7 +219,10 @@ private:
                                std::to_string(p.stages));
       TG_RETURN_IF_ERROR(check_engine(s, l));
     }
-    return Status::ok();
+    if (through_registers == 0) return Status::ok();
+    if (through_registers != int(p.prefetch.size()))
+      return fail(loop.loc, "a pipelined loop prefetches through registers (plan.engine=registers) and a copy engine at once");
+    return check_register_pipeline(loop, p);
   }
 
   /// A prefetch's engine must be able to move it (CopyEngines.h): a forged plan.engine would
@@ -229,6 +240,54 @@ private:
       if (!fits.is_ok()) return fail(copy.loc, "plan.engine=async on a copy the asynchronous copy unit cannot move: " + fits.message());
     }
     return Status::ok();
+  }
+
+  /// A loop prefetching through registers (PlanRegisterPrefetch.cpp): its copies must be ones
+  /// the rules allow, and two stages only where the tiles can alternate between them, since
+  /// the backend emits exactly this plan and re-checks none of it.
+  Status check_register_pipeline(const Stmt& loop, const PipelinePlan& p) {
+    if (buffers_.empty()) {
+      buffers_ = buffers_at_any_depth(k_);
+      written_ = written_buffers(k_.body);
+    }
+    std::vector<size_t> allowed = register_prefetchable(loop, buffers_, written_);
+    std::vector<size_t> copies;
+    for (int64_t i : p.prefetch) {
+      const Stmt& s = loop.body().stmts[size_t(i)];
+      if (std::find(allowed.begin(), allowed.end(), size_t(i)) == allowed.end())
+        return fail(s.loc, "this copy cannot be prefetched through registers (plan.engine=registers): only the loop's leading copies "
+                           "from a tensor the kernel never writes into a shared tile of the same dtype, with a free plan and offsets "
+                           "without loads, can");
+      copies.push_back(size_t(i));
+    }
+    if (p.stages > 2)
+      return fail(loop.loc, "a loop prefetching through registers runs with one or two stages, not " + std::to_string(p.stages) +
+                                " (plan.stages)");
+    if (p.stages == 2) {
+      std::string why;
+      if (double_bufferable(k_, loop, copies, why).empty())
+        return fail(loop.loc, "two stages (plan.stages=2) of tiles prefetched through registers, but they cannot alternate: " + why);
+      return Status::ok();
+    }
+    for (size_t j : copies) {
+      const Stmt* dst = alloc(loop.body().stmts[j].copy_dst().buffer);
+      int64_t stages = get_shared_layout(dst->attrs)->stages;
+      if (stages != 1)
+        return fail(dst->loc, "shared buffer '" + dst->name + "' has " + std::to_string(stages) +
+                                  " stages (layout.stages); the loop that prefetches it through registers runs with one");
+    }
+    return Status::ok();
+  }
+
+  /// A copy planned for registers is issued ahead by its loop, so the loop must list it.
+  Status check_register_copies_listed() {
+    Status st;
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      if (!st.is_ok() || s.op != OpKind::Copy || listed_register_copies_.count(&s)) return;
+      if (auto plan = get_copy_plan(s); plan.is_ok() && plan->engine == CopyEngine::Registers)
+        st = fail(s.loc, "a copy prefetched through registers (plan.engine=registers) that no pipelined loop lists (plan.prefetch)");
+    });
+    return st;
   }
 
   /// A forwarded tile has no storage: only its forwarded copy and a gemm that loads the
@@ -260,6 +319,9 @@ private:
 
   const Kernel& k_;
   std::map<std::string, const Stmt*> allocs_;
+  std::set<const Stmt*> listed_register_copies_;
+  BufferMap buffers_;  ///< filled by the first loop prefetching through registers
+  std::set<std::string> written_;
 };
 
 }  // namespace
@@ -302,6 +364,8 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
         st = fail(s.loc, "plan.engine=bulk, but target '" + target.name + "' has no tensor copy engine (bulk_tensor_copy)");
       if (e == CopyEngine::Async && !target.has_feature(Feature::AsyncCopy))
         st = fail(s.loc, "plan.engine=async, but target '" + target.name + "' has no asynchronous copies (async_copy)");
+      if (e == CopyEngine::Registers && !target.has_feature(Feature::RegisterPrefetch))
+        st = fail(s.loc, "plan.engine=registers, but target '" + target.name + "' does not prefetch through registers (register_prefetch)");
     }
   });
   return st;

@@ -281,7 +281,8 @@ std::string device_target_json(const DeviceCaps& caps) {
     add_workgroup_matrices(caps, subgroup, max_threads, instructions, ids);
   instructions.push(fma_entry(dtypes));
 
-  std::vector<std::string> features;
+  // Vulkan has no asynchronous copy engine; the generator pipelines through registers.
+  std::vector<std::string> features = {"register_prefetch"};
   if (subgroup > 1) features.push_back("subgroup_ops");
   if (!ids.empty()) features.push_back("cooperative_matrix");
   for (const std::string& f : matrix_features) features.push_back(f);

@@ -35,9 +35,9 @@ TargetDescription workgroup_target(bool any_major = false) {
   std::string e = entry;
   if (any_major) e.replace(e.find("\"majors\": {\"a\": [\"k\"], \"b\": [\"mn\"]}"), 35, "\"majors\": {\"a\": [\"k\", \"mn\"], \"b\": [\"k\", \"mn\"]}");
   json.insert(pos + std::string("\"matrix_instructions\": [").size(), "\n    " + e);
-  auto feat = json.find("\"features\": [\"subgroup_ops\"]");
+  auto feat = json.find("\"features\": [\"subgroup_ops\", \"register_prefetch\"]");
   REQUIRE(feat != std::string::npos);
-  json.replace(feat, std::string("\"features\": [\"subgroup_ops\"]").size(), "\"features\": [\"subgroup_ops\", \"cooperative_matrix\"]");
+  json.replace(feat, std::string("\"features\": [\"subgroup_ops\", \"register_prefetch\"]").size(), "\"features\": [\"subgroup_ops\", \"register_prefetch\", \"cooperative_matrix\"]");
   auto t = parse_target(json, "workgroup_test.json");
   REQUIRE_MESSAGE(t.is_ok(), t.status().str());
   return *t;

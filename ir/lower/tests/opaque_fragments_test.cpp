@@ -28,9 +28,9 @@ TargetDescription coopmat_target() {
   auto pos = json.find("\"matrix_instructions\": [");
   REQUIRE(pos != std::string::npos);
   json.insert(pos + std::string("\"matrix_instructions\": [").size(), "\n    " + entry);
-  auto feat = json.find("\"features\": [\"subgroup_ops\"]");
+  auto feat = json.find("\"features\": [\"subgroup_ops\", \"register_prefetch\"]");
   REQUIRE(feat != std::string::npos);
-  json.replace(feat, std::string("\"features\": [\"subgroup_ops\"]").size(), "\"features\": [\"subgroup_ops\", \"cooperative_matrix\"]");
+  json.replace(feat, std::string("\"features\": [\"subgroup_ops\", \"register_prefetch\"]").size(), "\"features\": [\"subgroup_ops\", \"register_prefetch\", \"cooperative_matrix\"]");
   auto t = parse_target(json, "coopmat_test.json");
   REQUIRE_MESSAGE(t.is_ok(), t.status().str());
   return *t;

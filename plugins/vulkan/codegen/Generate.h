@@ -46,15 +46,9 @@ struct GeneratedShader {
   ShaderInterface iface;
 };
 
-/// Choices the generator makes on its own; the defaults are what the plugin compiles.
-struct GenOptions {
-  /// Pipelined loops with stages >= 2 that load ahead into registers alternate between two
-  /// stages of their shared tiles (one barrier per iteration) when both stages fit the
-  /// target's shared memory; the shader falls back to one stage otherwise.
-  bool double_buffer = true;
-};
-
-/// Generate the shader for a lowered kernel (ir::read_lowered output) and a target.
-Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target, const GenOptions& options = {});
+/// Generate the shader for a lowered kernel (ir::read_lowered output) and a target. The
+/// generator decides nothing the lowered form records: register prefetching and double
+/// buffering included (ir/lower/PlanRegisterPrefetch.cpp), it emits what the plan says.
+Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target);
 
 }  // namespace tegula::vulkan

@@ -15,7 +15,7 @@ namespace tegula::vulkan {
 
 using namespace spv;
 
-KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t, const GenOptions& o) : k_(k), t_(t), double_buffer_(o.double_buffer) {}
+KernelGen::KernelGen(const ir::Kernel& k, const CodegenTarget& t) : k_(k), t_(t) {}
 
 Status KernelGen::fail(const SourceLoc& loc, const std::string& what) {
   return error(ErrorCode::Unsupported, "vulkan: " + what, loc);
@@ -173,7 +173,6 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       if (uses_coopmat_ && b.dtype == DType::F16) b.elem = T::F16;
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
-      if (double_buffered_.count(b.name)) b.layout.stages = 2;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
       if (packed_.count(b.name)) {
         b.packed = true;
@@ -366,23 +365,25 @@ Status KernelGen::gen_stmt(const ir::Stmt& s) {
 Status KernelGen::gen_for(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(Value lo, expr_as(s.lo(), T::I32));
   TG_ASSIGN_OR_RETURN(Value hi, expr_as(s.hi(), T::I32));
-  // Copies the lowering marked for prefetching run in order here (Vulkan has no
-  // asynchronous copy engine), so each is fenced by barriers the lowering left to us.
-  std::set<size_t> prefetched;
-  if (s.op == ir::OpKind::Pipelined)
-    if (auto plan = ir::get_pipeline_plan(s); plan.is_ok())
-      for (int64_t i : plan->prefetch) prefetched.insert(size_t(i));
-  // Otherwise a pipelined loop's leading global -> shared copies load one iteration ahead
-  // into registers (Prefetch.cpp).
+  ir::PipelinePlan plan;
+  if (s.op == ir::OpKind::Pipelined) {
+    TG_ASSIGN_OR_RETURN(plan, ir::get_pipeline_plan(s));
+  }
+  // Copies the plan prefetches through registers load one iteration ahead (Prefetch.cpp).
   std::vector<RegPrefetch> ahead;
-  if (s.op == ir::OpKind::Pipelined && prefetched.empty()) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
+  TG_RETURN_IF_ERROR(bind_register_prefetch(s, plan, ahead));
+  // Copies it prefetches by a copy engine (a description that claims one; Vulkan has none)
+  // run in order here, so each is fenced by barriers.
+  std::set<size_t> prefetched;
+  if (ahead.empty())
+    for (int64_t i : plan.prefetch) prefetched.insert(size_t(i));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
   // The loop variable's range, while the loop is generated (bounds checks it makes needless).
   ir::RangeMap outer_ranges = ranges_;
   bind_range(s.vars[0], s.lo(), s.hi());
   Status st;
-  if (!ahead.empty() && double_buffered_loops_.count(&s)) {
+  if (!ahead.empty() && plan.stages == 2) {
     st = gen_double_buffered_loop(s, lo, hi, ahead);
     ranges_ = outer_ranges;
     return st;
@@ -519,15 +520,19 @@ Status KernelGen::gen_if(const ir::Stmt& s) {
 }
 
 // --- the whole kernel --------------------------------------------------------------------
+//
+// run() plans the module (plan_module: what the kernel needs of SPIR-V and of the lowered
+// plan, read once), then emits it in module order: capabilities and the memory model, the
+// interface (emit_interface), the entry function (emit_main) and the entry point with its
+// execution modes (emit_entry_point). The order of the emitting calls is the order of the
+// ids in the module.
 
-Result<GeneratedShader> KernelGen::run() {
-  if (k_.threads < 1 || k_.threads > 1024) return fail(k_.loc, "kernel '" + k_.name + "' has " + std::to_string(k_.threads) + " threads");
-  m_.capability(CapShader);
-  bool any8 = false, any16 = false, any64 = false;
+KernelGen::ModulePlan KernelGen::plan_module() {
+  ModulePlan mp;
   auto note_dtype = [&](DType d) {
-    any8 = any8 || dtype_size(d) == 1;
-    any16 = any16 || dtype_size(d) == 2;
-    any64 = any64 || d == DType::F64;
+    mp.any8 = mp.any8 || dtype_size(d) == 1;
+    mp.any16 = mp.any16 || dtype_size(d) == 2;
+    mp.any64 = mp.any64 || d == DType::F64;
   };
   for (const ir::Param& p : k_.params) note_dtype(p.dtype);
   std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& e) {
@@ -540,31 +545,37 @@ Result<GeneratedShader> KernelGen::run() {
     for (const ir::TileRef& t : s.tiles)
       for (const ir::Expr& e : t.offsets) walk(e);
   });
-  if (any8 && t_.int8) {
+  // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { mp.coop = mp.coop || ir::is_opaque(s); });
+  find_atomic_targets(k_.body, mp.atomic_targets);
+  return mp;
+}
+
+Result<GeneratedShader> KernelGen::run() {
+  if (k_.threads < 1 || k_.threads > 1024) return fail(k_.loc, "kernel '" + k_.name + "' has " + std::to_string(k_.threads) + " threads");
+  m_.capability(CapShader);
+  ModulePlan mp = plan_module();
+  if (mp.any8 && t_.int8) {
     m_.capability(CapInt8);
     m_.capability(CapStorageBuffer8BitAccess);
     m_.extension("SPV_KHR_8bit_storage");
   }
-  if (any16 && t_.int16) {
+  if (mp.any16 && t_.int16) {
     m_.capability(CapInt16);
     m_.capability(CapStorageBuffer16BitAccess);
     m_.extension("SPV_KHR_16bit_storage");
   }
-  if (any64 && t_.float64) {
+  if (mp.any64 && t_.float64) {
     m_.capability(CapFloat64);
     m_.capability(CapInt64);
   }
-  // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
-  bool coop = false;
-  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { coop = coop || ir::is_opaque(s); });
-  uses_coopmat_ = coop;
-  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
-  if (plan.tensor_align) tensor_align_ = plan.tensor_align;
+  uses_coopmat_ = mp.coop;
+  TG_ASSIGN_OR_RETURN(mp.kernel, ir::get_kernel_plan(k_));
+  if (mp.kernel.tensor_align) tensor_align_ = mp.kernel.tensor_align;
   // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
   ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
-  if (double_buffer_) find_double_buffered();
-  if (coop) {
+  if (mp.coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);
     m_.extension("SPV_KHR_vulkan_memory_model");
@@ -572,11 +583,19 @@ Result<GeneratedShader> KernelGen::run() {
   } else {
     m_.memory_model(AddressingLogical, MemoryModelGLSL450);
   }
+  TG_RETURN_IF_ERROR(emit_interface(mp));
+  TG_ASSIGN_OR_RETURN(uint32_t main_fn, emit_main(mp));
+  TG_RETURN_IF_ERROR(emit_entry_point(main_fn));
+  GeneratedShader out;
+  out.words = m_.finish(iface_.spirv_version);
+  out.iface = iface_;
+  return out;
+}
+
+Status KernelGen::emit_interface(const ModulePlan& mp) {
   TG_RETURN_IF_ERROR(declare_interface());
-  std::set<std::string> atomic_targets;
-  find_atomic_targets(k_.body, atomic_targets);
   for (Buf& b : bufs_) {
-    if (b.scope != ir::Scope::Global || !atomic_targets.count(b.name)) continue;
+    if (b.scope != ir::Scope::Global || !mp.atomic_targets.count(b.name)) continue;
     bool cas = b.elem == T::U16 || (b.dtype == DType::F32 && !t_.atomic_float32_add) ||
                (b.dtype == DType::F64 && !t_.atomic_float64_add);
     if (!cas) continue;
@@ -596,29 +615,14 @@ Result<GeneratedShader> KernelGen::run() {
     m_.decorate(b.word_var, DecDescriptorSet, {0});
     m_.decorate(b.word_var, DecBinding, {uint32_t(binding)});
   }
+  return Status::ok();
+}
 
+Result<uint32_t> KernelGen::emit_main(const ModulePlan& mp) {
   uint32_t main_fn = m_.begin_function(m_.type(T::Void), {}, nullptr);
   m_.name(main_fn, "main");
   tid_ = b_.load(in_local_index_, T::U32);
-  // Block indices (with the rasterised order when the lowering asked for it).
-  uint32_t uvec3 = m_.type_vector(T::U32, 3);
-  Value wg = b_.op_type(OpLoad, uvec3, {in_workgroup_id_});
-  Value idx[3];
-  for (uint32_t i = 0; i < 3; ++i) idx[i] = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {wg.id, i}), T::I32);
-  if (plan.raster > 1 && k_.grid.size() == 2) {
-    Value nw = b_.op_type(OpLoad, uvec3, {in_num_workgroups_});
-    Value gx = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 0}), T::I32);
-    Value gy = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 1}), T::I32);
-    Value g = b_.ci(int32_t(plan.raster));
-    Value pid = b_.add(idx[0], b_.mul(gx, idx[1]));
-    Value per_group = b_.mul(g, gx);
-    Value first = b_.mul(b_.op(OpSDiv, T::I32, {pid.id, per_group.id}), g);
-    Value size = b_.smin(b_.sub(gy, first), g);
-    Value in_group = b_.op(OpSRem, T::I32, {pid.id, per_group.id});
-    idx[1] = b_.add(first, b_.op(OpSRem, T::I32, {in_group.id, size.id}));
-    idx[0] = b_.op(OpSDiv, T::I32, {in_group.id, size.id});
-  }
-  for (int i = 0; i < 3; ++i) var_scopes_.front()[ir::kBlockIndexNames[i]] = Var{idx[i], 0, T::I32};
+  emit_block_indices(mp.kernel.raster);
   // Scalars and shape symbols from the push constants.
   std::vector<std::string> symbols = k_.symbols();
   for (size_t m = 0; m < iface_.push.size(); ++m) {
@@ -652,12 +656,36 @@ Result<GeneratedShader> KernelGen::run() {
       }
     }
   }
-  Status st = gen_block(k_.body);
-  if (!st.is_ok()) return st;
+  TG_RETURN_IF_ERROR(gen_block(k_.body));
   if (packed_misuse_) return error(ErrorCode::Internal, "vulkan codegen: an element access reached a packed shared tile", k_.loc);
   m_.emit(OpReturn, {});
   m_.end_function();
+  return main_fn;
+}
 
+void KernelGen::emit_block_indices(int64_t raster) {
+  // Block indices (with the rasterised order when the lowering asked for it).
+  uint32_t uvec3 = m_.type_vector(T::U32, 3);
+  Value wg = b_.op_type(OpLoad, uvec3, {in_workgroup_id_});
+  Value idx[3];
+  for (uint32_t i = 0; i < 3; ++i) idx[i] = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {wg.id, i}), T::I32);
+  if (raster > 1 && k_.grid.size() == 2) {
+    Value nw = b_.op_type(OpLoad, uvec3, {in_num_workgroups_});
+    Value gx = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 0}), T::I32);
+    Value gy = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 1}), T::I32);
+    Value g = b_.ci(int32_t(raster));
+    Value pid = b_.add(idx[0], b_.mul(gx, idx[1]));
+    Value per_group = b_.mul(g, gx);
+    Value first = b_.mul(b_.op(OpSDiv, T::I32, {pid.id, per_group.id}), g);
+    Value size = b_.smin(b_.sub(gy, first), g);
+    Value in_group = b_.op(OpSRem, T::I32, {pid.id, per_group.id});
+    idx[1] = b_.add(first, b_.op(OpSRem, T::I32, {in_group.id, size.id}));
+    idx[0] = b_.op(OpSDiv, T::I32, {in_group.id, size.id});
+  }
+  for (int i = 0; i < 3; ++i) var_scopes_.front()[ir::kBlockIndexNames[i]] = Var{idx[i], 0, T::I32};
+}
+
+Status KernelGen::emit_entry_point(uint32_t main_fn) {
   std::vector<uint32_t> interface{in_workgroup_id_, in_num_workgroups_, in_local_index_};
   m_.entry_point(ModelGLCompute, main_fn, "main", interface);
   m_.execution_mode(main_fn, ModeLocalSize, {uint32_t(k_.threads), 1, 1});
@@ -682,26 +710,15 @@ Result<GeneratedShader> KernelGen::run() {
                                              std::to_string(t_.shared_memory_per_block),
                  k_.loc);
   if (uses_subgroup_) iface_.subgroup_size = uint32_t(t_.subgroup_width);
-  GeneratedShader out;
-  out.words = m_.finish(iface_.spirv_version);
-  out.iface = iface_;
-  return out;
+  return Status::ok();
 }
 
-Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target, const GenOptions& options) {
+Result<GeneratedShader> generate_shader(const ir::Kernel& kernel, const CodegenTarget& target) {
   TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
   if (plan.target != target.name)
     return error(ErrorCode::InvalidArgument, "vulkan: kernel '" + kernel.name + "' was lowered for target '" + plan.target + "', not '" +
                                                  target.name + "'");
-  auto shader = KernelGen(kernel, target, options).run();
-  // Two stages of the prefetched tiles that do not fit: the same loops with one stage.
-  if (shader.is_ok() && options.double_buffer && target.shared_memory_per_block > 0 &&
-      int64_t(shader->iface.shared_bytes) > target.shared_memory_per_block) {
-    GenOptions single = options;
-    single.double_buffer = false;
-    return KernelGen(kernel, target, single).run();
-  }
-  return shader;
+  return KernelGen(kernel, target).run();
 }
 
 }  // namespace tegula::vulkan

@@ -30,6 +30,7 @@
 #include "ir/IR.h"
 #include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
+#include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/codegen/CodegenTarget.h"
 #include "plugins/vulkan/codegen/Convert.h"
@@ -65,8 +66,9 @@ struct Buf {
   /// copies from global memory and read only by cooperative-matrix loads.
   bool packed = false;
   uint32_t word_type = 0;  ///< uvec4, when packed
-  /// A double-buffered tile (DoubleBuffer.cpp) holds two stages; accesses go to the stage
-  /// starting at this element (I32), which the loop sets. Unset for every other tile.
+  /// A double-buffered tile (DoubleBuffer.cpp, layout.stages=2 by the lowering's plan) holds
+  /// two stages; accesses go to the stage starting at this element (I32), which the loop
+  /// sets. Unset for every other tile.
   Value stage_base;
   // Fragments.
   ir::Distribution dist;
@@ -106,8 +108,25 @@ struct Exec {
 
 class KernelGen {
 public:
-  KernelGen(const ir::Kernel& k, const CodegenTarget& t, const GenOptions& o = {});
+  KernelGen(const ir::Kernel& k, const CodegenTarget& t);
   Result<GeneratedShader> run();
+
+  // --- the module: plan, then emit in module order (KernelGen.cpp) -------------------------
+  /// What the kernel needs of the module, found before anything is emitted.
+  struct ModulePlan {
+    bool any8 = false, any16 = false, any64 = false;  ///< dtypes of 1, 2 bytes; f64
+    bool coop = false;                                ///< opaque fragments: the Vulkan memory model
+    std::set<std::string> atomic_targets;             ///< tensors atomic_add writes
+    ir::KernelPlan kernel;                            ///< the lowered kernel's lower.* plan
+  };
+  ModulePlan plan_module();
+  /// The interface (declare_interface) and the word views atomic CAS loops need.
+  Status emit_interface(const ModulePlan& mp);
+  /// The entry function: block indices, push constants, tensor shapes and the body.
+  Result<uint32_t> emit_main(const ModulePlan& mp);
+  void emit_block_indices(int64_t raster);
+  /// The entry point, its execution modes and the interface's last fields.
+  Status emit_entry_point(uint32_t main_fn);
 
   // --- setup (KernelGen.cpp) --------------------------------------------------------
   Status declare_interface();
@@ -171,20 +190,17 @@ public:
     std::vector<uint32_t> regs;  ///< per slot, the element loaded ahead (storage type);
                                  ///< for a packed tile, per word (slot / vec), a uvec4
   };
-  /// Copies at the top of a pipelined loop that can be loaded one iteration ahead into
-  /// registers: global -> shared, same dtype, from a tensor the kernel never writes.
-  Status plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out);
+  /// The registers and thread binding of each copy the loop's plan prefetches through
+  /// registers (plan.engine=registers), in body order.
+  Status bind_register_prefetch(const ir::Stmt& loop, const ir::PipelinePlan& plan, std::vector<RegPrefetch>& out);
   /// Load the copy's elements for the iteration whose loop variable is `k` into registers.
   Status prefetch_load(RegPrefetch& p, const std::string& var, Value k);
   /// Store the registers into the shared tile (the copy, at its place in the body).
   Status prefetch_store(RegPrefetch& p);
-  /// The loop body's leading copies that load ahead into registers (indices into the body).
-  std::vector<size_t> prefetchable_copies(const ir::Stmt& loop) const;
 
   // --- double-buffered shared tiles (DoubleBuffer.cpp) ------------------------------------
-  /// Which pipelined loops can alternate between two stages of their prefetched tiles.
-  void find_double_buffered();
-  /// A loop of find_double_buffered: one barrier per iteration instead of two.
+  /// A loop planned with two stages of its register-prefetched tiles: one barrier per
+  /// iteration instead of two.
   Status gen_double_buffered_loop(const ir::Stmt& s, Value lo, Value hi, std::vector<RegPrefetch>& ahead);
   Status gen_fill(const ir::Stmt& s);
   Result<Value> fill_value(const ir::Expr& e, DType d);
@@ -323,9 +339,6 @@ public:
   ir::RangeMap ranges_;       ///< block indices and loop variables with known bounds
   int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
-  bool double_buffer_ = true;     ///< GenOptions::double_buffer
-  std::set<std::string> double_buffered_;      ///< shared tiles declared with two stages
-  std::set<const ir::Stmt*> double_buffered_loops_;
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices

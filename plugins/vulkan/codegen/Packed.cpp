@@ -7,6 +7,8 @@
 // from the component type). Every other access keeps element arrays; an element access that
 // still reaches a packed tile is reported as a generator error, never silently wrong.
 #include <cstdint>
+#include <set>
+#include <string>
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
@@ -80,13 +82,21 @@ void KernelGen::find_packed_tiles() {
     g.dtype = p.dtype;
     for (const ir::Expr& d : p.shape) g.shape.push_back(d->kind == ir::ExprKind::IntImm ? d->int_value : -1);
   }
+  // Tiles filled through registers may be double-buffered (DoubleBuffer.cpp), whose stages
+  // the packed words address like element stages; other staged tiles stay element arrays.
+  std::set<std::string> register_filled;
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
+    if (s.op != ir::OpKind::Copy) return;
+    if (auto plan = ir::get_copy_plan(s); plan.is_ok() && plan->engine == ir::CopyEngine::Registers) register_filled.insert(s.copy_dst().buffer);
+  });
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& alloc) {
     if (alloc.op != ir::OpKind::Alloc || alloc.type.scope != ir::Scope::Shared || alloc.type.shape.size() != 2) return;
     int64_t esize = int64_t(dtype_size(alloc.type.dtype));
     auto layout = ir::get_shared_layout(alloc.attrs);
     // e5m2 copies rewrite inf encodings (Conversions::restore), so its words are not raw.
     if (alloc.type.dtype == DType::E5M2) return;
-    if ((esize != 1 && esize != 2) || !layout.is_ok() || layout->block || layout->swizzle_bits || layout->stages > 1) return;
+    if ((esize != 1 && esize != 2) || !layout.is_ok() || layout->block || layout->swizzle_bits) return;
+    if (layout->stages > 1 && !register_filled.count(alloc.name)) return;
     if ((alloc.type.shape[1] + layout->pad) * esize % 16) return;
     int64_t vec = 16 / esize;
     Buf probe;  // what copies_whole_words needs of the destination

@@ -1,16 +1,14 @@
-// Register prefetching for pipelined loops. Vulkan has no asynchronous copy engine, so the
-// device descriptions claim none and the lowering plans no prefetch; instead the backend
-// pipelines through registers: a global -> shared copy at the top of a pipelined loop (same
-// dtype, from a tensor the kernel never writes, at offsets made of loop variables, block
-// indices and scalars) is split into a load of iteration k + 1's elements into registers,
+// Register prefetching for pipelined loops, as the lowering planned it
+// (ir/lower/PlanRegisterPrefetch.cpp): each copy of the loop's plan.prefetch with
+// plan.engine=registers is split into a load of iteration k + 1's elements into registers,
 // issued right after iteration k stored its own, and the store of those registers into the
 // shared tile where the copy stood. The first iteration's elements are loaded before the
 // loop. Global latency then overlaps the barrier and the compute of the iteration; the
-// shared tile, the barriers and the results are exactly those of the plain loop. For a packed
-// tile (Packed.cpp) the registers hold the loaded 16-byte words as they are.
+// shared tile, the barriers and the results are exactly those of the plain loop. Which copies
+// qualify is the lowering's decision, checked by read_lowered; this file only emits it. For a
+// packed tile (Packed.cpp) the registers hold the loaded 16-byte words as they are.
 #include <cstdint>
 #include <functional>
-#include <set>
 
 #include "ir/Analysis.h"
 #include "ir/lower/Context.h"
@@ -21,53 +19,19 @@ namespace tegula::vulkan {
 
 using namespace spv;
 
-namespace {
-
-/// Index expressions made only of literals, variables and arithmetic (no loads).
-bool pure_index(const ir::Expr& e) {
-  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::Tile) return false;
-  for (const ir::Expr& a : e->args)
-    if (!pure_index(a)) return false;
-  return true;
-}
-
-}  // namespace
-
-std::vector<size_t> KernelGen::prefetchable_copies(const ir::Stmt& loop) const {
-  std::set<std::string> written = ir::written_buffers(k_.body);
-  ir::BufferMap infos = all_buffers(k_);  // as the copies see them
-  std::vector<size_t> out;
-  const auto& stmts = loop.body().stmts;
-  for (size_t j = 0; j < stmts.size(); ++j) {
-    const ir::Stmt& s = stmts[j];
-    if (s.op == ir::OpKind::Barrier) continue;
-    if (s.op != ir::OpKind::Copy) break;
-    auto plan = ir::get_copy_plan(s);
-    if (!plan.is_ok() || plan->kind != ir::ThreadPlanKind::Free || plan->forward != ir::ForwardedOperand::None) break;
-    auto src = infos.find(s.copy_src().buffer), dst = infos.find(s.copy_dst().buffer);
-    if (src == infos.end() || dst == infos.end()) break;
-    if (src->second.scope != ir::Scope::Global || dst->second.scope != ir::Scope::Shared || src->second.dtype != dst->second.dtype) break;
-    if (written.count(src->first) || plan->async) break;
-    bool pure = true;
-    for (const ir::TileRef* t : {&s.copy_src(), &s.copy_dst()})
-      for (const ir::Expr& o : t->offsets) pure = pure && pure_index(o);
-    if (!pure || !ir::tile_op_extent(s, infos).is_ok()) break;
-    out.push_back(j);
-  }
-  return out;
-}
-
-Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPrefetch>& out) {
-  for (size_t j : prefetchable_copies(loop)) {
+Status KernelGen::bind_register_prefetch(const ir::Stmt& loop, const ir::PipelinePlan& plan, std::vector<RegPrefetch>& out) {
+  for (int64_t i : plan.prefetch) {
+    size_t j = size_t(i);
     const ir::Stmt& s = loop.body().stmts[j];
+    TG_ASSIGN_OR_RETURN(ir::CopyPlan copy_plan, ir::get_copy_plan(s));
+    if (copy_plan.engine != ir::CopyEngine::Registers) continue;
     Buf* src = find_buf(s.copy_src().buffer);
     Buf* dst = find_buf(s.copy_dst().buffer);
     if (!src || !dst) return fail(s.loc, "unbound copy operand");
     ir::BufferMap infos;
     for (Buf* b : {src, dst}) infos[b->name] = ir::BufferInfo{b->scope, b->dtype, b->shape, {}};
     TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, ir::tile_op_extent(s, infos));
-    TG_ASSIGN_OR_RETURN(ir::CopyPlan plan, ir::get_copy_plan(s));
-    const ir::Distribution& dist = plan.threads;
+    const ir::Distribution& dist = copy_plan.threads;
     RegPrefetch p;
     p.copy = &s;
     p.index = j;
@@ -75,7 +39,7 @@ Status KernelGen::plan_register_prefetch(const ir::Stmt& loop, std::vector<RegPr
     p.dst = dst;
     p.extent = extent;
     p.e = bind(dist, int(extent.size()));
-    p.vec = plan.vec;
+    p.vec = copy_plan.vec;
     p.pad = ir::stmt_attr_float(s, "pad");
     if (dst->packed) {
       // One word per vector of slots (prefetch_load checks the copy moves whole words).

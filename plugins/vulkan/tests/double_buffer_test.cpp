@@ -1,9 +1,10 @@
 // Pipelined loops declared with stages >= 2 that load ahead into registers alternate between
-// two stages of their shared tiles (DoubleBuffer.cpp): one workgroup barrier per iteration instead of two, the
-// same results as the reference for every trip count (1, 2, odd, partial last tiles, static
-// shapes whose bounds checks are proven away and static shapes where they are not), one
+// two stages of their shared tiles when the lowering plans it (plan.stages=2,
+// layout.stages=2; DoubleBuffer.cpp emits it): one workgroup barrier per iteration instead of
+// two, the same results as the reference for every trip count (1, 2, odd, partial last tiles,
+// static shapes whose bounds checks are proven away and static shapes where they are not), one
 // stage where a tile is used outside the loop or the loop asks for one, and one stage when two
-// do not fit.
+// do not fit the description's shared memory.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/lower/Context.h"
+#include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/spirv/Listing.h"
 
@@ -31,12 +34,18 @@ std::string gemm(const std::string& m, const std::string& n, const std::string& 
          "    gemm As, Bs, Acc, accumulate=true\n  }\n" + after + "  copy Acc, C[by * 32, bx * 32]\n}\n";
 }
 
-Result<GeneratedShader> generate(const std::string& text, const TargetDescription& t, const GenOptions& o,
-                                 int64_t shared_limit = -1) {
-  TG_ASSIGN_OR_RETURN(ir::Kernel k, lower_for(text, t));
-  TG_ASSIGN_OR_RETURN(CodegenTarget ct, codegen_target(t));
-  if (shared_limit >= 0) ct.shared_memory_per_block = shared_limit;
-  return generate_shader(k, ct, o);
+/// The stages the lowering planned for the first pipelined loop (plan.stages).
+int64_t planned_stages(const std::string& text, const TargetDescription& t) {
+  auto k = lower_for(text, t);
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  const ir::Stmt* loop = nullptr;
+  ir::for_each_stmt(k->body, [&](const ir::Stmt& s) {
+    if (!loop && s.op == ir::OpKind::Pipelined) loop = &s;
+  });
+  REQUIRE(loop);
+  auto plan = ir::get_pipeline_plan(*loop);
+  REQUIRE(plan.is_ok());
+  return plan->stages;
 }
 
 /// The OpControlBarrier instructions inside the module's first loop (in the plugin's own
@@ -81,12 +90,11 @@ TEST_CASE("a double-buffered loop has one barrier per iteration and two stages o
   for (const DeviceCaps& caps : {lavapipe_caps(), h200_caps()}) {
     CAPTURE(caps.name);
     TargetDescription t = describe(caps);
-    GenOptions single;
-    single.double_buffer = false;
-    auto one = generate(gemm("M", "N", "K"), t, single);
-    auto two = generate(gemm("M", "N", "K"), t, GenOptions{});
+    auto one = generate_for(gemm("M", "N", "K", "", 1), t);
+    auto two = generate_for(gemm("M", "N", "K"), t);
     REQUIRE_MESSAGE(one.is_ok(), one.status().str());
     REQUIRE_MESSAGE(two.is_ok(), two.status().str());
+    CHECK(planned_stages(gemm("M", "N", "K"), t) == 2);
     CHECK(barriers_in_first_loop(one->words) == 2);
     CHECK(barriers_in_first_loop(two->words) == 1);
     // As and Bs once more.
@@ -98,36 +106,36 @@ TEST_CASE("a double-buffered loop has one barrier per iteration and two stages o
 
 TEST_CASE("a tile read after the loop keeps one stage") {
   TargetDescription t = describe(lavapipe_caps());
-  GenOptions single;
-  single.double_buffer = false;
-  std::string text = gemm("M", "N", "K", "  fill Acc, 0.0\n  gemm As, Bs, Acc, accumulate=true\n");
-  auto one = generate(text, t, single);
-  auto two = generate(text, t, GenOptions{});
+  std::string after = "  fill Acc, 0.0\n  gemm As, Bs, Acc, accumulate=true\n";
+  auto one = generate_for(gemm("M", "N", "K", after, 1), t);
+  auto two = generate_for(gemm("M", "N", "K", after), t);
   REQUIRE_MESSAGE(two.is_ok(), two.status().str());
   REQUIRE_MESSAGE(one.is_ok(), one.status().str());
+  CHECK(planned_stages(gemm("M", "N", "K", after), t) == 1);
   CHECK(two->iface.shared_bytes == one->iface.shared_bytes);
   CHECK(barriers_in_first_loop(two->words) == 2);
 }
 
 TEST_CASE("a loop declared with one stage keeps one stage") {
   TargetDescription t = describe(h200_caps());
-  GenOptions single;
-  single.double_buffer = false;
-  auto one = generate(gemm("M", "N", "K"), t, single);
-  auto declared = generate(gemm("M", "N", "K", "", 1), t, GenOptions{});
-  REQUIRE_MESSAGE(one.is_ok(), one.status().str());
+  auto declared = generate_for(gemm("M", "N", "K", "", 1), t);
+  auto two = generate_for(gemm("M", "N", "K"), t);
   REQUIRE_MESSAGE(declared.is_ok(), declared.status().str());
-  CHECK(declared->iface.shared_bytes == one->iface.shared_bytes);
+  REQUIRE_MESSAGE(two.is_ok(), two.status().str());
+  CHECK(planned_stages(gemm("M", "N", "K", "", 1), t) == 1);
+  CHECK(declared->iface.shared_bytes + operand_tile_bytes(gemm("M", "N", "K"), t) == two->iface.shared_bytes);
   CHECK(barriers_in_first_loop(declared->words) == 2);
 }
 
 TEST_CASE("two stages that do not fit the target's shared memory fall back to one") {
   TargetDescription t = describe(h200_caps());
-  GenOptions single;
-  single.double_buffer = false;
-  auto one = generate(gemm("M", "N", "K"), t, single);
+  auto one = generate_for(gemm("M", "N", "K", "", 1), t);
   REQUIRE_MESSAGE(one.is_ok(), one.status().str());
-  auto fitted = generate(gemm("M", "N", "K"), t, GenOptions{}, one->iface.shared_bytes);
+  // A description with exactly the one-stage kernel's shared memory.
+  TargetDescription small = t;
+  small.shared_memory_per_block = one->iface.shared_bytes;
+  CHECK(planned_stages(gemm("M", "N", "K"), small) == 1);
+  auto fitted = generate_for(gemm("M", "N", "K"), small);
   REQUIRE_MESSAGE(fitted.is_ok(), fitted.status().str());
   CHECK(fitted->iface.shared_bytes == one->iface.shared_bytes);
   CHECK(barriers_in_first_loop(fitted->words) == 2);
