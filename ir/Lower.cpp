@@ -73,7 +73,7 @@ Result<LowerResult> lower(const Kernel& k, const TargetDescription& target, cons
   }
   // What backends will be handed must pass their reader; a failure is a bug in a pass.
   Status st = verify_lowered(ctx.kernel);
-  if (st.is_ok()) st = check_shared_placement(ctx.kernel);
+  if (st.is_ok()) st = check_shared_placement(ctx.kernel, ctx.target);
   if (!st.is_ok()) return error(ErrorCode::Internal, "lowering produced a kernel the lowered-form reader refuses: " + st.str());
   return LowerResult{std::move(ctx.kernel), std::move(ctx.log)};
 }

@@ -116,6 +116,7 @@ Result<KernelPlan> get_kernel_plan(const Kernel& k) {
   // Rasterize.cpp's own limit: backends remap blocks in 32-bit indices.
   TG_ASSIGN_OR_RETURN(p.raster, int_in(k.attrs, "lower.raster", 0, 1, 65535));
   TG_ASSIGN_OR_RETURN(p.tmem_slot, int_in(k.attrs, "lower.tmem_slot", -1, 0, int64_t(1) << 40));
+  TG_ASSIGN_OR_RETURN(p.opaque_staging, int_in(k.attrs, "lower.opaque_staging", -1, 0, int64_t(1) << 40));
   return p;
 }
 

@@ -39,6 +39,7 @@ struct KernelPlan {
   int64_t shared_bytes = 0;  ///< lower.shared_bytes
   int64_t raster = 0;        ///< lower.raster; 0 when the block order is not remapped
   int64_t tmem_slot = -1;    ///< lower.tmem_slot: shared byte offset of the tensor-memory address; -1: none
+  int64_t opaque_staging = -1;  ///< lower.opaque_staging: shared byte offset of the opaque fragments' staging tile; -1: none
 };
 Result<KernelPlan> get_kernel_plan(const Kernel& k);
 

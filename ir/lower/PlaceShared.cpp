@@ -18,7 +18,7 @@
 namespace tegula::ir {
 
 Status place_shared(LowerContext& ctx) {
-  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel));
+  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel, ctx.target));
   SharedPlacement placed = place_regions(regions);
   std::string reserved_by;
   int64_t limit = shared_limit(ctx.kernel, ctx.target, &reserved_by);
@@ -28,6 +28,7 @@ Status place_shared(LowerContext& ctx) {
       const SharedRegion& r = regions[i];
       std::string what = r.kind == SharedRegion::Kind::Buffer ? "'" + r.stmt->name + "'"
                          : r.kind == SharedRegion::Kind::Barriers ? "barriers"
+                         : r.kind == SharedRegion::Kind::OpaqueStaging ? "opaque staging"
                                                                   : "tmem slot";
       parts += (i ? ", " : "") + what + " " + std::to_string(r.bytes);
     }
@@ -57,6 +58,10 @@ Status place_shared(LowerContext& ctx) {
       case SharedRegion::Kind::TensorMemorySlot:
         set_attr(ctx.kernel.attrs, "lower.tmem_slot", AttrValue::of_int(offset));
         ctx.note("tensor-memory address slot at byte " + std::to_string(offset));
+        break;
+      case SharedRegion::Kind::OpaqueStaging:
+        set_attr(ctx.kernel.attrs, "lower.opaque_staging", AttrValue::of_int(offset));
+        ctx.note("opaque fragments' staging tile: " + std::to_string(r.bytes) + " bytes at byte " + std::to_string(offset));
         break;
     }
   }

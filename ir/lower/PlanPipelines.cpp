@@ -128,7 +128,7 @@ Status plan_pipelines(LowerContext& ctx) {
       set_shared_layout(s.attrs, layout);
     }
     for (auto& [loop, prefetch] : loops) set_attr(loop->attrs, "plan.stages", AttrValue::of_int(std::min(stmt_attr_int(*loop, "stages"), max_stages)));
-    TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel));
+    TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(ctx.kernel, ctx.target));
     return place_regions(regions).bytes;
   };
   int64_t limit = shared_limit(ctx.kernel, ctx.target);

@@ -175,8 +175,8 @@ std::set<std::string> double_bufferable(const Kernel& k, const Stmt& loop, const
 namespace {
 
 /// The shared memory the kernel needs as its plans stand, as place_shared will place it.
-Result<int64_t> kernel_shared_bytes(const Kernel& k) {
-  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k));
+Result<int64_t> kernel_shared_bytes(const Kernel& k, const TargetDescription& target) {
+  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k, target));
   return place_regions(regions).bytes;
 }
 
@@ -245,7 +245,7 @@ Status plan_register_prefetch(LowerContext& ctx) {
   // Two stages of every double-buffered tile, or, when they do not fit together, one
   // everywhere.
   for (auto& [loop, tiles] : doubled) set_stages(ctx.kernel, tiles, 2);
-  TG_ASSIGN_OR_RETURN(int64_t bytes, kernel_shared_bytes(ctx.kernel));
+  TG_ASSIGN_OR_RETURN(int64_t bytes, kernel_shared_bytes(ctx.kernel, ctx.target));
   int64_t limit = shared_limit(ctx.kernel, ctx.target);
   bool fits = bytes <= limit;
   for (auto& [loop, tiles] : doubled) {

@@ -22,6 +22,7 @@ std::string describe(const SharedRegion& r) {
     case SharedRegion::Kind::Buffer: return "shared buffer '" + r.stmt->name + "'";
     case SharedRegion::Kind::Barriers: return std::string("the completion barriers of the ") + op_info(r.stmt->op).keyword + " at " + where(*r.stmt);
     case SharedRegion::Kind::TensorMemorySlot: return "the tensor-memory address slot (lower.tmem_slot)";
+    case SharedRegion::Kind::OpaqueStaging: return "the opaque fragments' staging tile (lower.opaque_staging)";
   }
   return "";
 }
@@ -64,7 +65,23 @@ Result<int64_t> barriers_needed(const Stmt& s) {
   return int64_t(0);
 }
 
-Result<std::vector<SharedRegion>> shared_regions(const Kernel& k) {
+/// Opaque fragments of subgroup-scope matrices reach their elements through one staging
+/// matrix per subgroup (the backend stores a matrix there and reads it element-wise); the
+/// largest matrix any of them uses, in its accumulator dtype. 0 without such fragments.
+static Result<int64_t> opaque_staging_bytes(const Kernel& k, const TargetDescription& target) {
+  int64_t bytes = 0;
+  int64_t subgroups = target.subgroup_width > 0 ? k.threads / target.subgroup_width : 0;
+  for (const Stmt& s : k.body.stmts) {
+    if (!is_opaque(s)) continue;
+    TG_ASSIGN_OR_RETURN(OpaqueFragment f, get_opaque_fragment(s));
+    const MatrixInstruction* mi = target.find_instruction(f.inst);
+    if (!mi || mi->scope == GroupScope::Cta || mi->c_types.empty()) continue;
+    bytes = std::max(bytes, f.m * f.n * int64_t(dtype_size(mi->c_types.front())) * subgroups);
+  }
+  return bytes;
+}
+
+Result<std::vector<SharedRegion>> shared_regions(const Kernel& k, const TargetDescription& target) {
   std::vector<SharedRegion> out;
   for (const Stmt& s : k.body.stmts) {
     if (s.op != OpKind::Alloc || s.type.scope != Scope::Shared || is_forwarded(s)) continue;
@@ -102,6 +119,14 @@ Result<std::vector<SharedRegion>> shared_regions(const Kernel& k) {
     r.align = kSharedBarrierBytes;
     out.push_back(r);
   }
+  TG_ASSIGN_OR_RETURN(int64_t staging, opaque_staging_bytes(k, target));
+  if (staging > 0) {
+    SharedRegion r;
+    r.kind = SharedRegion::Kind::OpaqueStaging;
+    r.bytes = staging;
+    r.align = kSharedBaseAlign;
+    out.push_back(r);
+  }
   return out;
 }
 
@@ -127,12 +152,13 @@ static Result<int64_t> recorded_offset(const SharedRegion& r, const KernelPlan& 
     }
     case SharedRegion::Kind::Barriers: return barrier_offset(*r.stmt);
     case SharedRegion::Kind::TensorMemorySlot: return plan.tmem_slot;
+    case SharedRegion::Kind::OpaqueStaging: return plan.opaque_staging;
   }
   return int64_t(-1);
 }
 
-Result<int64_t> placed_end(const Kernel& k) {
-  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k));
+Result<int64_t> placed_end(const Kernel& k, const TargetDescription& target) {
+  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k, target));
   TG_ASSIGN_OR_RETURN(KernelPlan plan, get_kernel_plan(k));
   int64_t end = 0;
   for (const SharedRegion& r : regions) {
@@ -142,8 +168,8 @@ Result<int64_t> placed_end(const Kernel& k) {
   return end;
 }
 
-Status check_shared_placement(const Kernel& k) {
-  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k));
+Status check_shared_placement(const Kernel& k, const TargetDescription& target) {
+  TG_ASSIGN_OR_RETURN(std::vector<SharedRegion> regions, shared_regions(k, target));
   TG_ASSIGN_OR_RETURN(KernelPlan plan, get_kernel_plan(k));
   std::map<int64_t, const SharedRegion*> by_offset;
   std::map<const Stmt*, bool> barriers_expected;
@@ -180,9 +206,14 @@ Status check_shared_placement(const Kernel& k) {
     st = fail(find_attr(s.attrs, "plan.barriers")->loc, "plan.barriers on a statement that signals through no shared barriers");
   });
   TG_RETURN_IF_ERROR(st);
-  bool slot = false;
-  for (const SharedRegion& r : regions) slot = slot || r.kind == SharedRegion::Kind::TensorMemorySlot;
+  bool slot = false, staging = false;
+  for (const SharedRegion& r : regions) {
+    slot = slot || r.kind == SharedRegion::Kind::TensorMemorySlot;
+    staging = staging || r.kind == SharedRegion::Kind::OpaqueStaging;
+  }
   if (!slot && plan.tmem_slot >= 0) return fail(find_attr(k.attrs, "lower.tmem_slot")->loc, "lower.tmem_slot without a tcgen05 gemm");
+  if (!staging && plan.opaque_staging >= 0)
+    return fail(find_attr(k.attrs, "lower.opaque_staging")->loc, "lower.opaque_staging without an opaque fragment of a subgroup-scope matrix");
   return Status::ok();
 }
 

@@ -42,6 +42,7 @@ struct SharedRegion {
     Buffer,             ///< a shared alloc, all stages (layout.offset)
     Barriers,           ///< completion barriers of a bulk-copy pipeline or a tcgen05 gemm (plan.barriers)
     TensorMemorySlot,   ///< where tcgen05.alloc writes the tensor-memory address (lower.tmem_slot)
+    OpaqueStaging,      ///< one matrix per subgroup through which opaque fragments' elements pass (lower.opaque_staging)
   };
   Kind kind = Kind::Buffer;
   const Stmt* stmt = nullptr;  ///< the alloc, loop or gemm; null for the slot
@@ -50,9 +51,10 @@ struct SharedRegion {
   int64_t count = 0;           ///< for Barriers: how many
 };
 
-/// The regions of a lowered kernel as its plans stand (stages, engines, gemm kinds), in
-/// placement order; a Verify error when a plan it reads is malformed.
-Result<std::vector<SharedRegion>> shared_regions(const Kernel& k);
+/// The regions of a lowered kernel as its plans stand (stages, engines, gemm kinds, opaque
+/// fragments of `target`'s subgroup-scope matrices), in placement order; a Verify error when
+/// a plan it reads is malformed.
+Result<std::vector<SharedRegion>> shared_regions(const Kernel& k, const TargetDescription& target);
 
 struct SharedPlacement {
   std::vector<int64_t> offsets;  ///< one per region
@@ -69,11 +71,11 @@ Result<int64_t> barrier_offset(const Stmt& s);
 Result<int64_t> barriers_needed(const Stmt& s);
 
 /// The end of the placed regions (offsets as recorded): the first byte past all of them.
-Result<int64_t> placed_end(const Kernel& k);
+Result<int64_t> placed_end(const Kernel& k, const TargetDescription& target);
 
 /// The lowered kernel's placement against its regions: every region placed (offsets
-/// recorded), aligned, apart from the others and inside lower.shared_bytes; barriers and the
-/// slot exactly where needed. Errors name the alloc or statement.
-Status check_shared_placement(const Kernel& k);
+/// recorded), aligned, apart from the others and inside lower.shared_bytes; barriers, the
+/// slot and the staging tile exactly where needed. Errors name the alloc or statement.
+Status check_shared_placement(const Kernel& k, const TargetDescription& target);
 
 }  // namespace tegula::ir

@@ -25,7 +25,8 @@ namespace {
 Status fail(const SourceLoc& loc, const std::string& msg) { return error(ErrorCode::Verify, msg, loc); }
 
 constexpr const char* kKernelAttrs[] = {"lower.target", "lower.target_hash", "lower.subgroup", "lower.assume",
-                                        "lower.tensor_align", "lower.shared_bytes", "lower.raster", "lower.tmem_slot"};
+                                        "lower.tensor_align", "lower.shared_bytes", "lower.raster", "lower.tmem_slot",
+                                        "lower.opaque_staging"};
 constexpr const char* kSharedAllocAttrs[] = {"layout.block", "layout.pad", "layout.swizzle", "layout.align", "layout.stages",
                                              "layout.offset", "layout.forwarded"};
 constexpr const char* kFragmentAllocAttrs[] = {"layout.threads", "layout.values", "layout.opaque", "layout.atom", "layout.groups",
@@ -343,7 +344,7 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
                  k.loc);
   // What a backend is handed is fully lowered: its shared memory placed, once, by
   // place_shared (a partial lowering, `--after PASS`, is not yet).
-  TG_RETURN_IF_ERROR(check_shared_placement(k));
+  TG_RETURN_IF_ERROR(check_shared_placement(k, target));
   if (int64_t limit = shared_limit(k, target); plan.shared_bytes > limit)
     return fail(find_attr(k.attrs, "lower.shared_bytes")->loc, "lower.shared_bytes = " + std::to_string(plan.shared_bytes) + " exceeds the " +
                                                                    std::to_string(limit) + " bytes per block target '" + target.name +

@@ -38,8 +38,8 @@ SharedLayout layout_of(const Kernel& k, const std::string& name) {
 
 /// Every region's recorded offset, checked against alignment and overlap independently of
 /// the placement code: sort by offset and walk.
-void check_disjoint_and_aligned(const Kernel& k) {
-  auto regions = shared_regions(k);
+void check_disjoint_and_aligned(const Kernel& k, const std::string& target_name) {
+  auto regions = shared_regions(k, target(target_name));
   REQUIRE(regions.is_ok());
   auto plan = get_kernel_plan(k);
   REQUIRE(plan.is_ok());
@@ -50,6 +50,7 @@ void check_disjoint_and_aligned(const Kernel& k) {
     if (r.kind == SharedRegion::Kind::Buffer) off = get_shared_layout(r.stmt->attrs)->offset;
     if (r.kind == SharedRegion::Kind::Barriers) off = *barrier_offset(*r.stmt);
     if (r.kind == SharedRegion::Kind::TensorMemorySlot) off = plan->tmem_slot;
+    if (r.kind == SharedRegion::Kind::OpaqueStaging) off = plan->opaque_staging;
     REQUIRE(off >= 0);
     CHECK(off % r.align == 0);
     spans.push_back({off, off + r.bytes});
@@ -70,7 +71,7 @@ TEST_CASE("buffers are placed in order, aligned, with every stage, and the footp
   CHECK(a.stages == 3);
   int64_t a_bytes = shared_stage_bytes(a, {128, 32}, DType::BF16) * a.stages;
   CHECK(b.offset == (a_bytes + b.align - 1) / b.align * b.align);
-  check_disjoint_and_aligned(r.kernel);
+  check_disjoint_and_aligned(r.kernel, "sm_80");
   CHECK(log_has(r, "shared buffer 'As'"));
   CHECK(log_has(r, "bytes of shared memory"));
 }
@@ -88,7 +89,7 @@ TEST_CASE("a bulk-copy pipeline gets one completion barrier per stage after the 
   CHECK(bars % kSharedBarrierBytes == 0);
   // The bulk engine's destinations are aligned for it.
   CHECK(layout_of(r.kernel, "As").align % 128 == 0);
-  check_disjoint_and_aligned(r.kernel);
+  check_disjoint_and_aligned(r.kernel, "sm_90a");
 }
 
 TEST_CASE("a tcgen05 gemm gets a barrier and the tensor-memory slot") {
@@ -103,7 +104,7 @@ TEST_CASE("a tcgen05 gemm gets a barrier and the tensor-memory slot") {
   }
   CHECK(*barrier_offset(*gemm) >= 0);
   CHECK(get_kernel_plan(r.kernel)->tmem_slot >= 0);
-  check_disjoint_and_aligned(r.kernel);
+  check_disjoint_and_aligned(r.kernel, "sm_100a");
 }
 
 TEST_CASE("kernels without shared memory request none") {
@@ -119,7 +120,7 @@ TEST_CASE("every example's placement is disjoint and aligned on every target") {
       CAPTURE(t);
       LowerOptions o;
       o.divisibility = {{"M", 16}, {"N", 16}, {"K", 16}};
-      check_disjoint_and_aligned(lowered(example_text(ex), t, o).kernel);
+      check_disjoint_and_aligned(lowered(example_text(ex), t, o).kernel, t);
     }
 }
 

@@ -530,7 +530,7 @@ static std::string shared_offset_function(const Buffer& b) {
 
 Result<Generated> Emitter::run() {
   TG_RETURN_IF_ERROR(declare_buffers());
-  TG_ASSIGN_OR_RETURN(placed_end_, ir::placed_end(k_));
+  TG_ASSIGN_OR_RETURN(placed_end_, ir::placed_end(k_, target_));
   smem_used_ = std::max(smem_used_, placed_end_);
   TG_RETURN_IF_ERROR(plan_fragment_stages());
   if (k_.threads < 1 || k_.threads > 1024) return error(ErrorCode::Unsupported, "cuda: a block of " + itos(k_.threads) + " threads");

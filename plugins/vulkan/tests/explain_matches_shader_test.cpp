@@ -2,7 +2,8 @@
 // (ir/lower/PlanRegisterPrefetch.cpp) is what the generated shader does: a copy "loaded one
 // iteration ahead through registers" <=> the module loads from a storage buffer before its
 // first loop (the prologue that fills the registers for the first iteration); "double-buffered"
-// <=> one workgroup barrier in the loop instead of the two around the tile stores. Checked for
+// <=> one workgroup barrier in the loop instead of the two around the tile stores; and the
+// shader declares exactly the lower.shared_bytes that place_shared recorded. Checked for
 // the pipelined examples and for gemms that keep one stage, on the lavapipe and H200
 // descriptions.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/lower/Lowered.h"
 #include "plugins/vulkan/spirv/Spirv.h"
 
 using namespace tegula;
@@ -106,6 +108,7 @@ TEST_CASE("explain's register prefetch and double buffering are the shader's") {
         auto shader = generate_shader(*read, *ct);
         REQUIRE_MESSAGE(shader.is_ok(), shader.status().str());
         ShaderFacts f = facts_of(shader->words);
+        CHECK(int64_t(shader->iface.shared_bytes) == ir::get_kernel_plan(*read)->shared_bytes);
         bool registers = says(lowered->log, "loaded one iteration ahead through registers");
         bool two = says(lowered->log, "(double-buffered: one barrier per iteration)");
         CHECK(registers == (f.prologue_loads > 0));
