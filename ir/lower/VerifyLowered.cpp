@@ -102,6 +102,7 @@ public:
       if (st.is_ok()) st = check_stmt(s);
     });
     TG_RETURN_IF_ERROR(st);
+    TG_RETURN_IF_ERROR(check_fragment_reads());
     return check_forwarded_uses();
   }
 
@@ -229,6 +230,23 @@ private:
       if (!fits.is_ok()) return fail(copy.loc, "plan.engine=async on a copy the asynchronous copy unit cannot move: " + fits.message());
     }
     return Status::ok();
+  }
+
+  /// An element of a fragment lives in one thread's registers; stage_fragment_reads makes
+  /// every parallel loop of a lowered kernel read a shared copy instead, and no backend reads
+  /// another thread's registers. (An unlowered kernel, no lower.target, is not held to it.)
+  Status check_fragment_reads() const {
+    if (!find_attr(k_.attrs, "lower.target")) return Status::ok();
+    Status st;
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      if (!st.is_ok() || s.op != OpKind::Parallel) return;
+      for (const std::string& name : element_loads(s.body())) {
+        const Stmt* a = alloc(name);
+        if (a && a->type.scope == Scope::Fragment)
+          st = fail(s.loc, "the parallel loop reads fragment '" + name + "' by index; lowering reads a shared copy of it instead (stage_fragment_reads)");
+      }
+    });
+    return st;
   }
 
   /// A forwarded tile has no storage: only its forwarded copy and a gemm that loads the

@@ -183,6 +183,17 @@ TEST_CASE("forged combinations of plans are refused") {
     set_attr(copy->attrs, "plan.forward", AttrValue::of_ident("a"));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "which is not forwarded (layout.forwarded)");
   }
+  SUBCASE("a parallel loop reading a fragment by index instead of its shared copy") {
+    auto r = lower_text("kernel g(X: f32[64], Y: f32[64]) grid(1) threads(64) {\n  alloc f: fragment f32[64]\n  copy X[0], f\n"
+                        "  parallel i in 64 {\n    store Y[i] = f[63 - i]\n  }\n}\n",
+                        "sm_90a");
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    Stmt* store = first(first(r->kernel.body, OpKind::Parallel)->blocks[0], OpKind::Store);
+    REQUIRE(store);
+    REQUIRE(store->exprs[0]->kind == ExprKind::Load);
+    store->exprs[0]->name = "f";
+    check_refused(read_back(r->kernel, "sm_90a"), ErrorCode::Verify, "the parallel loop reads fragment 'f' by index");
+  }
   SUBCASE("a forwarded tile read by an op that does not load it from its tensor") {
     Kernel k = pipelined_gemm("sm_90a");
     set_attr(alloc_named(k, "As")->attrs, "layout.forwarded", AttrValue::of_bool(true));

@@ -202,15 +202,6 @@ public:
   Status emit_pipelined(const ir::Stmt& s);   // Pipeline.cpp
   void emit_barrier();
 
-  // fragments read by index in parallel loops (FragmentStage.cpp)
-  /// Give every fragment that a parallel loop reads element by element a shared copy.
-  Status plan_fragment_stages();
-  /// Before a parallel loop: write the fragments it reads by index into their shared copies.
-  Status stage_fragments(const ir::Stmt& parallel);
-  /// The shared copy of a fragment, if it has one.
-  const Buffer* staged_copy(const std::string& fragment) const;
-  std::set<std::string> fragment_names() const;
-
   // gemm families
   Status emit_gemm_fma(const ir::Stmt& s, const ir::GemmPlan& p);
   Status emit_gemm_mma_sync(const ir::Stmt& s, const ir::GemmPlan& p, const MatrixInstruction& mi);
@@ -318,7 +309,6 @@ private:
   std::vector<std::map<std::string, std::string>> scopes_;  // IR variable -> C expression
   std::string body_;
   std::map<std::pair<const ir::Stmt*, int>, LdPlan> ld_plans_;
-  std::map<std::string, std::string> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   int indent_ = 1;
   int counter_ = 0;
   int64_t smem_align_ = 16;

@@ -467,7 +467,6 @@ void KernelGen::bind_range(const std::string& var, const ir::Expr& lo, const ir:
 }
 
 Status KernelGen::gen_parallel(const ir::Stmt& s) {
-  TG_RETURN_IF_ERROR(stage_fragments(s));
   std::vector<int64_t> extent;
   for (const ir::Expr& e : s.exprs) extent.push_back(*ir::const_int(e));
   auto d = ir::get_distribution(s.attrs, "plan");

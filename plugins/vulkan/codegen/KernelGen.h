@@ -121,9 +121,6 @@ public:
   /// ranges_[var] = [lo, hi - 1] where both bounds have ranges, else var has none.
   void bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi);
   Status gen_parallel(const ir::Stmt& s);
-  /// Shared copies of the fragments a parallel loop reads by index (FragmentStage.cpp).
-  Status stage_fragments(const ir::Stmt& parallel);
-  Buf& staged_copy(const Buf& fragment);
   Status gen_if(const ir::Stmt& s);
   Status gen_store(const ir::Stmt& s);
 
@@ -303,7 +300,6 @@ public:
   ShaderInterface iface_;
 
   std::deque<Buf> bufs_;
-  std::map<const Buf*, Buf*> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   std::vector<std::map<std::string, Buf*>> buf_scopes_;
   struct Var {
     Value value;        ///< an immutable value, or
