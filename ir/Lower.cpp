@@ -31,6 +31,7 @@ const Pass kPipeline[] = {
     {"stage_fragment_reads", stage_fragment_reads},
     {"map_threads", map_threads},
     {"lower_reductions", lower_reductions},
+    {"prove_in_bounds", prove_in_bounds},
     {"plan_pipelines", plan_pipelines},
     {"place_shared", place_shared},
     {"insert_barriers", insert_barriers},

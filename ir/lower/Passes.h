@@ -18,6 +18,7 @@ Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
 Status stage_fragment_reads(LowerContext& ctx);  // StageFragmentReads.cpp
 Status map_threads(LowerContext& ctx);           // MapThreads.cpp
 Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp
+Status prove_in_bounds(LowerContext& ctx);       // ProveInBounds.cpp
 Status plan_pipelines(LowerContext& ctx);        // PlanPipelines.cpp
 Status place_shared(LowerContext& ctx);          // PlaceShared.cpp
 Status insert_barriers(LowerContext& ctx);       // InsertBarriers.cpp

@@ -100,8 +100,6 @@ struct Side {
   const Buffer* b = nullptr;
   std::vector<std::string> off;     ///< tile offsets as C++ long long expressions ("0" for none)
   std::vector<int64_t> const_off;   ///< the same, when constant (empty otherwise)
-  std::vector<bool> known;          ///< per dimension: the offset is a constant
-  std::vector<int64_t> value;       ///< per dimension: that constant
   bool exec = false;                ///< the fragment the op runs over
   std::vector<int64_t> slots;       ///< for a non-exec fragment side: exec slot -> slot
 };
@@ -124,20 +122,14 @@ static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& 
     if (t.offsets.empty()) {
       side.off.push_back("0");
       side.const_off.push_back(0);
-      side.known.push_back(true);
-      side.value.push_back(0);
       continue;
     }
     auto c = ir::const_int(t.offsets[d]);
     if (c) {
       side.off.push_back(*c == 0 ? "0" : "(" + itos(*c) + "LL)");
       side.const_off.push_back(*c);
-      side.known.push_back(true);
-      side.value.push_back(*c);
       continue;
     }
-    side.known.push_back(false);
-    side.value.push_back(0);
     all_const = false;
     TG_ASSIGN_OR_RETURN(std::string e, E.index_expr(t.offsets[d]));
     std::string name = E.fresh("o");
@@ -208,18 +200,15 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
   // e5m2 stores saturate infinities, so even same-dtype e5m2 copies go through a conversion.
   bool raw = src.b->dtype == dst.b->dtype && src.b->dtype != DType::E5M2 && src.b->scope != ir::Scope::Fragment &&
              dst.b->scope != ir::Scope::Fragment;
-  // Dimensions of a global side that every element provably stays inside (constant tensor
-  // dimension, constant tile offset, known largest index): no run-time check there.
-  auto provable = [&](const Side& side) {
+  // Dimensions of a global side that every element stays inside, as lowering proved them
+  // (plan.inbounds, ProveInBounds.cpp): no run-time check there.
+  auto provable = [&](const Side& side, const ir::InBounds& in_bounds) {
     std::vector<bool> in(extent.size(), false);
     if (side.b->scope != ir::Scope::Global) return in;
-    for (size_t d = 0; d < extent.size(); ++d) {
-      int64_t hi = side.value[d] + extent[d] - 1;
-      in[d] = side.known[d] && side.b->shape[d] >= 0 && side.value[d] >= 0 && hi < side.b->shape[d];
-    }
+    for (size_t d = 0; d < extent.size(); ++d) in[d] = in_bounds.at(d);
     return in;
   };
-  std::vector<bool> src_in = provable(src), dst_in = provable(dst);
+  std::vector<bool> src_in = provable(src, op_plan.src_in), dst_in = provable(dst, op_plan.dst_in);
   auto inside_of = [&](const Side& side, const std::vector<bool>& known, const std::vector<std::string>& c) {
     std::vector<std::string> parts;
     for (size_t d = 0; d < c.size(); ++d) {

@@ -378,15 +378,8 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
   if (s.op == ir::OpKind::Pipelined && prefetched.empty()) TG_RETURN_IF_ERROR(plan_register_prefetch(s, ahead));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
-  // The loop variable's range, while the loop is generated (bounds checks it makes needless).
-  ir::RangeMap outer_ranges = ranges_;
-  bind_range(s.vars[0], s.lo(), s.hi());
   Status st;
-  if (!ahead.empty() && double_buffered_loops_.count(&s)) {
-    st = gen_double_buffered_loop(s, lo, hi, ahead);
-    ranges_ = outer_ranges;
-    return st;
-  }
+  if (!ahead.empty() && double_buffered_loops_.count(&s)) return gen_double_buffered_loop(s, lo, hi, ahead);
   if (!ahead.empty()) {
     b_.if_(b_.lt(lo, hi), [&] {
       for (RegPrefetch& p : ahead)
@@ -414,7 +407,6 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
       for (int64_t j = 0; j < unroll && st.is_ok(); ++j) body(b_.add(i0, b_.ci(int32_t(j))));
     });
     b_.for_(main_hi, hi, 1, [&](Value i) { body(i); });
-    ranges_ = outer_ranges;
     return st;
   }
   b_.for_(lo, hi, 1, [&](Value i) {
@@ -444,7 +436,6 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     buf_scopes_.pop_back();
     var_scopes_.pop_back();
   });
-  ranges_ = outer_ranges;
   return st;
 }
 
@@ -458,12 +449,6 @@ int64_t KernelGen::workgroup_unroll(const ir::Stmt& loop) {
     workgroup_gemm = workgroup_gemm || (c && c->workgroup);
   }
   return workgroup_gemm ? std::min<int64_t>(stages, 8) : 1;
-}
-
-void KernelGen::bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi) {
-  ranges_.erase(var);
-  std::optional<ir::IntRange> l = ir::expr_range(lo, ranges_), h = ir::expr_range(hi, ranges_);
-  if (l && h && l->lo <= h->hi - 1) ranges_[var] = ir::IntRange{l->lo, h->hi - 1};
 }
 
 Status KernelGen::gen_parallel(const ir::Stmt& s) {
@@ -559,8 +544,6 @@ Result<GeneratedShader> KernelGen::run() {
   uses_coopmat_ = coop;
   TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
   if (plan.tensor_align) tensor_align_ = plan.tensor_align;
-  // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
-  ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
   if (double_buffer_) find_double_buffered();
   if (coop) {

@@ -28,7 +28,6 @@
 
 #include "ir/Analysis.h"
 #include "ir/IR.h"
-#include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/codegen/CodegenTarget.h"
@@ -118,8 +117,6 @@ public:
   Status gen_block(const ir::Block& b);
   Status gen_stmt(const ir::Stmt& s);
   Status gen_for(const ir::Stmt& s);
-  /// ranges_[var] = [lo, hi - 1] where both bounds have ranges, else var has none.
-  void bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi);
   Status gen_parallel(const ir::Stmt& s);
   Status gen_if(const ir::Stmt& s);
   Status gen_store(const ir::Stmt& s);
@@ -135,8 +132,9 @@ public:
   /// One 4-, 8- or 16-byte load of `vec` consecutive elements at element `index` as u32
   /// words (u32, uvec2 or uvec4); `pad` in every element when `inside` is false.
   Value load_words(Buf& src, Value index, Value inside, int64_t vec, double pad);
-  /// Whether every element of the tile `t` (of `extent`) lies inside the static tensor `b`
-  /// for every value its origin can take (ranges_): its accesses then need no bounds test.
+  /// Whether every element of the tile `t` of a copy (of the copy's extent) lies inside
+  /// tensor `b` for every value its origin can take, as lowering proved it (the side's
+  /// plan.inbounds, every dimension; ProveInBounds.cpp): its accesses then need no bounds test.
   bool tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const;
   /// The raw elements of a word vector of `src`'s dtype.
   std::vector<Value> unpack_words(Value words, uint32_t count, DType d, T elem);
@@ -316,7 +314,8 @@ public:
   bool uses_workgroup_matrices_ = false;
   std::deque<CoopmatShape> wg_shapes_;                  ///< the workgroup matrices' shapes (Buf::coop points here)
   std::map<std::string, const ir::Stmt*> forwarded_;   ///< forwarded tile -> the copy that staged it (plan.forward)
-  ir::RangeMap ranges_;       ///< block indices and loop variables with known bounds
+  /// Tile operand -> whether lowering proved the whole tile inside its tensor (tile_within).
+  mutable std::optional<std::map<const ir::TileRef*, bool>> within_;
   int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
   bool double_buffer_ = true;     ///< GenOptions::double_buffer
