@@ -4,7 +4,8 @@
 //
 // A tile op at a tensor's edge tests every element against the tensor's extent; where the
 // index ranges (ir/Ranges.h) show that no element can fall outside, the test can never fail
-// and a backend drops it. Ranges come from the kernel's constant grid (block indices) and
+// and a backend drops it. Ranges come from the kernel's constant grid (block indices: a
+// launch runs exactly the grid's blocks, and rasterisation only permutes them) and
 // from the bounds of the serial loops around the op (a loop variable of `for v in lo .. hi`
 // is in [lo, hi - 1] where both bounds have ranges); a dimension is proven when the tensor's
 // size there is a constant and the tile's origin there is in [0, size - extent] for every
