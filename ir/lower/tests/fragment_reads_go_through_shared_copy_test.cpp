@@ -66,7 +66,11 @@ TEST_CASE("a fragment read by index gets a row-major shared copy, written before
   CHECK(copy_alloc->type.dtype == DType::F32);
   CHECK(copy_alloc->type.shape == std::vector<int64_t>{16, 64});
   // Plain row-major (no padding, no swizzle), written as the alloc's layout attributes.
-  CHECK(*get_shared_layout(copy_alloc->attrs) == SharedLayout{});
+  SharedLayout l = *get_shared_layout(copy_alloc->attrs);
+  CHECK(l.block == 0);
+  CHECK(l.pad == 0);
+  CHECK(l.swizzle_bits == 0);
+  CHECK(l.stages == 1);
   CHECK(find_attr(copy_alloc->attrs, "layout.align"));
   // Its bytes count against the budget.
   CHECK(get_kernel_plan(r->kernel)->shared_bytes == 16 * 64 * 4);
