@@ -417,10 +417,16 @@ private:
     TG_ASSIGN_OR_RETURN(TileAccess dst, compile_tile(s.tiles[1]));
     double pad = atomic ? 0.0 : stmt_attr_float(s, "pad");
     SourceLoc loc = s.loc;
-    return StmtFn([this, extent, src, dst, pad, loc, atomic]() -> Status {
+    // A lowered copy's in-bounds claims (plan.inbounds) are checked on every run.
+    interp::InBoundsClaims claims;
+    if (lowered_) {
+      TG_ASSIGN_OR_RETURN(claims, interp::in_bounds_claims(s));
+    }
+    return StmtFn([this, extent, src, dst, pad, loc, atomic, claims]() -> Status {
       std::vector<int64_t> so, dso;
       TG_RETURN_IF_ERROR(tile_origin(src, extent, loc, so));
       TG_RETURN_IF_ERROR(tile_origin(dst, extent, loc, dso));
+      TG_RETURN_IF_ERROR(claims.check(loc, *src.buf, so, *dst.buf, dso, extent));
       // Read the whole tile before writing, so overlapping tiles behave like a copy.
       std::vector<double> values;
       std::vector<int64_t> idx(extent.size(), 0);

@@ -19,16 +19,20 @@ struct Pass {
 
 // The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
 // does and why; the order matters: layouts need the instruction choice and the padded
-// shapes, thread mapping needs layouts, pipelining needs vector widths, register prefetching
-// takes the loops pipelining left, shared memory is placed once stages and copy engines are
-// known, and barriers go in last, once every access and every copy's engine is known.
+// shapes, fragment staging adds copies that thread mapping, pipelining, placement and barriers
+// must see, thread mapping needs layouts, in-bounds facts need the final tile offsets and
+// extents, pipelining needs vector widths, register prefetching takes the loops pipelining
+// left, shared memory is placed once stages and copy engines are known, and barriers go in
+// last, once every access and every copy's engine is known.
 const Pass kPipeline[] = {
     {"select_instructions", select_instructions},
     {"forward_operands", forward_operands},
     {"legalize_tiles", legalize_tiles},
     {"assign_layouts", assign_layouts},
+    {"stage_fragment_reads", stage_fragment_reads},
     {"map_threads", map_threads},
     {"lower_reductions", lower_reductions},
+    {"prove_in_bounds", prove_in_bounds},
     {"plan_pipelines", plan_pipelines},
     {"plan_register_prefetch", plan_register_prefetch},
     {"place_shared", place_shared},

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/interp/Machine.h"
+#include "ir/lower/Lowered.h"
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
@@ -140,6 +141,35 @@ Result<StmtFn> compile_gemm_atoms(const Stmt& s, const TargetDescription* target
     c->regs = std::move(result);
     return Status::ok();
   });
+}
+
+Result<InBoundsClaims> in_bounds_claims(const Stmt& s) {
+  InBoundsClaims c;
+  if (!find_attr(s.attrs, "plan.inbounds")) return c;
+  TG_ASSIGN_OR_RETURN(CopyPlan p, get_copy_plan(s));
+  c.src = p.src_in.dims;
+  c.dst = p.dst_in.dims;
+  return c;
+}
+
+Status InBoundsClaims::check(const SourceLoc& loc, const Buf& src_buf, const std::vector<int64_t>& src_origin, const Buf& dst_buf,
+                             const std::vector<int64_t>& dst_origin, const std::vector<int64_t>& extent) const {
+  auto side = [&](const std::vector<bool>& claim, const Buf& b, const std::vector<int64_t>& origin, const char* what) -> Status {
+    for (size_t d = 0; d < claim.size(); ++d) {
+      if (!claim[d]) continue;
+      if (d >= origin.size() || d >= b.shape.size() || d >= extent.size())
+        return error(ErrorCode::Verify, std::string("plan.inbounds names dimension ") + std::to_string(d) + " of the " + what + " '" + b.name +
+                                            "', which has no such dimension", loc);
+      if (origin[d] >= 0 && origin[d] + extent[d] <= b.shape[d]) continue;
+      return error(ErrorCode::Verify, std::string("plan.inbounds claims the ") + what + " tile stays inside '" + b.name + "' in dimension " +
+                                          std::to_string(d) + ", but this run's tile spans [" + std::to_string(origin[d]) + ", " +
+                                          std::to_string(origin[d] + extent[d]) + ") of " + std::to_string(b.shape[d]),
+                   loc);
+    }
+    return Status::ok();
+  };
+  TG_RETURN_IF_ERROR(side(src, src_buf, src_origin, "source"));
+  return side(dst, dst_buf, dst_origin, "destination");
 }
 
 Result<StmtFn> compile_reduce_plan(const Stmt& s, Buf* src, Buf* dst, ReduceKind kind, int64_t axis, bool clear) {

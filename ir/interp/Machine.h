@@ -146,6 +146,17 @@ struct Partial {
 Result<StmtFn> compile_gemm_atoms(const Stmt& s, const TargetDescription* target, const GemmPlan& plan, Buf* a, Buf* b, Buf* c,
                                   bool ta, bool tb, bool acc);
 
+/// A lowered copy's plan.inbounds (ProveInBounds.cpp): the dimensions of each side that
+/// lowering says every run keeps inside its tensor. The model checks them on each run and
+/// fails loudly when a tile reaches outside a claimed dimension, so a wrong fact shows up as
+/// an error instead of an access a backend left unchecked.
+struct InBoundsClaims {
+  std::vector<bool> src, dst;
+  Status check(const SourceLoc& loc, const Buf& src_buf, const std::vector<int64_t>& src_origin, const Buf& dst_buf,
+               const std::vector<int64_t>& dst_origin, const std::vector<int64_t>& extent) const;
+};
+Result<InBoundsClaims> in_bounds_claims(const Stmt& s);
+
 /// The reduction as its plan runs it: per-thread partials over the plan's distribution,
 /// butterfly exchanges for each xor offset, and the result written to each thread's own
 /// copies of the destination. A thread the plan leaves without a complete partial writes

@@ -120,6 +120,26 @@ Result<KernelPlan> get_kernel_plan(const Kernel& k) {
   return p;
 }
 
+/// plan.inbounds=[[b, ...], [b, ...]]: two lists of bools, the source's and the destination's.
+static Status read_in_bounds(const Stmt& s, CopyPlan& p) {
+  const Attr* a = find_attr(s.attrs, "plan.inbounds");
+  if (!a) return Status::ok();
+  auto bad = [&] {
+    return error(ErrorCode::Verify, "'plan.inbounds' must be [[source dims], [destination dims]], lists of true/false", a->loc);
+  };
+  if (a->value.kind != AttrValue::Kind::List || a->value.list.size() != 2) return bad();
+  InBounds* sides[2] = {&p.src_in, &p.dst_in};
+  for (size_t i = 0; i < 2; ++i) {
+    const AttrValue& side = a->value.list[i];
+    if (side.kind != AttrValue::Kind::List) return bad();
+    for (const AttrValue& d : side.list) {
+      if (d.kind != AttrValue::Kind::Bool) return bad();
+      sides[i]->dims.push_back(d.b);
+    }
+  }
+  return Status::ok();
+}
+
 Result<CopyPlan> get_copy_plan(const Stmt& s) {
   CopyPlan p;
   constexpr ThreadPlanKind kKinds[] = {ThreadPlanKind::Free, ThreadPlanKind::Fragment, ThreadPlanKind::Opaque};
@@ -133,6 +153,7 @@ Result<CopyPlan> get_copy_plan(const Stmt& s) {
   if (engine >= 0) p.engine = kEngines[engine];
   TG_ASSIGN_OR_RETURN(int forward, one_of(s.attrs, "plan.forward", {"a", "b"}));
   p.forward = forward == 0 ? ForwardedOperand::A : forward == 1 ? ForwardedOperand::B : ForwardedOperand::None;
+  TG_RETURN_IF_ERROR(read_in_bounds(s, p));
   bool has_threads = find_attr(s.attrs, "plan.threads") || find_attr(s.attrs, "plan.values");
   if (p.kind == ThreadPlanKind::Free || has_threads) {
     auto d = get_distribution(s.attrs, "plan");

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,36 @@ enum class CopyEngine : uint8_t { None, Async, Bulk, Registers };
 /// Which gemm operand a copy stages for a forwarded load (plan.forward).
 enum class ForwardedOperand : uint8_t { None, A, B };
 
+/// Which dimensions of one side of a tile op stay inside its tensor for every value the
+/// tile's origin can take (ProveInBounds.cpp): one entry per dimension of a global side,
+/// none for another side or when nothing was proven. Backends drop the bounds test of a
+/// proven dimension.
+struct InBounds {
+  std::vector<bool> dims;
+
+  bool at(size_t d) const { return d < dims.size() && dims[d]; }
+  /// Every dimension: the whole tile needs no test.
+  bool all() const {
+    for (bool b : dims)
+      if (!b) return false;
+    return !dims.empty();
+  }
+  bool any() const {
+    for (bool b : dims)
+      if (b) return true;
+    return false;
+  }
+  bool operator==(const InBounds&) const = default;
+};
+
+/// What the index ranges prove of every copy and atomic_add of `k` with a global side: its
+/// source's and destination's InBounds (ProveInBounds.cpp). The pass records these; the
+/// reader refuses a recorded claim they do not contain.
+struct TileBounds {
+  InBounds src, dst;
+};
+std::map<const Stmt*, TileBounds> in_bounds_facts(const Kernel& k);
+
 /// The `plan.*` attributes of a copy-like op (copy, atomic_add, fill, map, parallel).
 struct CopyPlan {
   ThreadPlanKind kind = ThreadPlanKind::None;
@@ -66,6 +97,8 @@ struct CopyPlan {
   bool async = false;       ///< plan.async: issued ahead by a pipelined loop
   CopyEngine engine = CopyEngine::None;
   ForwardedOperand forward = ForwardedOperand::None;
+  /// plan.inbounds=[[source dims], [destination dims]] (copy, atomic_add); bools.
+  InBounds src_in, dst_in;
 
   /// The vector width to emit: plan.vec, at least 1.
   int64_t vector() const { return vec > 1 ? vec : 1; }

@@ -1,5 +1,5 @@
 /// \file
-/// The lowering passes, in pipeline order (ir/lower/Pipeline.cpp runs them as one list).
+/// The lowering passes, in pipeline order (ir/Lower.cpp runs them as one list).
 /// Each rewrites the kernel in the context and records its decisions with reasons in the
 /// log; each lives in its own file, whose header comment says what it does and why.
 #pragma once
@@ -15,8 +15,10 @@ Status select_instructions(LowerContext& ctx);   // SelectInstructions.cpp
 Status forward_operands(LowerContext& ctx);      // ForwardOperands.cpp
 Status legalize_tiles(LowerContext& ctx);        // LegalizeTiles.cpp
 Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
+Status stage_fragment_reads(LowerContext& ctx);  // StageFragmentReads.cpp
 Status map_threads(LowerContext& ctx);           // MapThreads.cpp
 Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp
+Status prove_in_bounds(LowerContext& ctx);       // ProveInBounds.cpp
 Status plan_pipelines(LowerContext& ctx);        // PlanPipelines.cpp
 Status plan_register_prefetch(LowerContext& ctx);  // PlanRegisterPrefetch.cpp
 Status place_shared(LowerContext& ctx);          // PlaceShared.cpp

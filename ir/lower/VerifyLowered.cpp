@@ -6,6 +6,7 @@
 // here, once, with the location of the attribute or statement, instead of in each backend.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "ir/Analysis.h"
@@ -53,7 +54,8 @@ bool known_on(const Stmt& s, const std::string& name) {
       if (s.type.scope == Scope::Fragment) return listed(kFragmentAllocAttrs, name);
       return false;
     case OpKind::Copy:
-    case OpKind::AtomicAdd: return listed(kThreadPlanAttrs, name) || (s.op == OpKind::Copy && listed(kCopyAttrs, name));
+    case OpKind::AtomicAdd:
+      return listed(kThreadPlanAttrs, name) || name == "plan.inbounds" || (s.op == OpKind::Copy && listed(kCopyAttrs, name));
     case OpKind::Fill:
     case OpKind::Map:
     case OpKind::Parallel: return listed(kThreadPlanAttrs, name);
@@ -106,6 +108,7 @@ public:
     });
     TG_RETURN_IF_ERROR(st);
     TG_RETURN_IF_ERROR(check_register_copies_listed());
+    TG_RETURN_IF_ERROR(check_fragment_reads());
     return check_forwarded_uses();
   }
 
@@ -172,12 +175,45 @@ private:
         return fail(s.loc, std::string("plan.kind=") + (p.kind == ThreadPlanKind::Opaque ? "opaque" : "fragment") + " on fragment '" +
                                p.layout + "', which " + (is_opaque(*a) ? "is" : "is not") + " opaque");
     }
+    if (s.op == OpKind::Copy || s.op == OpKind::AtomicAdd) TG_RETURN_IF_ERROR(check_in_bounds(s, p));
     if (p.forward != ForwardedOperand::None) {
       const Stmt* dst = alloc(s.copy_dst().buffer);
       if (!dst || !is_forwarded(*dst))
         return fail(s.loc, "plan.forward on a copy into '" + s.copy_dst().buffer + "', which is not forwarded (layout.forwarded)");
       if (p.async) return fail(s.loc, "a forwarded copy (plan.forward) is never prefetched (plan.async)");
       if (alloc(s.copy_src().buffer)) return fail(s.loc, "a forwarded copy (plan.forward) copies from a tensor, not from '" + s.copy_src().buffer + "'");
+    }
+    return Status::ok();
+  }
+
+  /// plan.inbounds claims no more than the index ranges prove (ProveInBounds.cpp): a backend
+  /// drops the bounds test of a claimed dimension, so a forged claim would read or write
+  /// outside a tensor. Each side lists one entry per dimension of a global tensor, or none.
+  Status check_in_bounds(const Stmt& s, const CopyPlan& p) {
+    if (p.src_in.dims.empty() && p.dst_in.dims.empty()) return Status::ok();
+    const Attr* a = find_attr(s.attrs, "plan.inbounds");
+    SourceLoc loc = a ? a->loc : s.loc;
+    if (!facts_) facts_ = in_bounds_facts(k_);
+    auto it = facts_->find(&s);
+    const InBounds none;
+    const char* names[2] = {"source", "destination"};
+    const InBounds* claims[2] = {&p.src_in, &p.dst_in};
+    for (size_t i = 0; i < 2; ++i) {
+      const InBounds& claim = *claims[i];
+      if (claim.dims.empty()) continue;
+      const TileRef& t = s.tiles[i];
+      const Param* tensor = nullptr;
+      for (const Param& q : k_.params)
+        if (q.is_tensor && q.name == t.buffer) tensor = &q;
+      if (!tensor) return fail(loc, std::string("plan.inbounds lists dimensions for the ") + names[i] + " '" + t.buffer + "', which is no tensor");
+      if (claim.dims.size() != tensor->shape.size())
+        return fail(loc, std::string("plan.inbounds lists ") + std::to_string(claim.dims.size()) + " dimensions for the " + names[i] + " '" +
+                             t.buffer + "', which has " + std::to_string(tensor->shape.size()));
+      const InBounds& proven = it == facts_->end() ? none : (i == 0 ? it->second.src : it->second.dst);
+      for (size_t d = 0; d < claim.dims.size(); ++d)
+        if (claim.dims[d] && !proven.at(d))
+          return fail(loc, std::string("plan.inbounds claims dimension ") + std::to_string(d) + " of the " + names[i] + " tile of '" + t.buffer +
+                               "' stays inside the tensor, which the index ranges do not prove");
     }
     return Status::ok();
   }
@@ -291,6 +327,23 @@ private:
     return st;
   }
 
+  /// An element of a fragment lives in one thread's registers; stage_fragment_reads makes
+  /// every parallel loop of a lowered kernel read a shared copy instead, and no backend reads
+  /// another thread's registers. (An unlowered kernel, no lower.target, is not held to it.)
+  Status check_fragment_reads() const {
+    if (!find_attr(k_.attrs, "lower.target")) return Status::ok();
+    Status st;
+    for_each_stmt(k_.body, [&](const Stmt& s) {
+      if (!st.is_ok() || s.op != OpKind::Parallel) return;
+      for (const std::string& name : element_loads(s.body())) {
+        const Stmt* a = alloc(name);
+        if (a && a->type.scope == Scope::Fragment)
+          st = fail(s.loc, "the parallel loop reads fragment '" + name + "' by index; lowering reads a shared copy of it instead (stage_fragment_reads)");
+      }
+    });
+    return st;
+  }
+
   /// A forwarded tile has no storage: only its forwarded copy and a gemm that loads the
   /// operand from the tensor itself (mma.a/mma.b = global) may name it. Checked over the
   /// whole kernel: prefetched copies and nested statements bypass a backend's per-op checks.
@@ -323,6 +376,7 @@ private:
   std::set<const Stmt*> listed_register_copies_;
   BufferMap buffers_;  ///< filled by the first loop prefetching through registers
   std::set<std::string> written_;
+  std::optional<std::map<const Stmt*, TileBounds>> facts_;  ///< what the ranges prove, computed on first need
 };
 
 }  // namespace

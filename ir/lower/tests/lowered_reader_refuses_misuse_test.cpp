@@ -112,6 +112,14 @@ TEST_CASE("ill-typed annotations are refused") {
     set_attr(k.attrs, "lower.raster", AttrValue::of_int(70000));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "'lower.raster' must be an integer in 1..65535");
   }
+  SUBCASE("plan.inbounds not two lists of bools") {
+    set_attr(first(k.body, OpKind::Copy)->attrs, "plan.inbounds", AttrValue::of_list({AttrValue::of_ints({1, 1}), AttrValue::of_list({})}));
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "'plan.inbounds' must be [[source dims], [destination dims]]");
+  }
+  SUBCASE("plan.inbounds on an op that has no tile to prove") {
+    set_attr(first(k.body, OpKind::Fill)->attrs, "plan.inbounds", AttrValue::of_list({AttrValue::of_list({}), AttrValue::of_list({})}));
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "'plan.inbounds' is no annotation of a fill");
+  }
   SUBCASE("a reduce xor offset that is not a positive integer") {
     set_attr(first(k.body, OpKind::Reduce)->attrs, "plan.shuffle", AttrValue::of_ints({0}));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "'plan.shuffle' must be a list of integers");
@@ -183,10 +191,65 @@ TEST_CASE("forged combinations of plans are refused") {
     set_attr(copy->attrs, "plan.forward", AttrValue::of_ident("a"));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "which is not forwarded (layout.forwarded)");
   }
+  SUBCASE("a parallel loop reading a fragment by index instead of its shared copy") {
+    auto r = lower_text("kernel g(X: f32[64], Y: f32[64]) grid(1) threads(64) {\n  alloc f: fragment f32[64]\n  copy X[0], f\n"
+                        "  parallel i in 64 {\n    store Y[i] = f[63 - i]\n  }\n}\n",
+                        "sm_90a");
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    Stmt* store = first(first(r->kernel.body, OpKind::Parallel)->blocks[0], OpKind::Store);
+    REQUIRE(store);
+    REQUIRE(store->exprs[0]->kind == ExprKind::Load);
+    store->exprs[0]->name = "f";
+    check_refused(read_back(r->kernel, "sm_90a"), ErrorCode::Verify, "the parallel loop reads fragment 'f' by index");
+  }
   SUBCASE("a forwarded tile read by an op that does not load it from its tensor") {
     Kernel k = pipelined_gemm("sm_90a");
     set_attr(alloc_named(k, "As")->attrs, "layout.forwarded", AttrValue::of_bool(true));
     check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "forwarded tile 'As' (layout.forwarded) is used by an op");
+  }
+}
+
+TEST_CASE("in-bounds claims that the index ranges do not prove are refused") {
+  // Columns: bx in [0, 1], so every tile ends by column 128 (proven); rows: M is symbolic.
+  auto r = lower_text("kernel g(X: f32[M, 128], Y: f32[M, 128]) grid(2, ceildiv(M, 16)) threads(128) {\n"
+                      "  alloc S: shared f32[16, 64]\n  copy X[by * 16, bx * 64], S\n  copy S, Y[by * 16, bx * 64]\n}\n",
+                      "sm_90a");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  Kernel k = r->kernel;
+  std::vector<Stmt*> copies;
+  for (Stmt& s : k.body.stmts)
+    if (s.op == OpKind::Copy) copies.push_back(&s);
+  REQUIRE(copies.size() == 2);
+  Stmt *load = copies[0], *store = copies[1];
+  REQUIRE(attr_text(*load, "plan.inbounds") == "[[false, true], []]");
+  REQUIRE(read_back(k, "sm_90a").is_ok());
+  auto claim = [](std::vector<std::vector<bool>> sides) {
+    std::vector<AttrValue> v;
+    for (const auto& side : sides) {
+      std::vector<AttrValue> dims;
+      for (bool b : side) dims.push_back(AttrValue::of_bool(b));
+      v.push_back(AttrValue::of_list(dims));
+    }
+    return AttrValue::of_list(v);
+  };
+  SUBCASE("a dimension the ranges leave open") {
+    set_attr(load->attrs, "plan.inbounds", claim({{true, true}, {}}));
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "claims dimension 0 of the source tile of 'X' stays inside the tensor");
+  }
+  SUBCASE("a claim on a copy lowering proved nothing of") {
+    Kernel open = lowered("reduce/row_sum.tile", "sm_90a");
+    Stmt* c = first(open.body, OpKind::Copy);
+    REQUIRE(attr_text(*c, "plan.inbounds").empty());
+    set_attr(c->attrs, "plan.inbounds", claim({{true, true}, {}}));
+    check_refused(read_back(open, "sm_90a"), ErrorCode::Verify, "which the index ranges do not prove");
+  }
+  SUBCASE("another number of dimensions than the tensor's") {
+    set_attr(load->attrs, "plan.inbounds", claim({{true}, {}}));
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "plan.inbounds lists 1 dimensions for the source 'X', which has 2");
+  }
+  SUBCASE("dimensions for a side that is no tensor") {
+    set_attr(store->attrs, "plan.inbounds", claim({{true, true}, {false, true}}));
+    check_refused(read_back(k, "sm_90a"), ErrorCode::Verify, "plan.inbounds lists dimensions for the source 'S', which is no tensor");
   }
 }
 

@@ -455,7 +455,6 @@ Status Emitter::emit_parallel(const ir::Stmt& s) {
   for (const ir::Expr& e : s.exprs) extent.push_back(*ir::const_int(e));
   int rank = int(extent.size());
   if (plan.thread_count() != k_.threads) return unsupported(s, "a parallel loop planned over the wrong thread count");
-  TG_RETURN_IF_ERROR(stage_fragments(s));
   open("");
   ThreadPart tp = thread_part(plan, rank, fresh("tp"));
   std::string rep = replica_guard(plan);
@@ -532,7 +531,6 @@ Result<Generated> Emitter::run() {
   TG_RETURN_IF_ERROR(declare_buffers());
   TG_ASSIGN_OR_RETURN(placed_end_, ir::placed_end(k_, target_));
   smem_used_ = std::max(smem_used_, placed_end_);
-  TG_RETURN_IF_ERROR(plan_fragment_stages());
   if (k_.threads < 1 || k_.threads > 1024) return error(ErrorCode::Unsupported, "cuda: a block of " + itos(k_.threads) + " threads");
   info.name = "tg_" + k_.name;
   info.threads = k_.threads;
@@ -633,14 +631,15 @@ Result<Generated> Emitter::run() {
   src += join(params, ", ") + ") {\n" + body + "}\n";
 
   // Dynamic shared memory: what the lowering placed (lower.shared_bytes, the base slack
-  // included), plus the fragment copies staged here (FragmentStage.cpp) past its end.
+  // included; the shared copies of fragments read by index are lowering's allocs too).
   TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
   int64_t bytes = plan.shared_bytes;
-  if (smem_used_ > placed_end_) bytes = smem_used_ + (smem_align_ > ir::kSharedBaseAlign ? smem_align_ - ir::kSharedBaseAlign : 0);
-  if (bytes > int64_t(target_.shared_memory_per_block))
-    return error(ErrorCode::Unsupported, "cuda: kernel '" + k_.name + "' needs " + itos(bytes) + " bytes of shared memory (with " +
-                                             itos(smem_align_) + "-byte alignment); target '" + target_.name + "' offers " +
-                                             itos(int64_t(target_.shared_memory_per_block)));
+  // read_lowered refused a kernel whose placement does not fit; the regions emitted are the
+  // placed ones.
+  if (bytes > int64_t(target_.shared_memory_per_block) || smem_used_ > placed_end_)
+    return error(ErrorCode::Internal, "cuda codegen: kernel '" + k_.name + "' uses " + itos(smem_used_) + " bytes of shared memory, the lowering placed " +
+                                          itos(placed_end_) + " and requests " + itos(bytes) + " of the " +
+                                          itos(int64_t(target_.shared_memory_per_block)) + " target '" + target_.name + "' offers");
   info.shared_bytes = bytes;
   for (const ir::Assumption& a : plan.assume) {
     auto it = std::find(symbols.begin(), symbols.end(), a.symbol);

@@ -24,6 +24,7 @@
 #include "ir/IR.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/GemmPlan.h"
+#include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/SharedPlacement.h"
 #include "plugins/cuda/codegen/CodeGen.h"
@@ -85,6 +86,11 @@ struct Buffer {
   ir::Distribution dist;
   int64_t slots = 0;
 };
+
+struct Side;
+struct CopyAccess;
+struct CopyValues;
+struct ReduceSteps;
 
 /// One group of `n` consecutive elements (along the last dimension) that a thread handles in
 /// a tile op: the tile index of the first (C++ int expressions), the condition that they are
@@ -191,25 +197,32 @@ public:
   Status block(const ir::Block& b);
   Status stmt(const ir::Stmt& s);
   Status emit_copy(const ir::Stmt& s);        // Tiles.cpp
+  // a copy's emit half (its plan: plan_copy_access, TileAccess.h)
+  Status emit_copy_reads(const ir::Stmt& s, const Side& src, const CopyAccess& a, CopyValues& v);
+  void decode_read_vector(const Side& src, const CopyAccess& a, const std::vector<std::string>& sc, const std::string& rv,
+                          std::vector<Value>& vals, std::string& pre);
+  Status emit_copy_writes(const Side& dst, const CopyAccess& a, const CopyValues& v);
+  std::string encode_write_vector(const Side& dst, int64_t n, const std::vector<Value>& vals);
+  void store_global_vector(const Side& dst, const CopyAccess& a, const std::vector<std::string>& dc, const std::string& wv);
+  std::string global_address(const Side& side, const std::vector<std::string>& c, int64_t es) const;
   Status emit_fill(const ir::Stmt& s);        // Tiles.cpp
   Status emit_map(const ir::Stmt& s);         // Tiles.cpp
   Status emit_atomic(const ir::Stmt& s);      // Tiles.cpp
   Status emit_reduce(const ir::Stmt& s);      // Reduce.cpp
+  // a reduce's plan half (emits nothing; ReduceSteps.h) and emit half
+  Result<ReduceSteps> plan_reduce(const ir::Stmt& s, const Buffer& src, const Buffer& dst, const ir::ReducePlan& plan);
+  Status plan_reduce_destination(const ir::Stmt& s, const Buffer& dst, const ir::Distribution& X, ReduceSteps& r);
+  void emit_reduce_shuffles(const ir::ReducePlan& plan, const ReduceSteps& r);
+  void emit_reduce_publish(const ReduceSteps& r, const Buffer& scratch);
+  void emit_reduce_cross(const ir::ReducePlan& plan, const ReduceSteps& r, const Buffer* scratch);
+  void emit_reduce_through_scratch(const ir::ReducePlan& plan, const ReduceSteps& r, const Buffer* scratch);
+  void emit_reduce_store(const Buffer& dst, const ReduceSteps& r);
   Status emit_gemm(const ir::Stmt& s);        // Gemm.cpp
   Status emit_parallel(const ir::Stmt& s);    // Emitter.cpp
   Status emit_store(const ir::Stmt& s);       // Emitter.cpp
   Status emit_loop(const ir::Stmt& s);        // Emitter.cpp
   Status emit_pipelined(const ir::Stmt& s);   // Pipeline.cpp
   void emit_barrier();
-
-  // fragments read by index in parallel loops (FragmentStage.cpp)
-  /// Give every fragment that a parallel loop reads element by element a shared copy.
-  Status plan_fragment_stages();
-  /// Before a parallel loop: write the fragments it reads by index into their shared copies.
-  Status stage_fragments(const ir::Stmt& parallel);
-  /// The shared copy of a fragment, if it has one.
-  const Buffer* staged_copy(const std::string& fragment) const;
-  std::set<std::string> fragment_names() const;
 
   // gemm families
   Status emit_gemm_fma(const ir::Stmt& s, const ir::GemmPlan& p);
@@ -318,7 +331,6 @@ private:
   std::vector<std::map<std::string, std::string>> scopes_;  // IR variable -> C expression
   std::string body_;
   std::map<std::pair<const ir::Stmt*, int>, LdPlan> ld_plans_;
-  std::map<std::string, std::string> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   int indent_ = 1;
   int counter_ = 0;
   int64_t smem_align_ = 16;

@@ -258,12 +258,10 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
     case ExprKind::Load: {
       const Buffer* b = buffer(e->name);
       if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + e->name + "'", e->loc);
-      if (b->scope == ir::Scope::Fragment) {
-        // The element lives in another thread's registers: read the shared copy the loop
-        // staged (FragmentStage.cpp).
-        b = staged_copy(e->name);
-        if (!b) return error(ErrorCode::Internal, "cuda codegen: fragment '" + e->name + "' read by index outside a parallel loop", e->loc);
-      }
+      // Lowering makes parallel loops read a shared copy of a fragment (stage_fragment_reads),
+      // and read_lowered refuses a fragment read by index.
+      if (b->scope == ir::Scope::Fragment)
+        return error(ErrorCode::Internal, "cuda codegen: fragment '" + e->name + "' read by index", e->loc);
       std::vector<std::string> coords;
       for (const ir::Expr& i : e->args) {
         TG_ASSIGN_OR_RETURN(std::string c, index_expr(i));

@@ -8,10 +8,12 @@
 /// row stays NaN.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 
 #include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Emitter.h"
+#include "plugins/cuda/codegen/ReduceSteps.h"
 
 namespace tegula::cuda::gen {
 namespace {
@@ -65,59 +67,111 @@ struct Combiner {
 
 }  // namespace
 
+Result<ReduceSteps> Emitter::plan_reduce(const ir::Stmt& s, const Buffer& src, const Buffer& dst, const ir::ReducePlan& plan) {
+  ReduceSteps r;
+  r.kind = *ir::parse_reduce(ir::stmt_attr_ident(s, "op"));
+  r.axis = int(ir::stmt_attr_int(s, "axis"));
+  r.clear = ir::stmt_attr_bool(s, "clear");
+  r.rank = int(src.shape.size());
+  r.keep = dst.shape.size() == src.shape.size();
+  r.rep = src.dtype == DType::F64 ? Rep::F64 : dtype_is_float(src.dtype) ? Rep::F32 : Rep::I64;
+  const ir::Distribution& X = plan.exec;
+  // Partials: ir::ReducePlan::partial_of numbers them (the value digits off the axis); key k
+  // is the off-axis coordinate of partial k's values.
+  r.V = X.value_count();
+  r.K = plan.partials();
+  r.keys.assign(size_t(r.K), {});
+  r.key_of.assign(size_t(r.V), 0);
+  for (int64_t v = r.V - 1; v >= 0; --v) {
+    std::vector<int64_t> c = X.coords(0, v, r.rank);
+    c.erase(c.begin() + r.axis);
+    r.key_of[size_t(v)] = plan.partial_of(v);
+    r.keys[size_t(r.key_of[size_t(v)])] = c;
+  }
+  // Source slots, when the source is a fragment.
+  if (src.scope == ir::Scope::Fragment) {
+    TG_ASSIGN_OR_RETURN(r.src_slot, slot_map(s, X, src.shape, src));
+  }
+  if (dst.scope == ir::Scope::Fragment) {
+    TG_RETURN_IF_ERROR(plan_reduce_destination(s, dst, X, r));
+    return r;
+  }
+  // One writer per output: the thread whose axis and replica digits are all zero.
+  int64_t pos = 1;
+  for (const ir::Factor& f : X.threads) {
+    if ((f.dim < 0 || f.dim == r.axis) && f.size > 1) {
+      std::string digit = pos == 1 ? "t" : "(t / " + itos(pos) + ")";
+      if (pos * f.size < threads()) digit = "(" + digit + " % " + itos(f.size) + ")";
+      r.writer.push_back(digit + " == 0");
+    }
+    pos *= f.size;
+  }
+  return r;
+}
+
+/// Each thread writes its own copies of a fragment destination: dst slot -> the key holding
+/// that output, which must be the same for every thread.
+Status Emitter::plan_reduce_destination(const ir::Stmt& s, const Buffer& dst, const ir::Distribution& X, ReduceSteps& r) {
+  int drank = int(dst.shape.size());
+  r.slot_key.assign(size_t(dst.slots), -2);
+  for (int64_t t = 0; t < threads(); ++t) {
+    std::map<std::vector<int64_t>, int64_t> held;
+    std::vector<int64_t> tc = X.coords(t, 0, r.rank);
+    for (int64_t k = 0; k < r.K; ++k) {
+      std::vector<int64_t> o;
+      for (int d = 0, e = 0; d < r.rank; ++d) {
+        if (d == r.axis) continue;
+        o.push_back(tc[size_t(d)] + r.keys[size_t(k)][size_t(e++)]);
+      }
+      held.emplace(o, k);
+    }
+    for (int64_t w = 0; w < dst.slots; ++w) {
+      std::vector<int64_t> c = dst.dist.coords(t, w, drank);
+      bool in = true;
+      for (int d = 0; d < drank; ++d) in = in && c[size_t(d)] < dst.shape[size_t(d)];
+      if (!in) continue;
+      if (r.keep) c.erase(c.begin() + r.axis);
+      auto it = held.find(c);
+      if (it == held.end())
+        return unsupported(s, "reduce destination '" + dst.name + "' is held by a thread (" + itos(t) + ") that computes no partial for it");
+      if (r.slot_key[size_t(w)] == -2) r.slot_key[size_t(w)] = it->second;
+      else if (r.slot_key[size_t(w)] != it->second)
+        return unsupported(s, "reduce destination '" + dst.name + "' keeps its elements in registers that differ between threads");
+    }
+  }
+  return Status::ok();
+}
+
 Status Emitter::emit_reduce(const ir::Stmt& s) {
   const Buffer* src = buffer(s.reduce_src().buffer);
   const Buffer* dst = buffer(s.reduce_dst().buffer);
   if (!src || !dst) return error(ErrorCode::Internal, "cuda codegen: unknown reduce operand", s.loc);
-  ir::ReduceKind kind = *ir::parse_reduce(ir::stmt_attr_ident(s, "op"));
-  int axis = int(ir::stmt_attr_int(s, "axis"));
-  bool clear = ir::stmt_attr_bool(s, "clear");
   // read_lowered checked the plan against the block: its thread count, and a scratch buffer of
   // [threads, partials] wherever partials cross subgroups.
   TG_ASSIGN_OR_RETURN(ir::ReducePlan plan, ir::get_reduce_plan(s));
-  const ir::Distribution& X = plan.exec;
-  const std::vector<int64_t>& shuffle = plan.shuffle;
-  const std::vector<int64_t>& cross = plan.cross;
   const Buffer* scratch = plan.scratch.empty() ? nullptr : buffer(plan.scratch);
   if (plan.uses_scratch() && !scratch) return unsupported(s, "a reduce across warps without its scratch buffer");
-  int rank = int(src->shape.size());
-  bool keep = dst->shape.size() == src->shape.size();
-  Combiner C{kind, src->dtype == DType::F64 ? Rep::F64 : dtype_is_float(src->dtype) ? Rep::F32 : Rep::I64};
+  TG_ASSIGN_OR_RETURN(ReduceSteps r, plan_reduce(s, *src, *dst, plan));
+  const ir::Distribution& X = plan.exec;
+  Combiner C{r.kind, r.rep};
   const char* acc_t = rep_type(C.rep);
-
-  // Partials: ir::ReducePlan::partial_of numbers them (the value digits off the axis); key k
-  // is the off-axis coordinate of partial k's values.
-  int64_t V = X.value_count();
-  int64_t K = plan.partials();
-  std::vector<std::vector<int64_t>> keys(static_cast<size_t>(K));
-  std::vector<int64_t> key_of(static_cast<size_t>(V));
-  for (int64_t v = V - 1; v >= 0; --v) {
-    std::vector<int64_t> c = X.coords(0, v, rank);
-    c.erase(c.begin() + axis);
-    key_of[size_t(v)] = plan.partial_of(v);
-    keys[size_t(key_of[size_t(v)])] = c;
-  }
-
-  // Source slots, when the source is a fragment.
-  std::vector<int64_t> src_slot;
-  if (src->scope == ir::Scope::Fragment) {
-    TG_ASSIGN_OR_RETURN(src_slot, slot_map(s, X, src->shape, *src));
-  }
+  int rank = r.rank;
 
   open("");
   std::vector<int64_t> tmax;
   std::vector<std::string> texpr = thread_part_exprs(X, rank, "t", &tmax);
-  std::string tp = fresh("rt");
-  for (int d = 0; d < rank; ++d) line("const int " + tp + "_" + itos(d) + " = " + texpr[size_t(d)] + ";");
-  std::string P = fresh("P");
-  line(std::string(acc_t) + " " + P + "[" + itos(K) + "];");
-  for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
-  for (int64_t v = 0; v < V; ++v) {
+  r.tp = fresh("rt");
+  for (int d = 0; d < rank; ++d) line("const int " + r.tp + "_" + itos(d) + " = " + texpr[size_t(d)] + ";");
+  r.P = fresh("P");
+  const std::string& P = r.P;
+  line(std::string(acc_t) + " " + P + "[" + itos(r.K) + "];");
+  for (int64_t k = 0; k < r.K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
+  for (int64_t v = 0; v < r.V; ++v) {
     std::vector<int64_t> vc = X.coords(0, v, rank);
     std::vector<std::string> coords, guard;
     bool never = false;
     for (int d = 0; d < rank; ++d) {
-      std::string c = "(" + tp + "_" + itos(d) + " + " + itos(vc[size_t(d)]) + ")";
+      std::string c = "(" + r.tp + "_" + itos(d) + " + " + itos(vc[size_t(d)]) + ")";
       coords.push_back(c);
       if (vc[size_t(d)] >= src->shape[size_t(d)]) never = true;
       if (tmax[size_t(d)] + vc[size_t(d)] >= src->shape[size_t(d)]) guard.push_back(c + " < " + itos(src->shape[size_t(d)]));
@@ -125,50 +179,69 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
     if (never) continue;
     Value x;
     if (src->scope == ir::Scope::Fragment) {
-      int64_t slot = src_slot[size_t(v)];
+      int64_t slot = r.src_slot[size_t(v)];
       if (slot < 0) continue;
       x = {src->cname + "[" + itos(slot) + "]", frag_rep(src->dtype)};
     } else {
       x = read_element(*src, coords, 0.0);
     }
-    std::string pk = P + "[" + itos(key_of[size_t(v)]) + "]";
+    std::string pk = P + "[" + itos(r.key_of[size_t(v)]) + "]";
     std::string st = pk + " = " + C.add(pk, convert(x, C.rep)) + ";";
     line(guard.empty() ? st : "if (" + join(guard, " && ") + ") " + st);
   }
+  emit_reduce_shuffles(plan, r);
+  emit_reduce_cross(plan, r, scratch);
+  if (plan.kind == ir::ReducePlanKind::Shared) emit_reduce_through_scratch(plan, r, scratch);
+  emit_reduce_store(*dst, r);
+  close();
+  return Status::ok();
+}
 
-  // Exchanges inside a warp.
+/// Exchanges inside a warp (plan.shuffle).
+void Emitter::emit_reduce_shuffles(const ir::ReducePlan& plan, const ReduceSteps& r) {
+  if (plan.shuffle.empty()) return;
+  Combiner C{r.kind, r.rep};
+  const char* acc_t = rep_type(C.rep);
   bool partial_warp = threads() % 32 != 0;
-  if (!shuffle.empty()) {
-    std::string mask = "0xffffffffu";
-    if (partial_warp) {
-      mask = fresh("wm");
-      line("const unsigned " + mask + " = (t / 32 == " + itos((threads() - 1) / 32) + ") ? " + itos((int64_t(1) << (threads() % 32)) - 1) +
-           "u : 0xffffffffu;");
-    }
-    for (int64_t off : shuffle) {
-      for (int64_t k = 0; k < K; ++k) {
-        std::string pk = P + "[" + itos(k) + "]";
-        std::string o = fresh("sh");
-        line("const " + std::string(acc_t) + " " + o + " = __shfl_xor_sync(" + mask + ", " + pk + ", " + itos(off) + ");");
-        std::string st = pk + " = " + C.merge(pk, o) + ";";
-        line(partial_warp ? "if ((t ^ " + itos(off) + ") < " + itos(threads()) + ") " + st : st);
-      }
+  std::string mask = "0xffffffffu";
+  if (partial_warp) {
+    mask = fresh("wm");
+    line("const unsigned " + mask + " = (t / 32 == " + itos((threads() - 1) / 32) + ") ? " + itos((int64_t(1) << (threads() % 32)) - 1) +
+         "u : 0xffffffffu;");
+  }
+  for (int64_t off : plan.shuffle) {
+    for (int64_t k = 0; k < r.K; ++k) {
+      std::string pk = r.P + "[" + itos(k) + "]";
+      std::string o = fresh("sh");
+      line("const " + std::string(acc_t) + " " + o + " = __shfl_xor_sync(" + mask + ", " + pk + ", " + itos(off) + ");");
+      std::string st = pk + " = " + C.merge(pk, o) + ";";
+      line(partial_warp ? "if ((t ^ " + itos(off) + ") < " + itos(threads()) + ") " + st : st);
     }
   }
-  // Exchanges across warps, through the scratch buffer.
-  auto scratch_at = [&](const std::string& thread, int64_t k) -> std::vector<std::string> { return {thread, itos(k)}; };
+}
+
+/// Every thread's partials into the scratch buffer, between two barriers.
+void Emitter::emit_reduce_publish(const ReduceSteps& r, const Buffer& scratch) {
+  emit_barrier();
+  for (int64_t k = 0; k < r.K; ++k) write_element(scratch, {"t", itos(k)}, {r.P + "[" + itos(k) + "]", r.rep});
+  emit_barrier();
+}
+
+/// Exchanges across warps (plan.cross), through the scratch buffer.
+void Emitter::emit_reduce_cross(const ir::ReducePlan& plan, const ReduceSteps& r, const Buffer* scratch) {
+  const std::vector<int64_t>& cross = plan.cross;
+  Combiner C{r.kind, r.rep};
+  const std::string& P = r.P;
   if (!cross.empty() && cross.size() <= 6) {
     // All the cross-warp exchanges in one round through the scratch buffer: every thread
     // combines the partials of the 2^n threads its butterfly would reach, in one fixed order
     // (so every copy of the result is the same number), with two barriers instead of 2n.
     int64_t mask = 0;
     for (int64_t off : cross) mask |= off;
-    emit_barrier();
-    for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
-    emit_barrier();
+    emit_reduce_publish(r, *scratch);
     std::string base = fresh("grp");
     line("const int " + base + " = t & ~" + itos(mask) + ";");
-    for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
+    for (int64_t k = 0; k < r.K; ++k) line(P + "[" + itos(k) + "] = " + C.identity() + ";");
     for (int64_t c = 0; c < (int64_t(1) << cross.size()); ++c) {
       int64_t member = 0;
       for (size_t b = 0; b < cross.size(); ++b)
@@ -177,147 +250,102 @@ Status Emitter::emit_reduce(const ir::Stmt& s) {
       // With a power-of-two block, every member of a thread's group exists.
       bool pow2 = (threads() & (threads() - 1)) == 0 && mask < threads();
       open(pow2 ? "" : "if (" + who + " < " + itos(threads()) + ")");
-      for (int64_t k = 0; k < K; ++k) {
-        Value o = read_element(*scratch, scratch_at(who, k), 0.0);
+      for (int64_t k = 0; k < r.K; ++k) {
+        Value o = read_element(*scratch, {who, itos(k)}, 0.0);
         std::string pk = P + "[" + itos(k) + "]";
         line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
       }
       close();
     }
-  } else {
-    for (int64_t off : cross) {
-      emit_barrier();
-      for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
-      emit_barrier();
-      open("if ((t ^ " + itos(off) + ") < " + itos(threads()) + ")");
-      for (int64_t k = 0; k < K; ++k) {
-        Value o = read_element(*scratch, scratch_at("(t ^ " + itos(off) + ")", k), 0.0);
-        std::string pk = P + "[" + itos(k) + "]";
-        line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
-      }
-      close();
-    }
+    return;
   }
-  if (plan.kind == ir::ReducePlanKind::Shared) {
-    // Every thread combines, for each of its outputs, the partials of every thread (replicas
-    // once) that belong to the same output element.
-    emit_barrier();
-    for (int64_t k = 0; k < K; ++k) write_element(*scratch, scratch_at("t", k), {P + "[" + itos(k) + "]", C.rep});
-    emit_barrier();
-    std::string R = fresh("R");
-    line(std::string(acc_t) + " " + R + "[" + itos(K) + "];");
-    for (int64_t k = 0; k < K; ++k) line(R + "[" + itos(k) + "] = " + C.identity() + ";");
-    std::string u = fresh("u");
-    open("for (int " + u + " = 0; " + u + " < " + itos(threads()) + "; ++" + u + ")");
-    std::vector<std::string> uexpr = thread_part_exprs(X, rank, u);
-    std::string ureplica;
-    {
-      std::vector<std::string> parts;
-      int64_t pos = 1;
-      for (const ir::Factor& f : X.threads) {
-        if ((f.dim < 0 || f.dim == axis) && f.size > 1 && f.dim < 0) parts.push_back("((" + u + " / " + itos(pos) + ") % " + itos(f.size) + ") == 0");
-        pos *= f.size;
-      }
-      ureplica = join(parts, " && ");
+  for (int64_t off : cross) {
+    emit_reduce_publish(r, *scratch);
+    open("if ((t ^ " + itos(off) + ") < " + itos(threads()) + ")");
+    for (int64_t k = 0; k < r.K; ++k) {
+      Value o = read_element(*scratch, {"(t ^ " + itos(off) + ")", itos(k)}, 0.0);
+      std::string pk = P + "[" + itos(k) + "]";
+      line(pk + " = " + C.merge(pk, convert(o, C.rep)) + ";");
     }
-    if (!ureplica.empty()) open("if (" + ureplica + ")");
-    for (int64_t k2 = 0; k2 < K; ++k2) {
-      Value o = read_element(*scratch, scratch_at(u, k2), 0.0);
-      std::string ov = fresh("so");
-      line("const " + std::string(acc_t) + " " + ov + " = " + convert(o, C.rep) + ";");
-      for (int64_t k = 0; k < K; ++k) {
-        std::vector<std::string> same;
-        for (int d = 0, e = 0; d < rank; ++d) {
-          if (d == axis) continue;
-          std::string mine = "(" + tp + "_" + itos(d) + " + " + itos(keys[size_t(k)][size_t(e)]) + ")";
-          std::string theirs = "(" + uexpr[size_t(d)] + " + " + itos(keys[size_t(k2)][size_t(e)]) + ")";
-          same.push_back(mine + " == " + theirs);
-          ++e;
-        }
-        std::string st = R + "[" + itos(k) + "] = " + C.merge(R + "[" + itos(k) + "]", ov) + ";";
-        line(same.empty() ? st : "if (" + join(same, " && ") + ") " + st);
-      }
-    }
-    if (!ureplica.empty()) close();
     close();
-    for (int64_t k = 0; k < K; ++k) line(P + "[" + itos(k) + "] = " + R + "[" + itos(k) + "];");
   }
+}
 
-  // Output coordinates (without the axis) of key k in this thread.
-  auto out_coords = [&](int64_t k) {
-    std::vector<std::string> c;
-    for (int d = 0, e = 0; d < rank; ++d) {
-      if (d == axis) continue;
-      c.push_back("(" + tp + "_" + itos(d) + " + " + itos(keys[size_t(k)][size_t(e++)]) + ")");
-    }
-    return c;
-  };
-  if (dst->scope == ir::Scope::Fragment) {
-    // Each thread writes its own copies: dst slot -> the key holding that output, the same
-    // for every thread.
-    int drank = int(dst->shape.size());
-    std::vector<int64_t> w2k(static_cast<size_t>(dst->slots), -2);
-    for (int64_t t = 0; t < threads(); ++t) {
-      std::map<std::vector<int64_t>, int64_t> held;
-      std::vector<int64_t> tc = X.coords(t, 0, rank);
-      for (int64_t k = 0; k < K; ++k) {
-        std::vector<int64_t> o;
-        for (int d = 0, e = 0; d < rank; ++d) {
-          if (d == axis) continue;
-          o.push_back(tc[size_t(d)] + keys[size_t(k)][size_t(e++)]);
-        }
-        held.emplace(o, k);
-      }
-      for (int64_t w = 0; w < dst->slots; ++w) {
-        std::vector<int64_t> c = dst->dist.coords(t, w, drank);
-        bool in = true;
-        for (int d = 0; d < drank; ++d) in = in && c[size_t(d)] < dst->shape[size_t(d)];
-        if (!in) continue;
-        if (keep) c.erase(c.begin() + axis);
-        auto it = held.find(c);
-        if (it == held.end())
-          return unsupported(s, "reduce destination '" + dst->name + "' is held by a thread (" + itos(t) + ") that computes no partial for it");
-        if (w2k[size_t(w)] == -2) w2k[size_t(w)] = it->second;
-        else if (w2k[size_t(w)] != it->second)
-          return unsupported(s, "reduce destination '" + dst->name + "' keeps its elements in registers that differ between threads");
-      }
-    }
-    for (int64_t w = 0; w < dst->slots; ++w) {
-      if (w2k[size_t(w)] < 0) continue;
-      std::string p = P + "[" + itos(w2k[size_t(w)]) + "]";
-      Value v{clear ? p : C.finish(convert({dst->cname + "[" + itos(w) + "]", frag_rep(dst->dtype)}, C.rep), p), C.rep};
-      line(dst->cname + "[" + itos(w) + "] = " + round_to(v, dst->dtype).code + ";");
-    }
-  } else {
-    // One writer per output: the thread whose axis and replica digits are all zero.
-    std::vector<std::string> writer;
-    int64_t pos = 1;
-    for (const ir::Factor& f : X.threads) {
-      if ((f.dim < 0 || f.dim == axis) && f.size > 1) {
-        std::string digit = pos == 1 ? "t" : "(t / " + itos(pos) + ")";
-        if (pos * f.size < threads()) digit = "(" + digit + " % " + itos(f.size) + ")";
-        writer.push_back(digit + " == 0");
-      }
-      pos *= f.size;
-    }
-    if (!writer.empty()) open("if (" + join(writer, " && ") + ")");
-    for (int64_t k = 0; k < K; ++k) {
-      std::vector<std::string> c = out_coords(k);
-      if (keep) c.insert(c.begin() + axis, "0");
-      std::string p = P + "[" + itos(k) + "]";
-      open("if (" + inside(*dst, c) + ")");
-      Value v{p, C.rep};
-      if (!clear) {
-        Value old = read_element(*dst, c, 0.0);
-        v = {C.finish(convert(old, C.rep), p), C.rep};
-      }
-      write_element(*dst, c, v);
-      close();
-    }
-    if (!writer.empty()) close();
+/// plan.kind=shared: every thread combines, for each of its outputs, the partials of every
+/// thread (replicas once) that belong to the same output element.
+void Emitter::emit_reduce_through_scratch(const ir::ReducePlan& plan, const ReduceSteps& r, const Buffer* scratch) {
+  const ir::Distribution& X = plan.exec;
+  Combiner C{r.kind, r.rep};
+  const char* acc_t = rep_type(C.rep);
+  emit_reduce_publish(r, *scratch);
+  std::string R = fresh("R");
+  line(std::string(acc_t) + " " + R + "[" + itos(r.K) + "];");
+  for (int64_t k = 0; k < r.K; ++k) line(R + "[" + itos(k) + "] = " + C.identity() + ";");
+  std::string u = fresh("u");
+  open("for (int " + u + " = 0; " + u + " < " + itos(threads()) + "; ++" + u + ")");
+  std::vector<std::string> uexpr = thread_part_exprs(X, r.rank, u);
+  std::vector<std::string> parts;
+  int64_t pos = 1;
+  for (const ir::Factor& f : X.threads) {
+    if ((f.dim < 0 || f.dim == r.axis) && f.size > 1 && f.dim < 0) parts.push_back("((" + u + " / " + itos(pos) + ") % " + itos(f.size) + ") == 0");
+    pos *= f.size;
   }
+  std::string ureplica = join(parts, " && ");
+  if (!ureplica.empty()) open("if (" + ureplica + ")");
+  for (int64_t k2 = 0; k2 < r.K; ++k2) {
+    Value o = read_element(*scratch, {u, itos(k2)}, 0.0);
+    std::string ov = fresh("so");
+    line("const " + std::string(acc_t) + " " + ov + " = " + convert(o, C.rep) + ";");
+    for (int64_t k = 0; k < r.K; ++k) {
+      std::vector<std::string> same;
+      for (int d = 0, e = 0; d < r.rank; ++d) {
+        if (d == r.axis) continue;
+        std::string mine = "(" + r.tp + "_" + itos(d) + " + " + itos(r.keys[size_t(k)][size_t(e)]) + ")";
+        std::string theirs = "(" + uexpr[size_t(d)] + " + " + itos(r.keys[size_t(k2)][size_t(e)]) + ")";
+        same.push_back(mine + " == " + theirs);
+        ++e;
+      }
+      std::string st = R + "[" + itos(k) + "] = " + C.merge(R + "[" + itos(k) + "]", ov) + ";";
+      line(same.empty() ? st : "if (" + join(same, " && ") + ") " + st);
+    }
+  }
+  if (!ureplica.empty()) close();
   close();
-  return Status::ok();
+  for (int64_t k = 0; k < r.K; ++k) line(r.P + "[" + itos(k) + "] = " + R + "[" + itos(k) + "];");
+}
+
+/// The result into the destination: a fragment's every copy, or one writer per output.
+void Emitter::emit_reduce_store(const Buffer& dst, const ReduceSteps& r) {
+  Combiner C{r.kind, r.rep};
+  if (dst.scope == ir::Scope::Fragment) {
+    for (int64_t w = 0; w < dst.slots; ++w) {
+      if (r.slot_key[size_t(w)] < 0) continue;
+      std::string p = r.P + "[" + itos(r.slot_key[size_t(w)]) + "]";
+      Value v{r.clear ? p : C.finish(convert({dst.cname + "[" + itos(w) + "]", frag_rep(dst.dtype)}, C.rep), p), C.rep};
+      line(dst.cname + "[" + itos(w) + "] = " + round_to(v, dst.dtype).code + ";");
+    }
+    return;
+  }
+  if (!r.writer.empty()) open("if (" + join(r.writer, " && ") + ")");
+  for (int64_t k = 0; k < r.K; ++k) {
+    // Output coordinates (without the axis) of key k in this thread.
+    std::vector<std::string> c;
+    for (int d = 0, e = 0; d < r.rank; ++d) {
+      if (d == r.axis) continue;
+      c.push_back("(" + r.tp + "_" + itos(d) + " + " + itos(r.keys[size_t(k)][size_t(e++)]) + ")");
+    }
+    if (r.keep) c.insert(c.begin() + r.axis, "0");
+    std::string p = r.P + "[" + itos(k) + "]";
+    open("if (" + inside(dst, c) + ")");
+    Value v{p, C.rep};
+    if (!r.clear) {
+      Value old = read_element(dst, c, 0.0);
+      v = {C.finish(convert(old, C.rep), p), C.rep};
+    }
+    write_element(dst, c, v);
+    close();
+  }
+  if (!r.writer.empty()) close();
 }
 
 }  // namespace tegula::cuda::gen

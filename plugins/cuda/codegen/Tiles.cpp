@@ -4,6 +4,7 @@
 /// the plan's distribution over the tile), with the plan's vector width where both sides
 /// allow it, global tiles masked at the tensor's edges (reads give `pad`).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -11,6 +12,7 @@
 #include "ir/Analysis.h"
 #include "ir/lower/Lowered.h"
 #include "plugins/cuda/codegen/Emitter.h"
+#include "plugins/cuda/codegen/TileAccess.h"
 
 namespace tegula::cuda::gen {
 
@@ -95,17 +97,6 @@ void Emitter::write_element(const Buffer& b, const std::vector<std::string>& coo
 
 namespace {
 
-/// One side of a copy-like op.
-struct Side {
-  const Buffer* b = nullptr;
-  std::vector<std::string> off;     ///< tile offsets as C++ long long expressions ("0" for none)
-  std::vector<int64_t> const_off;   ///< the same, when constant (empty otherwise)
-  std::vector<bool> known;          ///< per dimension: the offset is a constant
-  std::vector<int64_t> value;       ///< per dimension: that constant
-  bool exec = false;                ///< the fragment the op runs over
-  std::vector<int64_t> slots;       ///< for a non-exec fragment side: exec slot -> slot
-};
-
 std::vector<std::string> add(const std::vector<std::string>& off, const std::vector<std::string>& idx) {
   std::vector<std::string> c;
   for (size_t d = 0; d < idx.size(); ++d) c.push_back(off[d] == "0" ? idx[d] : "(" + off[d] + " + " + idx[d] + ")");
@@ -124,20 +115,14 @@ static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& 
     if (t.offsets.empty()) {
       side.off.push_back("0");
       side.const_off.push_back(0);
-      side.known.push_back(true);
-      side.value.push_back(0);
       continue;
     }
     auto c = ir::const_int(t.offsets[d]);
     if (c) {
       side.off.push_back(*c == 0 ? "0" : "(" + itos(*c) + "LL)");
       side.const_off.push_back(*c);
-      side.known.push_back(true);
-      side.value.push_back(*c);
       continue;
     }
-    side.known.push_back(false);
-    side.value.push_back(0);
     all_const = false;
     TG_ASSIGN_OR_RETURN(std::string e, E.index_expr(t.offsets[d]));
     std::string name = E.fresh("o");
@@ -146,6 +131,74 @@ static Result<Side> make_side(Emitter& E, const ir::TileRef& t, const ir::Stmt& 
   }
   if (!all_const) side.const_off.clear();
   return side;
+}
+
+namespace {
+
+/// Per dimension of a global side: the bounds test of every element access, the dimensions
+/// lowering proved inside (plan.inbounds) left out; "true" when none is left.
+std::string inside_of(const Side& side, const std::vector<bool>& known, const std::vector<std::string>& c) {
+  std::vector<std::string> parts;
+  for (size_t d = 0; d < c.size(); ++d) {
+    if (known[d]) continue;
+    parts.push_back("(unsigned long long)(" + c[d] + ") < (unsigned long long)gd_" + side.b->name + "_" + itos(int64_t(d)));
+  }
+  return parts.empty() ? std::string("true") : join(parts, " && ");
+}
+
+std::vector<std::string> shifted(std::vector<std::string> c, int64_t i) {
+  if (i) c.back() = "(" + c.back() + " + " + itos(i) + ")";
+  return c;
+}
+
+/// A tensor whose address is not a multiple of the vector (an odd launch offset) takes the
+/// element-by-element path: one uniform test of the base pointer.
+std::string aligned(const Side& side, int64_t n) {
+  int64_t bytes = n * int64_t(dtype_size(side.b->dtype));
+  return "(((unsigned long long)" + side.b->cname + " & " + itos(bytes - 1) + "ull) == 0)";
+}
+
+/// The dimensions of a global side lowering proved inside its tensor (plan.inbounds): no
+/// run-time check there.
+std::vector<bool> provable(const Side& side, const ir::InBounds& in_bounds, size_t rank) {
+  std::vector<bool> in(rank, false);
+  if (side.b->scope != ir::Scope::Global) return in;
+  for (size_t d = 0; d < rank; ++d) in[d] = in_bounds.at(d);
+  return in;
+}
+
+}  // namespace
+
+CopyAccess plan_copy_access(const Side& src, const Side& dst, std::vector<Elem> elems, const ir::CopyPlan& plan, size_t rank,
+                            const std::array<bool, 2>& shared_vectors_ok) {
+  CopyAccess a;
+  a.n = elems.empty() ? 1 : elems.front().n;
+  // Shared sides may only move whole vectors when the layout keeps them contiguous.
+  const Side* sides[2] = {&src, &dst};
+  for (size_t i = 0; i < 2; ++i) {
+    if (a.n == 1 || sides[i]->b->scope != ir::Scope::Shared) continue;
+    if (sides[i]->const_off.empty() || !shared_vectors_ok[i]) a.n = 1;
+  }
+  if (a.n == 1) {
+    // Split vector groups into single elements.
+    for (const Elem& e : elems) {
+      for (int64_t i = 0; i < e.n; ++i) {
+        Elem x = e;
+        x.n = 1;
+        if (x.slot >= 0) x.slot += i;
+        if (i) x.idx.back() = "(" + x.idx.back() + " + " + itos(i) + ")";
+        a.elems.push_back(x);
+      }
+    }
+  } else {
+    a.elems = std::move(elems);
+  }
+  // e5m2 stores saturate infinities, so even same-dtype e5m2 copies go through a conversion.
+  a.raw = src.b->dtype == dst.b->dtype && src.b->dtype != DType::E5M2 && src.b->scope != ir::Scope::Fragment &&
+          dst.b->scope != ir::Scope::Fragment;
+  a.src_in = provable(src, plan.src_in, rank);
+  a.dst_in = provable(dst, plan.dst_in, rank);
+  return a;
 }
 
 Status Emitter::emit_copy(const ir::Stmt& s) {
@@ -183,71 +236,33 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
     TG_ASSIGN_OR_RETURN(elems, free_elems(s, exec_dist, extent, vec));
   }
   int64_t n = elems.empty() ? 1 : elems.front().n;
-  // Shared sides may only move whole vectors when the layout keeps them contiguous.
-  for (Side* side : {&src, &dst}) {
-    if (n == 1 || side->b->scope != ir::Scope::Shared) continue;
-    std::vector<int64_t> off = side->const_off;
-    if (off.empty() || !shared_vector_ok(*side->b, exec_dist, extent, off, n, threads())) {
-      n = 1;
-    }
-  }
-  if (n == 1) {
-    // Split vector groups into single elements.
-    std::vector<Elem> split;
-    for (const Elem& e : elems) {
-      for (int64_t i = 0; i < e.n; ++i) {
-        Elem x = e;
-        x.n = 1;
-        if (x.slot >= 0) x.slot += i;
-        if (i) x.idx.back() = "(" + x.idx.back() + " + " + itos(i) + ")";
-        split.push_back(x);
-      }
-    }
-    elems = std::move(split);
-  }
-  // e5m2 stores saturate infinities, so even same-dtype e5m2 copies go through a conversion.
-  bool raw = src.b->dtype == dst.b->dtype && src.b->dtype != DType::E5M2 && src.b->scope != ir::Scope::Fragment &&
-             dst.b->scope != ir::Scope::Fragment;
-  // Dimensions of a global side that every element provably stays inside (constant tensor
-  // dimension, constant tile offset, known largest index): no run-time check there.
-  auto provable = [&](const Side& side) {
-    std::vector<bool> in(extent.size(), false);
-    if (side.b->scope != ir::Scope::Global) return in;
-    for (size_t d = 0; d < extent.size(); ++d) {
-      int64_t hi = side.value[d] + extent[d] - 1;
-      in[d] = side.known[d] && side.b->shape[d] >= 0 && side.value[d] >= 0 && hi < side.b->shape[d];
-    }
-    return in;
-  };
-  std::vector<bool> src_in = provable(src), dst_in = provable(dst);
-  auto inside_of = [&](const Side& side, const std::vector<bool>& known, const std::vector<std::string>& c) {
-    std::vector<std::string> parts;
-    for (size_t d = 0; d < c.size(); ++d) {
-      if (known[d]) continue;
-      parts.push_back("(unsigned long long)(" + c[d] + ") < (unsigned long long)gd_" + side.b->name + "_" + itos(int64_t(d)));
-    }
-    return parts.empty() ? std::string("true") : join(parts, " && ");
-  };
-  auto shifted = [](std::vector<std::string> c, int64_t i) {
-    if (i) c.back() = "(" + c.back() + " + " + itos(i) + ")";
-    return c;
-  };
-  int64_t es_src = int64_t(dtype_size(src.b->dtype)), es_dst = int64_t(dtype_size(dst.b->dtype));
-  // A tensor whose address is not a multiple of the vector (an odd launch offset) takes the
-  // element-by-element path: one uniform test of the base pointer.
-  auto aligned = [&](const Side& side) {
-    int64_t bytes = n * int64_t(dtype_size(side.b->dtype));
-    return "(((unsigned long long)" + side.b->cname + " & " + itos(bytes - 1) + "ull) == 0)";
-  };
-  std::string rt_src = raw_type(src.b->dtype), rt_dst = raw_type(dst.b->dtype);
-  std::string vt_src = vec_type(n * es_src), vt_dst = vec_type(n * es_dst);
-  auto gaddr = [&](const Side& side, const std::vector<std::string>& c, int64_t es) {
-    return "(" + side.b->cname + " + (" + global_linear(*side.b, c) + ") * " + itos(es) + ")";
-  };
-  // Phase 1: every read, so that all of a thread's loads are in flight before the first use.
-  std::vector<std::vector<Value>> vals(elems.size());
-  std::vector<std::string> rvs(elems.size());
-  std::vector<std::string> pre(elems.size());  // statements phase 2 runs before using vals
+  std::array<bool, 2> shared_ok{};
+  const Side* sides[2] = {&src, &dst};
+  for (size_t i = 0; i < 2; ++i)
+    shared_ok[i] = n > 1 && sides[i]->b->scope == ir::Scope::Shared && !sides[i]->const_off.empty() &&
+                   shared_vector_ok(*sides[i]->b, exec_dist, extent, sides[i]->const_off, n, threads());
+  CopyAccess a = plan_copy_access(src, dst, std::move(elems), op_plan, extent.size(), shared_ok);
+  a.pad = pad;
+  CopyValues v;
+  TG_RETURN_IF_ERROR(emit_copy_reads(s, src, a, v));
+  TG_RETURN_IF_ERROR(emit_copy_writes(dst, a, v));
+  close();
+  return Status::ok();
+}
+
+std::string Emitter::global_address(const Side& side, const std::vector<std::string>& c, int64_t es) const {
+  return "(" + side.b->cname + " + (" + global_linear(*side.b, c) + ") * " + itos(es) + ")";
+}
+
+// Phase 1: every read, so that all of a thread's loads are in flight before the first use.
+Status Emitter::emit_copy_reads(const ir::Stmt& s, const Side& src, const CopyAccess& a, CopyValues& v) {
+  const std::vector<Elem>& elems = a.elems;
+  int64_t n = a.n;
+  int64_t es_src = int64_t(dtype_size(src.b->dtype));
+  std::string rt_src = raw_type(src.b->dtype), vt_src = vec_type(n * es_src);
+  v.vals.assign(elems.size(), {});
+  v.rvs.assign(elems.size(), "");
+  v.pre.assign(elems.size(), "");
   for (size_t ei = 0; ei < elems.size(); ++ei) {
     const Elem& e = elems[ei];
     std::vector<std::string> sc = add(src.off, e.idx);
@@ -256,31 +271,31 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t slot = src.exec ? e.slot + i : src.slots[size_t(e.slot + i)];
         if (slot < 0) return unsupported(s, "a source element missing from fragment '" + src.b->name + "'");
-        vals[ei].push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
+        v.vals[ei].push_back({src.b->cname + "[" + itos(slot) + "]", frag_rep(src.b->dtype)});
       }
       continue;
     }
-    if (n > 1 || raw) {
+    if (n > 1 || a.raw) {
       // A vector (or one raw element) of the source's bytes.
       std::string rv = fresh("rv");
-      rvs[ei] = rv;
+      v.rvs[ei] = rv;
       line(vt_src + " " + rv + ";");
       if (!e.guard.empty()) open("if (" + e.guard + ")");
       else open("");
       if (src.b->scope == ir::Scope::Global) {
-        std::string all_in = inside_of(src, src_in, sc);
-        if (n > 1) all_in = all_in + " && " + inside_of(src, src_in, shifted(sc, n - 1)) + " && " + aligned(src);
+        std::string all_in = inside_of(src, a.src_in, sc);
+        if (n > 1) all_in = all_in + " && " + inside_of(src, a.src_in, shifted(sc, n - 1)) + " && " + aligned(src, n);
         if (all_in == "true && true" || all_in == "true") {
-          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+          line(rv + " = *(const " + vt_src + "*)" + global_address(src, sc, es_src) + ";");
         } else {
           open("if (" + all_in + ")");
-          line(rv + " = *(const " + vt_src + "*)" + gaddr(src, sc, es_src) + ";");
+          line(rv + " = *(const " + vt_src + "*)" + global_address(src, sc, es_src) + ";");
           close(" else {");
           ++indent_;
           for (int64_t i = 0; i < n; ++i) {
             std::vector<std::string> ci = shifted(sc, i);
-            line("((" + rt_src + "*)&" + rv + ")[" + itos(i) + "] = (" + inside_of(src, src_in, ci) + ") ? *(const " + rt_src + "*)" +
-                 gaddr(src, ci, es_src) + " : " + raw_literal(raw ? pad : 0, src.b->dtype) + ";");
+            line("((" + rt_src + "*)&" + rv + ")[" + itos(i) + "] = (" + inside_of(src, a.src_in, ci) + ") ? *(const " + rt_src + "*)" +
+                 global_address(src, ci, es_src) + " : " + raw_literal(a.raw ? a.pad : 0, src.b->dtype) + ";");
           }
           close();
         }
@@ -288,99 +303,120 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
         line(rv + " = *(const " + vt_src + "*)" + shared_ptr(*src.b, sc) + ";");
       }
       close();
-      if (!raw) {
-        // 16-bit floats decode two at a time (in phase 2, so that no use waits on a load here).
-        bool pairs = n % 2 == 0 && (src.b->dtype == DType::F16 || src.b->dtype == DType::BF16);
-        std::vector<std::string> pair_names;
-        if (pairs) {
-          for (int64_t i = 0; i < n; i += 2) {
-            std::string a = fresh("dv"), b = fresh("dv");
-            pre[ei] += "float " + a + ", " + b + ";\n";
-            pre[ei] += std::string(src.b->dtype == DType::F16 ? "tg_dec2_f16(" : "tg_dec2_bf16(") + "((const unsigned*)&" + rv + ")[" + itos(i / 2) +
-                       "], " + a + ", " + b + ");\n";
-            pair_names.push_back(a);
-            pair_names.push_back(b);
-          }
-        }
-        for (int64_t i = 0; i < n; ++i) {
-          Value v = pairs ? Value{pair_names[size_t(i)], Rep::F32} : decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
-          if ((pad != 0 || std::signbit(pad)) && src.b->scope == ir::Scope::Global) {
-            std::vector<std::string> ci = shifted(sc, i);
-            Rep r = exact_rep(pad, v.rep);
-            v = {"((" + inside_of(src, src_in, ci) + ") ? " + convert(v, r) + " : " + exact_literal(pad, r) + ")", r};
-          }
-          vals[ei].push_back(v);
-        }
-      }
+      if (!a.raw) decode_read_vector(src, a, sc, rv, v.vals[ei], v.pre[ei]);
       continue;
     }
     // One element, converted on the way.
-    Value v = read_element(*src.b, sc, pad);
+    Value x = read_element(*src.b, sc, a.pad);
     std::string name = fresh("ev");
-    line(std::string(rep_type(v.rep)) + " " + name + ";");
-    line(guard + name + " = " + v.code + ";");
-    vals[ei].push_back({name, v.rep});
+    line(std::string(rep_type(x.rep)) + " " + name + ";");
+    line(guard + name + " = " + x.code + ";");
+    v.vals[ei].push_back({name, x.rep});
   }
-  // Phase 2: every write.
+  return Status::ok();
+}
+
+/// The values of a read vector `rv` of `src`'s encoding: 16-bit floats decode two at a time
+/// (in phase 2, so that no use waits on a load here: `pre` holds those statements), a pad
+/// replaces elements outside a global source.
+void Emitter::decode_read_vector(const Side& src, const CopyAccess& a, const std::vector<std::string>& sc, const std::string& rv,
+                                 std::vector<Value>& vals, std::string& pre) {
+  int64_t n = a.n;
+  std::string rt_src = raw_type(src.b->dtype);
+  bool pairs = n % 2 == 0 && (src.b->dtype == DType::F16 || src.b->dtype == DType::BF16);
+  std::vector<std::string> pair_names;
+  if (pairs) {
+    for (int64_t i = 0; i < n; i += 2) {
+      std::string x = fresh("dv"), y = fresh("dv");
+      pre += "float " + x + ", " + y + ";\n";
+      pre += std::string(src.b->dtype == DType::F16 ? "tg_dec2_f16(" : "tg_dec2_bf16(") + "((const unsigned*)&" + rv + ")[" + itos(i / 2) +
+             "], " + x + ", " + y + ");\n";
+      pair_names.push_back(x);
+      pair_names.push_back(y);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    Value v = pairs ? Value{pair_names[size_t(i)], Rep::F32} : decode("((const " + rt_src + "*)&" + rv + ")[" + itos(i) + "]", src.b->dtype);
+    if ((a.pad != 0 || std::signbit(a.pad)) && src.b->scope == ir::Scope::Global) {
+      std::vector<std::string> ci = shifted(sc, i);
+      Rep r = exact_rep(a.pad, v.rep);
+      v = {"((" + inside_of(src, a.src_in, ci) + ") ? " + convert(v, r) + " : " + exact_literal(a.pad, r) + ")", r};
+    }
+    vals.push_back(v);
+  }
+}
+
+// Phase 2: every write.
+Status Emitter::emit_copy_writes(const Side& dst, const CopyAccess& a, const CopyValues& v) {
+  const std::vector<Elem>& elems = a.elems;
+  int64_t n = a.n;
   for (size_t ei = 0; ei < elems.size(); ++ei) {
     const Elem& e = elems[ei];
     std::vector<std::string> dc = add(dst.off, e.idx);
     if (!e.guard.empty()) open("if (" + e.guard + ")");
     else open("");
-    for (size_t at = 0; at < pre[ei].size();) {
-      size_t end = pre[ei].find('\n', at);
-      line(pre[ei].substr(at, end - at));
+    for (size_t at = 0; at < v.pre[ei].size();) {
+      size_t end = v.pre[ei].find('\n', at);
+      line(v.pre[ei].substr(at, end - at));
       at = end + 1;
     }
     if (dst.b->scope == ir::Scope::Fragment) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t slot = dst.exec ? e.slot + i : dst.slots[size_t(e.slot + i)];
         if (slot < 0) continue;
-        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(vals[ei][size_t(i)], dst.b->dtype).code + ";");
+        line(dst.b->cname + "[" + itos(slot) + "] = " + round_to(v.vals[ei][size_t(i)], dst.b->dtype).code + ";");
       }
       close();
       continue;
     }
-    std::string wv = rvs[ei];
-    if (!raw) {
-      wv = fresh("wv");
-      line(vt_dst + " " + wv + ";");
-      bool pairs = n % 2 == 0 && (dst.b->dtype == DType::F16 || dst.b->dtype == DType::BF16);
-      for (int64_t i = 0; i < n && pairs; ++i) pairs = vals[ei][size_t(i)].rep == Rep::F32;
-      if (pairs) {
-        for (int64_t i = 0; i < n; i += 2)
-          line("((unsigned*)&" + wv + ")[" + itos(i / 2) + "] = " + (dst.b->dtype == DType::F16 ? "tg_enc2_f16(" : "tg_enc2_bf16(") +
-               vals[ei][size_t(i)].code + ", " + vals[ei][size_t(i + 1)].code + ");");
-      } else {
-        for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[ei][size_t(i)], dst.b->dtype) + ";");
-      }
-    }
-    if (dst.b->scope == ir::Scope::Global) {
-      std::string all_in = inside_of(dst, dst_in, dc);
-      if (n > 1) all_in = all_in + " && " + inside_of(dst, dst_in, shifted(dc, n - 1)) + " && " + aligned(dst);
-      if (all_in == "true && true" || all_in == "true") {
-        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
-      } else if (n == 1) {
-        line("if (" + all_in + ") *(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
-      } else {
-        open("if (" + all_in + ")");
-        line("*(" + vt_dst + "*)" + gaddr(dst, dc, es_dst) + " = " + wv + ";");
-        close(" else {");
-        ++indent_;
-        for (int64_t i = 0; i < n; ++i) {
-          std::vector<std::string> ci = shifted(dc, i);
-          line("if (" + inside_of(dst, dst_in, ci) + ") *(" + rt_dst + "*)" + gaddr(dst, ci, es_dst) + " = ((const " + rt_dst + "*)&" + wv + ")[" +
-               itos(i) + "];");
-        }
-        close();
-      }
-    } else if (dst.b->scope == ir::Scope::Shared) {
-      line("*(" + vt_dst + "*)" + shared_ptr(*dst.b, dc) + " = " + wv + ";");
+    std::string wv = a.raw ? v.rvs[ei] : encode_write_vector(dst, n, v.vals[ei]);
+    if (dst.b->scope == ir::Scope::Global) store_global_vector(dst, a, dc, wv);
+    else if (dst.b->scope == ir::Scope::Shared) line("*(" + vec_type(n * int64_t(dtype_size(dst.b->dtype))) + "*)" + shared_ptr(*dst.b, dc) + " = " + wv + ";");
+    close();
+  }
+  return Status::ok();
+}
+
+/// A vector of `dst`'s encoding holding `vals` (16-bit floats encoded two at a time); its name.
+std::string Emitter::encode_write_vector(const Side& dst, int64_t n, const std::vector<Value>& vals) {
+  std::string rt_dst = raw_type(dst.b->dtype), vt_dst = vec_type(n * int64_t(dtype_size(dst.b->dtype)));
+  std::string wv = fresh("wv");
+  line(vt_dst + " " + wv + ";");
+  bool pairs = n % 2 == 0 && (dst.b->dtype == DType::F16 || dst.b->dtype == DType::BF16);
+  for (int64_t i = 0; i < n && pairs; ++i) pairs = vals[size_t(i)].rep == Rep::F32;
+  if (pairs) {
+    for (int64_t i = 0; i < n; i += 2)
+      line("((unsigned*)&" + wv + ")[" + itos(i / 2) + "] = " + (dst.b->dtype == DType::F16 ? "tg_enc2_f16(" : "tg_enc2_bf16(") +
+           vals[size_t(i)].code + ", " + vals[size_t(i + 1)].code + ");");
+  } else {
+    for (int64_t i = 0; i < n; ++i) line("((" + rt_dst + "*)&" + wv + ")[" + itos(i) + "] = " + encode(vals[size_t(i)], dst.b->dtype) + ";");
+  }
+  return wv;
+}
+
+/// The store of vector `wv` at `dc` of a global destination: whole where every element is
+/// inside and the address aligned, element by element (each tested) otherwise.
+void Emitter::store_global_vector(const Side& dst, const CopyAccess& a, const std::vector<std::string>& dc, const std::string& wv) {
+  int64_t n = a.n, es_dst = int64_t(dtype_size(dst.b->dtype));
+  std::string rt_dst = raw_type(dst.b->dtype), vt_dst = vec_type(n * es_dst);
+  std::string all_in = inside_of(dst, a.dst_in, dc);
+  if (n > 1) all_in = all_in + " && " + inside_of(dst, a.dst_in, shifted(dc, n - 1)) + " && " + aligned(dst, n);
+  if (all_in == "true && true" || all_in == "true") {
+    line("*(" + vt_dst + "*)" + global_address(dst, dc, es_dst) + " = " + wv + ";");
+  } else if (n == 1) {
+    line("if (" + all_in + ") *(" + vt_dst + "*)" + global_address(dst, dc, es_dst) + " = " + wv + ";");
+  } else {
+    open("if (" + all_in + ")");
+    line("*(" + vt_dst + "*)" + global_address(dst, dc, es_dst) + " = " + wv + ";");
+    close(" else {");
+    ++indent_;
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<std::string> ci = shifted(dc, i);
+      line("if (" + inside_of(dst, a.dst_in, ci) + ") *(" + rt_dst + "*)" + global_address(dst, ci, es_dst) + " = ((const " + rt_dst + "*)&" +
+           wv + ")[" + itos(i) + "];");
     }
     close();
   }
-  close();
-  return Status::ok();
 }
 
 Status Emitter::emit_fill(const ir::Stmt& s) {

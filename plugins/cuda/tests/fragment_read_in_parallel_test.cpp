@@ -1,7 +1,8 @@
-// A parallel loop may read any element of a fragment (tegula.parallel.fragment_read.*): the
-// generator stages the fragment through a row-major shared copy before the loop (a barrier,
-// every thread's slots, a barrier) and the loop reads the copy. Checked here on the generated
-// C++ and through NVRTC for every dtype; gpu_tile_ops_test runs it against the interpreter.
+// A parallel loop may read any element of a fragment (tegula.parallel.fragment_read.*):
+// lowering stages the fragment through a row-major shared copy before the loop
+// (ir/lower/StageFragmentReads.cpp; barriers from insert_barriers) and the loop reads the
+// copy. Checked here on the generated C++ and through NVRTC for every dtype; gpu_tile_ops_test
+// runs it against the interpreter.
 #include "plugins/cuda/tests/CudaTest.h"
 
 using namespace tegula;
@@ -36,10 +37,10 @@ TEST_CASE("a fragment read by index in a parallel loop goes through a shared cop
     REQUIRE_MESSAGE(g.is_ok(), g.status().str());
     // The copy holds the whole 16 x 64 fragment in the dtype's storage.
     CHECK(g->info.shared_bytes == 16 * 64 * int64_t(dtype_size(d)));
-    CHECK(contains(g->source, "so_tg_stage_f("));
-    // One barrier before the copy's writes, one after; the loop reads the copy.
-    CHECK(count(g->source, "__syncthreads();") == 2);
-    CHECK(contains(g->source, "so_tg_stage_f((int)((((15LL) - v_i_"));
+    CHECK(contains(g->source, "so_f_staged("));
+    // Nothing read the copy before, so one barrier: after its writes; the loop reads the copy.
+    CHECK(count(g->source, "__syncthreads();") == 1);
+    CHECK(contains(g->source, "so_f_staged((int)((((15LL) - v_i_"));
     auto ptx = ptx_for(text, "sm_90a");
     CHECK_MESSAGE(ptx.is_ok(), ptx.status().str());
     CHECK(contains(*ptx, "ld.shared"));
@@ -54,14 +55,18 @@ TEST_CASE("a fragment rewritten between loops is staged again before each loop")
   auto g = generate_for(text, "sm_90a");
   REQUIRE_MESSAGE(g.is_ok(), g.status().str());
   CHECK(g->info.shared_bytes == 64 * 4);
-  // The staging (its writes between two barriers) sits inside the serial loop, so it runs on
-  // every trip; the fragment's layout is replicated over 4 threads, which write once.
+  // The staging (its writes between two barriers: the previous trip read the copy) sits
+  // inside the serial loop, so it runs on every trip.
   size_t loop = g->source.find("for (long long v_k_");
-  size_t write = g->source.find(") = f_f[");
+  size_t write = g->source.find("so_f_staged((int)(0), (int)(tp");
   REQUIRE(loop != std::string::npos);
   REQUIRE(write != std::string::npos);
   CHECK(loop < write);
-  CHECK(count(g->source, "__syncthreads();") >= 2);
+  size_t before = g->source.rfind("__syncthreads();", write), after = g->source.find("__syncthreads();", write);
+  REQUIRE(before != std::string::npos);
+  REQUIRE(after != std::string::npos);
+  CHECK(loop < before);
+  CHECK(count(g->source, "__syncthreads();") == 2);
   auto ptx = ptx_for(text, "sm_90a");
   CHECK_MESSAGE(ptx.is_ok(), ptx.status().str());
 }

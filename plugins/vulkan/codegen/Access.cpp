@@ -6,6 +6,9 @@
 
 #include "plugins/vulkan/codegen/KernelGen.h"
 
+#include "ir/lower/Context.h"
+#include "ir/lower/Lowered.h"
+
 namespace tegula::vulkan {
 
 using namespace spv;
@@ -30,12 +33,20 @@ Value KernelGen::global_inside(const Buf& b, const std::vector<Value>& coords) {
 }
 
 bool KernelGen::tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const {
-  if (b.scope != ir::Scope::Global || t.offsets.size() != b.shape.size() || extent.size() != b.shape.size()) return false;
-  for (size_t d = 0; d < b.shape.size(); ++d) {
-    std::optional<ir::IntRange> r = ir::expr_range(t.offsets[d], ranges_);
-    if (b.shape[d] < 0 || !r || r->lo < 0 || r->hi + extent[d] > b.shape[d]) return false;
+  if (b.scope != ir::Scope::Global || extent.size() != b.shape.size()) return false;
+  if (!within_) {
+    // The kernel was read through read_lowered, so every plan reads back.
+    within_.emplace();
+    ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
+      if (s.op != ir::OpKind::Copy && s.op != ir::OpKind::AtomicAdd) return;
+      auto p = ir::get_copy_plan(s);
+      if (!p.is_ok()) return;
+      (*within_)[&s.tiles[0]] = p->src_in.all();
+      (*within_)[&s.tiles[1]] = p->dst_in.all();
+    });
   }
-  return true;
+  auto it = within_->find(&t);
+  return it != within_->end() && it->second;
 }
 
 Value KernelGen::shared_index(const Buf& b, const std::vector<Value>& coords) {

@@ -32,7 +32,6 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
           if (w == "atomic_float64_add") t.atomic_float64_add = true;
           if (w == "int64_atomics") t.int64_atomics = true;
           if (w.rfind("push_constants=", 0) == 0) t.push_constant_bytes = uint32_t(std::strtoul(w.c_str() + 15, nullptr, 10));
-          if (w.rfind("workgroup_matrix_shared=", 0) == 0) t.workgroup_matrix_shared = int64_t(std::strtoul(w.c_str() + 24, nullptr, 10));
           for (auto [key, widths] : {std::pair<std::string, std::vector<uint32_t>*>{"denorm_preserve=", &t.denorm_preserve},
                                      {"signed_zero_inf_nan_preserve=", &t.signed_zero_preserve}}) {
             if (w.rfind(key, 0) != 0) continue;

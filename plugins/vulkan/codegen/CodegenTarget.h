@@ -63,8 +63,6 @@ struct CodegenTarget {
   std::vector<uint32_t> signed_zero_preserve;
   std::vector<CoopmatShape> coopmat;
   std::vector<WorkgroupCoopmat> workgroup_coopmat;
-  /// Shared memory the driver keeps for itself in a shader with workgroup-scope matrices.
-  int64_t workgroup_matrix_shared = 0;
 };
 
 /// The prefix of the notes line that carries plugin-private capabilities.

@@ -155,8 +155,9 @@ Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
     }
     case ir::Scope::Fragment: break;
   }
-  if (auto it = staged_.find(b); it != staged_.end()) return read_memory(*it->second, idx, 0.0);
-  return fail(e->loc, "reading one element of fragment '" + e->name + "' by index (its threads hold it, not this one)");
+  // Lowering makes parallel loops read a shared copy of a fragment (stage_fragment_reads),
+  // and read_lowered refuses a fragment read by index.
+  return error(ErrorCode::Internal, "vulkan: fragment '" + e->name + "' read by index", e->loc);
 }
 
 Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {

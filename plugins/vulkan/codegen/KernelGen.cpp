@@ -379,15 +379,8 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     for (int64_t i : plan.prefetch) prefetched.insert(size_t(i));
   std::map<size_t, RegPrefetch*> ahead_at;
   for (RegPrefetch& p : ahead) ahead_at[p.index] = &p;
-  // The loop variable's range, while the loop is generated (bounds checks it makes needless).
-  ir::RangeMap outer_ranges = ranges_;
-  bind_range(s.vars[0], s.lo(), s.hi());
   Status st;
-  if (!ahead.empty() && plan.stages == 2) {
-    st = gen_double_buffered_loop(s, lo, hi, ahead);
-    ranges_ = outer_ranges;
-    return st;
-  }
+  if (!ahead.empty() && plan.stages == 2) return gen_double_buffered_loop(s, lo, hi, ahead);
   if (!ahead.empty()) {
     b_.if_(b_.lt(lo, hi), [&] {
       for (RegPrefetch& p : ahead)
@@ -415,7 +408,6 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
       for (int64_t j = 0; j < unroll && st.is_ok(); ++j) body(b_.add(i0, b_.ci(int32_t(j))));
     });
     b_.for_(main_hi, hi, 1, [&](Value i) { body(i); });
-    ranges_ = outer_ranges;
     return st;
   }
   b_.for_(lo, hi, 1, [&](Value i) {
@@ -445,7 +437,6 @@ Status KernelGen::gen_for(const ir::Stmt& s) {
     buf_scopes_.pop_back();
     var_scopes_.pop_back();
   });
-  ranges_ = outer_ranges;
   return st;
 }
 
@@ -461,14 +452,7 @@ int64_t KernelGen::workgroup_unroll(const ir::Stmt& loop) {
   return workgroup_gemm ? std::min<int64_t>(stages, 8) : 1;
 }
 
-void KernelGen::bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi) {
-  ranges_.erase(var);
-  std::optional<ir::IntRange> l = ir::expr_range(lo, ranges_), h = ir::expr_range(hi, ranges_);
-  if (l && h && l->lo <= h->hi - 1) ranges_[var] = ir::IntRange{l->lo, h->hi - 1};
-}
-
 Status KernelGen::gen_parallel(const ir::Stmt& s) {
-  TG_RETURN_IF_ERROR(stage_fragments(s));
   std::vector<int64_t> extent;
   for (const ir::Expr& e : s.exprs) extent.push_back(*ir::const_int(e));
   auto d = ir::get_distribution(s.attrs, "plan");
@@ -572,8 +556,6 @@ Result<GeneratedShader> KernelGen::run() {
   uses_coopmat_ = mp.coop;
   TG_ASSIGN_OR_RETURN(mp.kernel, ir::get_kernel_plan(k_));
   if (mp.kernel.tensor_align) tensor_align_ = mp.kernel.tensor_align;
-  // Launches run exactly the grid's blocks (rasterised or not), so block indices stay in it.
-  ranges_ = ir::grid_ranges(k_);
   find_packed_tiles();
   if (mp.coop) {
     b_.vulkan_memory_model = true;
@@ -701,13 +683,12 @@ Status KernelGen::emit_entry_point(uint32_t main_fn) {
     for (uint32_t w : t_.signed_zero_preserve) m_.execution_mode(main_fn, ModeSignedZeroInfNanPreserve, {w});
   }
   iface_.workgroup_size = uint32_t(k_.threads);
-  // The driver keeps some shared memory for staging workgroup matrices.
-  if (uses_workgroup_matrices_ && t_.shared_memory_per_block > 0 &&
-      int64_t(iface_.shared_bytes) + t_.workgroup_matrix_shared > t_.shared_memory_per_block)
-    return error(ErrorCode::Unsupported, "vulkan: kernel '" + k_.name + "' needs " + std::to_string(iface_.shared_bytes) +
-                                             " bytes of shared memory beside the " + std::to_string(t_.workgroup_matrix_shared) +
-                                             " its workgroup matrices keep; the device offers " +
-                                             std::to_string(t_.shared_memory_per_block),
+  // Shared memory is the lowering's decision (place_shared, with what the driver keeps for
+  // workgroup matrices): the shader declares exactly the regions it placed.
+  TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(k_));
+  if (int64_t(iface_.shared_bytes) != plan.shared_bytes)
+    return error(ErrorCode::Internal, "vulkan codegen: kernel '" + k_.name + "' declares " + std::to_string(iface_.shared_bytes) +
+                                          " bytes of shared memory, the lowering placed " + std::to_string(plan.shared_bytes),
                  k_.loc);
   if (uses_subgroup_) iface_.subgroup_size = uint32_t(t_.subgroup_width);
   return Status::ok();

@@ -28,7 +28,6 @@
 
 #include "ir/Analysis.h"
 #include "ir/IR.h"
-#include "ir/Ranges.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
@@ -137,12 +136,7 @@ public:
   Status gen_block(const ir::Block& b);
   Status gen_stmt(const ir::Stmt& s);
   Status gen_for(const ir::Stmt& s);
-  /// ranges_[var] = [lo, hi - 1] where both bounds have ranges, else var has none.
-  void bind_range(const std::string& var, const ir::Expr& lo, const ir::Expr& hi);
   Status gen_parallel(const ir::Stmt& s);
-  /// Shared copies of the fragments a parallel loop reads by index (FragmentStage.cpp).
-  Status stage_fragments(const ir::Stmt& parallel);
-  Buf& staged_copy(const Buf& fragment);
   Status gen_if(const ir::Stmt& s);
   Status gen_store(const ir::Stmt& s);
 
@@ -157,8 +151,9 @@ public:
   /// One 4-, 8- or 16-byte load of `vec` consecutive elements at element `index` as u32
   /// words (u32, uvec2 or uvec4); `pad` in every element when `inside` is false.
   Value load_words(Buf& src, Value index, Value inside, int64_t vec, double pad);
-  /// Whether every element of the tile `t` (of `extent`) lies inside the static tensor `b`
-  /// for every value its origin can take (ranges_): its accesses then need no bounds test.
+  /// Whether every element of the tile `t` of a copy (of the copy's extent) lies inside
+  /// tensor `b` for every value its origin can take, as lowering proved it (the side's
+  /// plan.inbounds, every dimension; ProveInBounds.cpp): its accesses then need no bounds test.
   bool tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const;
   /// The raw elements of a word vector of `src`'s dtype.
   std::vector<Value> unpack_words(Value words, uint32_t count, DType d, T elem);
@@ -319,7 +314,6 @@ public:
   ShaderInterface iface_;
 
   std::deque<Buf> bufs_;
-  std::map<const Buf*, Buf*> staged_;  ///< fragment -> its shared copy (FragmentStage.cpp)
   std::vector<std::map<std::string, Buf*>> buf_scopes_;
   struct Var {
     Value value;        ///< an immutable value, or
@@ -333,10 +327,10 @@ public:
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;
-  bool uses_workgroup_matrices_ = false;
   std::deque<CoopmatShape> wg_shapes_;                  ///< the workgroup matrices' shapes (Buf::coop points here)
   std::map<std::string, const ir::Stmt*> forwarded_;   ///< forwarded tile -> the copy that staged it (plan.forward)
-  ir::RangeMap ranges_;       ///< block indices and loop variables with known bounds
+  /// Tile operand -> whether lowering proved the whole tile inside its tensor (tile_within).
+  mutable std::optional<std::map<const ir::TileRef*, bool>> within_;
   int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
   std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)

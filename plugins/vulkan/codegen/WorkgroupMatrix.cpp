@@ -68,7 +68,6 @@ void KernelGen::need_workgroup_matrices() {
   m_.extension("SPV_NV_cooperative_matrix2");
   m_.extension("SPV_NV_tensor_addressing");
   iface_.spirv_version = 0x00010600;  // SPV_NV_cooperative_matrix2 requires SPIR-V 1.6
-  uses_workgroup_matrices_ = true;
 }
 
 Value KernelGen::tensor_layout(Buf& tensor, const std::vector<Value>& origin, int64_t rows, int64_t cols, bool clamp) {

@@ -1,6 +1,7 @@
 // Global tiles whose origins provably keep them inside a static tensor (block indices
-// bounded by a constant grid, loop variables by constant bounds: ir/Ranges.h) are loaded
-// without per-element bounds tests; a tile that can cross the tensor's edge keeps them.
+// bounded by a constant grid, loop variables by constant bounds: lowering's plan.inbounds,
+// ir/lower/ProveInBounds.cpp) are loaded without per-element bounds tests; a tile that can
+// cross the tensor's edge keeps them.
 // (Results at both kinds of shapes: double_buffer_test, vector_copies_test.)
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 
@@ -47,4 +48,16 @@ TEST_CASE("tiles that cannot leave a static tensor are loaded without bounds tes
     std::string verdict = spirv_val(inside->words);
     if (verdict != "skip") CHECK_MESSAGE(verdict.empty(), verdict);
   }
+}
+
+TEST_CASE("a tile without offsets over a static tensor starts at its origin and is proven like one at [0, 0]") {
+  auto kernel = [](const std::string& tile) {
+    return "kernel g(X: f32[16, 64], Y: f32[16, 64]) grid(1) threads(64) {\n  alloc S: shared f32[16, 64]\n  copy " + tile +
+           ", S\n  map S = S * 2.0\n  copy S, Y[0, 0]\n}\n";
+  };
+  auto bare = generate_for(kernel("X"), describe(lavapipe_caps()));
+  auto zero = generate_for(kernel("X[0, 0]"), describe(lavapipe_caps()));
+  REQUIRE_MESSAGE(bare.is_ok(), bare.status().str());
+  REQUIRE_MESSAGE(zero.is_ok(), zero.status().str());
+  CHECK(unsigned_compares(bare->words) == unsigned_compares(zero->words));
 }
