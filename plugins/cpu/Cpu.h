@@ -30,6 +30,7 @@
 #include "plugins/cpu/CpuAbi.h"
 #include "plugins/cpu/Host.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 #include "targets/Target.h"
 
@@ -75,6 +76,7 @@ struct tg_buffer {
 struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;  ///< the lowered kernel: signature, grid and shapes
+  tegula::plugin::LaunchSignature signature;  ///< of `kernel`, with its lowering's assumptions
   tegula::cpu::TgCpuEntry entry = nullptr;
   uint64_t arena_bytes = 0;
   std::unique_ptr<tegula::cpu::JitHandle> code;

@@ -9,7 +9,9 @@
 ///   bytes 12-15  zero
 ///   bytes 16-23  length of the text, little-endian
 ///   bytes 24-    the lowered IR text
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -62,6 +64,13 @@ ir::Arg to_interpreter_arg(const tg_launch_arg& a) {
     case TG_ARG_I64: return ir::Arg::integer(a.i64);
     default: return ir::Arg::number(a.f64);
   }
+}
+
+/// A buffer of this device, for validate_launch.
+plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
+  const tg_device* d = static_cast<const tg_device*>(device);
+  if (!d->buffers.count(const_cast<tg_buffer*>(buffer))) return {};
+  return {true, buffer->size, uint64_t(reinterpret_cast<uintptr_t>(buffer->data))};
 }
 
 /// compile and compile_offline: the executable does not depend on the device.
@@ -142,11 +151,15 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<executable>");
     if (!kernel.is_ok())
       return make_error(TG_ERR_CORRUPT, "reference: executable_load: the IR does not read back: " + kernel.status().str());
-    auto* exe = new tg_executable;
+    auto exe = std::make_unique<tg_executable>();
     exe->device = device;
     exe->kernel = std::move(kernel).value();
-    device->executables.insert(exe);
-    *out = exe;
+    Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(exe->kernel);
+    if (!signature.is_ok())
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: " + signature.status().str());
+    exe->signature = std::move(signature).value();
+    device->executables.insert(exe.get());
+    *out = exe.release();
     return nullptr;
   });
 }
@@ -164,27 +177,11 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     if (!queue || !executable || !params || params->struct_size < sizeof(tg_launch_params) ||
         (!params->args && params->arg_count) || executable->device != queue->device)
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: bad argument");
+    Result<std::array<uint32_t, 3>> grid =
+        plugin::validate_launch(executable->signature, *params, buffer_of, queue->device);
+    if (!grid.is_ok()) return plugin::launch_error("reference", grid.status());
     std::vector<ir::Arg> args;
-    for (size_t i = 0; i < params->arg_count; ++i) {
-      const tg_launch_arg& a = params->args[i];
-      std::string where = "reference: launch: argument " + std::to_string(i);
-      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
-      if (a.kind == TG_ARG_BUFFER && (!a.buffer || !queue->device->buffers.count(a.buffer)))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
-      if (a.kind == TG_ARG_BUFFER && a.offset > a.buffer->size)
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
-      args.push_back(to_interpreter_arg(a));
-    }
-    // The host computes the grid; it must be the one the kernel's grid expressions give.
-    Result<std::vector<int64_t>> grid = ir::launch_grid(executable->kernel, args);
-    if (!grid.is_ok()) return from_status(grid.status(), "launch");
-    for (size_t d = 0; d < 3; ++d) {
-      int64_t want = d < grid->size() ? (*grid)[d] : 1;
-      if (int64_t(params->grid[d]) != want)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: grid[" + std::to_string(d) + "] is " +
-                                                       std::to_string(params->grid[d]) + ", the kernel's grid gives " +
-                                                       std::to_string(want));
-    }
+    for (size_t i = 0; i < params->arg_count; ++i) args.push_back(to_interpreter_arg(params->args[i]));
     Status status = ir::interpret(executable->kernel, args);
     if (!status.is_ok()) return from_status(status, "launch");
     return nullptr;

@@ -19,6 +19,7 @@
 #include "ir/IR.h"
 #include "plugins/abi/tegula_plugin.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 
 struct tg_plugin {
@@ -50,6 +51,7 @@ struct tg_buffer {
 struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
+  tegula::plugin::LaunchSignature signature;  ///< of `kernel`, with its lowering's assumptions
 };
 
 struct tg_event {
