@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ir/Interpreter.h"
+#include "ir/Signature.h"
 #include "ir/lower/Lowered.h"
 #include "plugins/support/PluginErrors.h"
 
@@ -104,20 +104,6 @@ Result<std::vector<int64_t>> kernel_grid(const LaunchSignature& sig, const tg_la
   return ir::launch_grid(*sig.grid_of, args);
 }
 
-/// A grid the plugin was handed without the kernel's expressions: at most 2^48 blocks, the
-/// limit launch_grid sets for every device.
-Status check_given_grid(const uint32_t grid[3]) {
-  constexpr uint64_t kMaxGridBlocks = uint64_t(1) << 48;
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return Status::ok();
-  uint64_t total = 1;
-  bool too_many = false;
-  for (int d = 0; d < 3; ++d) too_many = too_many || __builtin_mul_overflow(total, uint64_t(grid[d]), &total) || total > kMaxGridBlocks;
-  if (!too_many) return Status::ok();
-  return error(ErrorCode::InvalidArgument, "a grid of " + std::to_string(grid[0]) + " x " + std::to_string(grid[1]) + " x " +
-                                               std::to_string(grid[2]) + " blocks is more than the " +
-                                               std::to_string(kMaxGridBlocks) + " one launch may run");
-}
-
 }  // namespace
 
 LaunchSignature launch_signature(const ir::Kernel& k) {
@@ -189,7 +175,8 @@ Result<std::array<uint32_t, 3>> validate_launch(const LaunchSignature& sig, cons
 
   std::array<uint32_t, 3> blocks = {params.grid[0], params.grid[1], params.grid[2]};
   if (!sig.grid_of) {
-    TG_RETURN_IF_ERROR(check_given_grid(params.grid));
+    // The block limit launch_grid sets for every device, on the grid the plugin was handed.
+    TG_RETURN_IF_ERROR(ir::check_grid_blocks({params.grid[0], params.grid[1], params.grid[2]}));
     return blocks;
   }
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> want, kernel_grid(sig, params, buffers));
