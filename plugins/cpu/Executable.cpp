@@ -96,7 +96,7 @@ Result<Generated> generate_code(const HostCpu& host, const ir::Kernel& kernel, c
 /// A buffer of this device, for validate_launch.
 plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
   tg_device* d = static_cast<tg_device*>(const_cast<void*>(device));
-  if (!owns(d, buffer)) return {};
+  if (!plugin::host_owns(d, buffer)) return {};
   return {true, buffer->size, uint64_t(reinterpret_cast<uintptr_t>(buffer->data))};
 }
 
@@ -172,8 +172,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     exe->entry = reinterpret_cast<TgCpuEntry>(address);
     exe->arena_bytes = blob->arena_bytes;
     exe->code = std::move(code).value();
-    std::lock_guard<std::mutex> lock(device->mu);
-    device->executables.insert(exe.get());
+    plugin::host_add_executable(device, exe.get());
     *out = exe.release();
     return nullptr;
   });
@@ -182,10 +181,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
 void executable_free(tg_executable* executable) {
   guarded_void([&] {
     if (!executable) return;
-    {
-      std::lock_guard<std::mutex> lock(executable->device->mu);
-      executable->device->executables.erase(executable);
-    }
+    plugin::host_remove_executable(executable->device, executable);
     destroy_executable(executable);
   });
 }

@@ -68,8 +68,7 @@ ir::Arg to_interpreter_arg(const tg_launch_arg& a) {
 
 /// A buffer of this device, for validate_launch.
 plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
-  const tg_device* d = static_cast<const tg_device*>(device);
-  if (!d->buffers.count(const_cast<tg_buffer*>(buffer))) return {};
+  if (!plugin::host_owns(static_cast<tg_device*>(const_cast<void*>(device)), buffer)) return {};
   return {true, buffer->size, uint64_t(reinterpret_cast<uintptr_t>(buffer->data))};
 }
 
@@ -158,7 +157,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     if (!signature.is_ok())
       return make_error(TG_ERR_CORRUPT, "reference: executable_load: " + signature.status().str());
     exe->signature = std::move(signature).value();
-    device->executables.insert(exe.get());
+    plugin::host_add_executable(device, exe.get());
     *out = exe.release();
     return nullptr;
   });
@@ -167,7 +166,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
 void executable_free(tg_executable* executable) {
   guarded_void([&] {
     if (!executable) return;
-    executable->device->executables.erase(executable);
+    plugin::host_remove_executable(executable->device, executable);
     delete executable;
   });
 }
