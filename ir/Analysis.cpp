@@ -135,18 +135,4 @@ std::set<std::string> element_loads(const Block& b) {
   return out;
 }
 
-void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn) {
-  for (Stmt& s : b.stmts) {
-    fn(s);
-    for (Block& inner : s.blocks) for_each_stmt(inner, fn);
-  }
-}
-
-void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn) {
-  for (const Stmt& s : b.stmts) {
-    fn(s);
-    for (const Block& inner : s.blocks) for_each_stmt(inner, fn);
-  }
-}
-
 }  // namespace tegula::ir

@@ -47,10 +47,6 @@ struct BufferAccess {
   const TileRef* operand;  ///< the %tile or %elem operand; nullptr for a read in an expression or a tile offset
 };
 
-/// Visit every statement, nested ones included, in program order.
-void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn);
-void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn);
-
 /// Calls `fn` for every buffer access of the statement itself: each tile operand with its
 /// role (operand_access), then each buffer that an expression or a tile offset names (a
 /// read), once per mention.
