@@ -40,7 +40,7 @@ Status check_argument(const LaunchSignature& sig, size_t i, const tg_launch_arg&
   switch (p.kind) {
     case LaunchParam::Kind::Tensor: {
       if (a.kind != TG_ARG_BUFFER) return refuse(sig, i, " must be a buffer, given " + std::string(given_kind(a.kind)));
-      *buffer = a.buffer ? lookup(context, i, a.buffer) : LaunchBuffer{};
+      *buffer = lookup(context, i, a.buffer);
       if (!buffer->held) return refuse(sig, i, ": not a buffer of this device");
       if (a.offset > buffer->size)
         return refuse(sig, i, ": offset " + std::to_string(a.offset) + " is past the end of a " +

@@ -67,7 +67,8 @@ struct LaunchBuffer {
   uint64_t size = 0;
   uint64_t address = 0;
 };
-/// `context` is the caller's (a device, or the runtime's arguments); `arg` the argument index.
+/// `context` is the caller's (a device, or the runtime's arguments); `arg` the argument index;
+/// `buffer` the handle as given, NULL included.
 using BufferLookup = LaunchBuffer (*)(const void* context, size_t arg, const tg_buffer* buffer);
 
 /// How the launch's grid is checked.
