@@ -1,19 +1,15 @@
 /// \file
 /// Compiling, loading and launching on the reference device. "Compiling" validates the
 /// lowered IR with the reader every backend uses (ir::read_lowered) and keeps its text; the
-/// executable is that text behind a header, so that bytes from a stale cache or another
-/// plugin are recognised and refused with TG_ERR_CORRUPT instead of being misread.
-///
-///   bytes 0-7    magic "tgrefexe"
-///   bytes 8-11   format version (1), little-endian
-///   bytes 12-15  zero
-///   bytes 16-23  length of the text, little-endian
-///   bytes 24-    the lowered IR text
+/// executable is that text in the SDK's container (plugins/support/Container.h: magic
+/// "tgrefexe", version, size, SHA-256; one field, the lowered IR text), so that bytes from a
+/// stale cache, another plugin or a damaged disk are refused with TG_ERR_CORRUPT instead of
+/// being misread.
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,24 +18,15 @@
 #include "ir/Interpreter.h"
 #include "ir/Lower.h"
 #include "plugins/reference/Reference.h"
+#include "plugins/support/Container.h"
 #include "plugins/support/StringBlob.h"
 
 namespace tegula::reference {
 namespace {
 
 constexpr char kMagic[8] = {'t', 'g', 'r', 'e', 'f', 'e', 'x', 'e'};
-constexpr uint32_t kFormatVersion = 1;
-constexpr size_t kHeaderSize = 24;
-
-void put_le(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
-}
-
-uint64_t get_le(const uint8_t* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
+// 2: the SDK's container (1 was a bare 24-byte header before the text, with no digest).
+constexpr uint32_t kFormatVersion = 2;
 
 /// The reference plugin takes no compile options; an unknown one is an error rather than
 /// silently ignored, so a typo does not go unnoticed.
@@ -86,29 +73,22 @@ tg_error* compile_to_blob(const char* entry, const tg_compile_request* request, 
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), entry);
 
-    std::string bytes(kMagic, sizeof(kMagic));
-    put_le(bytes, kFormatVersion, 4);
-    put_le(bytes, 0, 4);
-    put_le(bytes, text.size(), 8);
-    bytes.append(text);
+    std::string bytes = plugin::ContainerWriter(std::string_view(kMagic, sizeof kMagic), kFormatVersion).field(text).finish();
     plugin::give_string_blob(std::move(bytes), out_blob);
     return nullptr;
   });
 }
 
-/// The IR text of an executable, after checking its header; TG_ERR_CORRUPT otherwise.
+/// The IR text of an executable, after checking its container; TG_ERR_CORRUPT otherwise.
 tg_error* executable_text(const char* entry, const void* data, size_t size, std::string_view* text) {
-  const auto* p = static_cast<const uint8_t*>(data);
   std::string where = std::string("reference: ") + entry + ": ";
-  if (size < kHeaderSize || !p || std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
-    return make_error(TG_ERR_CORRUPT, where + "not a reference executable (bad magic)");
-  uint32_t version = uint32_t(get_le(p + 8, 4));
-  if (version != kFormatVersion)
-    return make_error(TG_ERR_CORRUPT, where + "format version " + std::to_string(version) + ", this plugin reads " +
-                                          std::to_string(kFormatVersion));
-  if (get_le(p + 16, 8) != size - kHeaderSize)
-    return make_error(TG_ERR_CORRUPT, where + "length does not match the header (truncated?)");
-  *text = std::string_view(reinterpret_cast<const char*>(p + kHeaderSize), size - kHeaderSize);
+  auto reader = plugin::ContainerReader::open(data, size, std::string_view(kMagic, sizeof kMagic), kFormatVersion,
+                                              "reference executable");
+  if (!reader.is_ok()) return make_error(TG_ERR_CORRUPT, where + reader.status().message());
+  auto field = reader->field("lowered IR");
+  if (!field.is_ok()) return make_error(TG_ERR_CORRUPT, where + field.status().message());
+  if (Status end = reader->finish(); !end.is_ok()) return make_error(TG_ERR_CORRUPT, where + end.message());
+  *text = *field;
   return nullptr;
 }
 
