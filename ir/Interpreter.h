@@ -3,11 +3,8 @@
 /// every store rounds to the destination's dtype (core/DType.h). This is the oracle every
 /// backend is checked against, so it favours being obviously right over being fast, and it
 /// reports (never crashes on) out-of-bounds element accesses, division by zero, bad
-/// arguments and grids.
-///
-/// Launch arguments follow the kernel's launch signature: the parameters in order (a tensor
-/// is a pointer to its bytes, row-major, in its dtype's encoding; a scalar is a number),
-/// then one integer per shape symbol in order of first appearance (Kernel::symbols()).
+/// arguments and grids. Its arguments, and the grid and tensor sizes they give, are the
+/// launch signature's (ir/Signature.h).
 #pragma once
 
 #include <cstdint>
@@ -15,31 +12,13 @@
 
 #include "core/Status.h"
 #include "ir/IR.h"
+#include "ir/Signature.h"
 
 namespace tegula {
 struct TargetDescription;
 }
 
 namespace tegula::ir {
-
-struct Arg {
-  enum class Kind : uint8_t { Tensor, Int, Float };
-  Kind kind = Kind::Int;
-  void* data = nullptr;  ///< Tensor: the first element
-  uint64_t size = 0;     ///< Tensor: bytes available at data
-  int64_t i = 0;
-  double f = 0;
-
-  static Arg tensor(void* data, uint64_t size) { return {Kind::Tensor, data, size, 0, 0}; }
-  static Arg integer(int64_t v) { return {Kind::Int, nullptr, 0, v, 0}; }
-  static Arg number(double v) { return {Kind::Float, nullptr, 0, 0, v}; }
-};
-
-/// Block counts of a launch, evaluated from the kernel's grid expressions.
-Result<std::vector<int64_t>> launch_grid(const Kernel& k, const std::vector<Arg>& args);
-
-/// Bytes the tensor parameter `param_index` needs for these arguments.
-Result<uint64_t> tensor_bytes(const Kernel& k, size_t param_index, const std::vector<Arg>& args);
 
 struct InterpretOptions {
   /// Run only these blocks (flattened x + gx*(y + gy*z)); empty means every block.

@@ -56,6 +56,8 @@ void fill_signature(tegula_kernel* k) {
     k->arg_kinds.push_back(TEGULA_ARG_INT);
     k->arg_details.push_back({"i64", false, {}, {}});
   }
+  // No lowering assumptions: the launch picks the variant that keeps them.
+  k->launch_signature = plugin::launch_signature(k->kernel);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "ir/Interpreter.h"
+#include "plugins/support/LaunchCheck.h"
 #include "runtime/Compile.h"
 
 namespace tegula::runtime {
@@ -17,6 +17,13 @@ const char* kind_name(uint32_t kind) {
     case TEGULA_ARG_FLOAT: return "a float";
     default: return "an unknown kind";
   }
+}
+
+/// The runtime's buffer behind argument `arg`, for validate_launch: the public API checked
+/// that it is the kernel device's. No address: the runtime picks the variant by offsets.
+plugin::LaunchBuffer buffer_of(const void* context, size_t arg, const tg_buffer*) {
+  const tegula_arg* args = static_cast<const tegula_arg*>(context);
+  return {true, args[arg].buffer->size, 0};
 }
 
 const char* short_kind_name(uint32_t kind) {
@@ -41,8 +48,8 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   }
   if (count && !args) return error(ErrorCode::InvalidArgument, "args is NULL");
 
-  // ir::Arg views for launch_grid and tensor_bytes, which read only sizes and integers.
-  std::vector<ir::Arg> iargs(count);
+  // The public API's own checks (kinds, with integers taken for floats; buffers of this
+  // kernel's device); the plugin-ABI view of the launch for the rest.
   std::vector<tg_launch_arg> targs(count);
   for (size_t i = 0; i < count; ++i) {
     const tegula_arg& a = args[i];
@@ -59,44 +66,26 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
       if (a.buffer->device != k->device)
         return error(ErrorCode::InvalidArgument, where() + ": the buffer is on " + a.buffer->device->info->name +
                                                      ", the kernel on " + k->device->info->name);
-      if (a.offset > a.buffer->size)
-        return error(ErrorCode::OutOfRange, where() + ": offset " + std::to_string(a.offset) + " is past the end of a " +
-                                                std::to_string(a.buffer->size) + "-byte buffer");
-      iargs[i] = ir::Arg::tensor(nullptr, a.buffer->size - a.offset);
       t.kind = TG_ARG_BUFFER;
       t.buffer = a.buffer->handle;
       t.offset = a.offset;
     } else if (a.kind == TEGULA_ARG_INT) {
-      iargs[i] = ir::Arg::integer(a.i);
       t.kind = want == TEGULA_ARG_FLOAT ? TG_ARG_F64 : TG_ARG_I64;
       t.i64 = a.i;
       t.f64 = double(a.i);
     } else {
-      iargs[i] = ir::Arg::number(a.f);
       t.kind = TG_ARG_F64;
       t.f64 = a.f;
     }
   }
-  for (size_t i = kernel.params.size(); i < count; ++i)
-    if (args[i].i < 0)
-      return error(ErrorCode::InvalidArgument, "shape symbol " + k->arg_names[i] + " is negative (" +
-                                                   std::to_string(args[i].i) + ")");
-  for (size_t i = 0; i < kernel.params.size(); ++i) {
-    if (!kernel.params[i].is_tensor) continue;
-    TG_ASSIGN_OR_RETURN(uint64_t need, ir::tensor_bytes(kernel, i, iargs));
-    if (iargs[i].size < need)
-      return error(ErrorCode::OutOfRange, "argument " + std::to_string(i) + " (" + k->arg_names[i] + "): the tensor needs " +
-                                              std::to_string(need) + " bytes, the buffer has " +
-                                              std::to_string(iargs[i].size) + " after offset " +
-                                              std::to_string(args[i].offset));
-  }
-  TG_ASSIGN_OR_RETURN(std::vector<int64_t> grid, ir::launch_grid(kernel, iargs));
-  uint32_t g[3] = {1, 1, 1};
-  for (size_t d = 0; d < grid.size() && d < 3; ++d) {
-    if (grid[d] == 0) return Status::ok();  // nothing to run
-    if (grid[d] > int64_t(UINT32_MAX)) return error(ErrorCode::OutOfRange, "grid dimension too large");
-    g[d] = uint32_t(grid[d]);
-  }
+  // Offsets, shape symbols, tensor sizes and the grid, as every plugin checks them
+  // (plugins/support/LaunchCheck.h); the grid comes from the kernel's grid expressions.
+  tg_launch_params params{};
+  params.struct_size = sizeof params;
+  params.args = targs.data();
+  params.arg_count = count;
+  TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(k->launch_signature, params, buffer_of, args, plugin::GridCheck::Computed));
+  if (g[0] == 0 || g[1] == 0 || g[2] == 0) return Status::ok();  // nothing to run
   // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
   // (vector widths depend on it), provided every tensor starts 16-byte aligned.
   std::vector<int64_t> key;
@@ -127,7 +116,7 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
     TG_ASSIGN_OR_RETURN(variant, kernel_variant(k, divisibility, aligned, key));
   }
   k->launched.store(variant, std::memory_order_release);  // what tegula_kernel_describe shows
-  return k->device->plugin->launch(k->device->info->index, variant->executable, g, targs);
+  return k->device->plugin->launch(k->device->info->index, variant->executable, g.data(), targs);
 }
 
 Status warm_up_kernel(tegula_kernel* k, const uint32_t* masks) {

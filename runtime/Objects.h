@@ -18,6 +18,7 @@
 #include "runtime/Discovery.h"
 #include "runtime/Env.h"
 #include "runtime/Log.h"
+#include "plugins/support/LaunchCheck.h"
 #include "runtime/Plugin.h"
 #include "runtime/include/tegula/tegula.h"
 #include "targets/Target.h"
@@ -72,6 +73,8 @@ struct tegula_kernel {
   std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
+  /// Of `kernel`: what launch_kernel checks the arguments and grid against (validate_launch).
+  tegula::plugin::LaunchSignature launch_signature;
   /// The rest of the signature, for tegula_kernel_get_arg_info (indexed like arg_names).
   struct ArgDetail {
     std::string dtype;              ///< "bf16"; "i64" for a shape symbol

@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/Interpreter.h"
+#include "ir/Signature.h"
 #include "ir/Lower.h"
 #include "plugins/reference/Reference.h"
 #include "targets/Target.h"

@@ -2,8 +2,9 @@
 /// The CPU plugin's private declarations: the objects behind the ABI handles and the entry
 /// points in table order.
 ///
-/// - Memory is host memory (64-byte aligned). Transfers are memcpy and finish before their
-///   call returns.
+/// - Devices, queues, buffers, transfers and events are the SDK's synchronous host device
+///   (plugins/support/HostDevice.h): host memory, 64-byte aligned, transfers finished when
+///   their call returns.
 /// - Launches are synchronous: launch() runs every block of the grid on the plugin's thread
 ///   pool (the calling thread takes part) and returns when they are done, so
 ///   queue_synchronize has nothing left to wait for and events complete when recorded.
@@ -30,6 +31,8 @@
 #include "plugins/cpu/CpuAbi.h"
 #include "plugins/cpu/Host.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/HostDevice.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 #include "targets/Target.h"
 
@@ -53,37 +56,13 @@ struct tg_plugin {
   std::set<tg_device*> devices;
 };
 
-struct tg_device {
-  tg_plugin* plugin = nullptr;
-  std::mutex mu;  ///< guards the sets: queues may be used from several threads at once
-  std::set<tg_queue*> queues;
-  std::set<tg_buffer*> buffers;
-  std::set<tg_executable*> executables;
-  std::set<tg_event*> events;
-};
-
-struct tg_queue {
-  tg_device* device = nullptr;
-};
-
-struct tg_buffer {
-  tg_device* device = nullptr;
-  uint8_t* data = nullptr;  ///< 64-byte aligned; nullptr when size is 0
-  uint64_t size = 0;
-};
-
 struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;  ///< the lowered kernel: signature, grid and shapes
+  tegula::plugin::LaunchSignature signature;  ///< of `kernel`, with its lowering's assumptions
   tegula::cpu::TgCpuEntry entry = nullptr;
   uint64_t arena_bytes = 0;
   std::unique_ptr<tegula::cpu::JitHandle> code;
-};
-
-struct tg_event {
-  tg_device* device = nullptr;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point time;
 };
 
 namespace tegula::cpu {
@@ -104,8 +83,6 @@ tg_error* guarded(const char* entry, F&& body) {
   return plugin::guarded("cpu", entry, std::forward<F>(body));
 }
 
-/// The buffer is one this device made and still holds.
-bool owns(tg_device* device, const tg_buffer* buffer);
 /// Free an executable's code and memory (the device's set is the caller's business).
 void destroy_executable(tg_executable* executable);
 void log(tg_plugin* plugin, tg_log_level level, const std::string& message);

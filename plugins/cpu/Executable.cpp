@@ -6,6 +6,7 @@
 /// compiling anything. launch() runs the grid on the thread pool and returns when it is
 /// done.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -16,9 +17,7 @@
 #include <vector>
 
 #include "core/DType.h"
-#include "ir/Interpreter.h"
 #include "ir/Lower.h"
-#include "ir/lower/Lowered.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "plugins/cpu/Blob.h"
@@ -26,6 +25,7 @@
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"
 #include "plugins/cpu/codegen/Codegen.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/StringBlob.h"
 
 namespace tegula::cpu {
@@ -93,41 +93,11 @@ Result<Generated> generate_code(const HostCpu& host, const ir::Kernel& kernel, c
   return out;
 }
 
-/// The most blocks one launch may have: far from where the pool's counters (which run up to
-/// a few chunks past the total) could overflow, and beyond any grid a CPU finishes (2^48
-/// blocks at a nanosecond each take three days).
-constexpr int64_t kMaxBlocks = int64_t(1) << 48;
-
-/// The number of blocks of grid g, or -1 when it exceeds kMaxBlocks.
-int64_t block_count(const int64_t g[3]) {
-  int64_t total = 1;
-  for (int d = 0; d < 3; ++d) {
-    if (g[d] == 0) return 0;
-    if (__builtin_mul_overflow(total, g[d], &total) || total > kMaxBlocks) return -1;
-  }
-  return total;
-}
-
-/// lower.assume: the lowering (and the code generated from it, which tells LLVM so) relies on
-/// these shape symbols being multiples of these numbers. A launch that breaks one is refused
-/// (the first such symbol in *bad), rather than running undefined code.
-bool assumptions_hold(const ir::Kernel& k, const std::vector<std::string>& symbols, const int64_t* symbol_values,
-                      std::string* bad) {
-  auto plan = ir::get_kernel_plan(k);
-  if (!plan.is_ok()) {
-    *bad = plan.status().str();
-    return false;
-  }
-  for (const ir::Assumption& a : plan->assume) {
-    auto it = std::find(symbols.begin(), symbols.end(), a.symbol);
-    if (it == symbols.end()) continue;
-    int64_t value = symbol_values[it - symbols.begin()];
-    if (value % a.divisor == 0) continue;
-    *bad = "shape symbol '" + *it + "' is " + std::to_string(value) + ", but kernel '" + k.name +
-           "' was lowered assuming it is a multiple of " + std::to_string(a.divisor);
-    return false;
-  }
-  return true;
+/// A buffer of this device, for validate_launch.
+plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
+  tg_device* d = static_cast<tg_device*>(const_cast<void*>(device));
+  if (!plugin::host_owns(d, buffer)) return {};
+  return {true, buffer->size, uint64_t(reinterpret_cast<uintptr_t>(buffer->data))};
 }
 
 const char* runtime_error_text(int32_t code) {
@@ -195,11 +165,14 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     auto exe = std::make_unique<tg_executable>();
     exe->device = device;
     exe->kernel = std::move(kernel).value();
+    Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(exe->kernel);
+    if (!signature.is_ok())
+      return make_error(TG_ERR_CORRUPT, "cpu: executable_load: " + signature.status().str());
+    exe->signature = std::move(signature).value();
     exe->entry = reinterpret_cast<TgCpuEntry>(address);
     exe->arena_bytes = blob->arena_bytes;
     exe->code = std::move(code).value();
-    std::lock_guard<std::mutex> lock(device->mu);
-    device->executables.insert(exe.get());
+    plugin::host_add_executable(device, exe.get());
     *out = exe.release();
     return nullptr;
   });
@@ -208,10 +181,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
 void executable_free(tg_executable* executable) {
   guarded_void([&] {
     if (!executable) return;
-    {
-      std::lock_guard<std::mutex> lock(executable->device->mu);
-      executable->device->executables.erase(executable);
-    }
+    plugin::host_remove_executable(executable->device, executable);
     destroy_executable(executable);
   });
 }
@@ -222,77 +192,34 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
         (!params->args && params->arg_count) || executable->device != queue->device)
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: bad argument");
     const ir::Kernel& k = executable->kernel;
+    Result<std::array<uint32_t, 3>> grid =
+        plugin::validate_launch(executable->signature, *params, buffer_of, queue->device);
+    if (!grid.is_ok()) return plugin::launch_error("cpu", grid.status());
+    int64_t g[3] = {(*grid)[0], (*grid)[1], (*grid)[2]};
+    // validate_launch keeps the product within 2^48 blocks: far from where the pool's counters
+    // (which run up to a few chunks past the total) could overflow.
+    int64_t total = g[0] * g[1] * g[2];
+    if (total == 0) return nullptr;
     size_t np = k.params.size();
-    std::vector<std::string> symbols = k.symbols();
-    size_t expected = np + symbols.size();
-    if (params->arg_count != expected)
-      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: kernel '" + k.name + "' takes " + std::to_string(expected) +
-                                                     " arguments, given " + std::to_string(params->arg_count));
-    std::vector<ir::Arg> iargs;
     std::vector<void*> ptrs(np, nullptr);
-    std::vector<int64_t> ints(expected, 0);
+    std::vector<int64_t> ints(params->arg_count, 0);
     std::vector<double> floats(np, 0.0);
-    for (size_t i = 0; i < expected; ++i) {
+    for (size_t i = 0; i < params->arg_count; ++i) {
       const tg_launch_arg& a = params->args[i];
-      // The message is built only when the argument is refused.
-      auto bad = [i](const std::string& what) {
-        return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: argument " + std::to_string(i) + what);
-      };
-      if (a.kind > TG_ARG_F64) return bad(" has unknown kind " + std::to_string(a.kind));
-      bool tensor = i < np && k.params[i].is_tensor;
-      if (tensor != (a.kind == TG_ARG_BUFFER))
-        return bad(tensor ? " must be a buffer" : " must be a number");
-      if (tensor) {
-        if (!owns(queue->device, a.buffer)) return bad(": not a buffer of this device");
-        if (a.offset > a.buffer->size) return bad(": offset past the end of the buffer");
+      if (a.kind == TG_ARG_BUFFER) {
         ptrs[i] = a.buffer->data ? a.buffer->data + a.offset : nullptr;
-        iargs.push_back(ir::Arg::tensor(ptrs[i], a.buffer->size - a.offset));
         continue;
       }
-      double value = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
       if (i >= np) {
-        if (a.kind != TG_ARG_I64) return bad(": a shape symbol needs an integer");
-        if (a.i64 < 0) return bad(": a shape symbol is negative");
         ints[i] = a.i64;
-        iargs.push_back(ir::Arg::integer(a.i64));
         continue;
       }
       // Scalars take their parameter's dtype, rounded as a store would.
       DType d = k.params[i].dtype;
-      double rounded = round_to_dtype(d, value);
+      double rounded = round_to_dtype(d, a.kind == TG_ARG_I64 ? double(a.i64) : a.f64);
       floats[i] = rounded;
       ints[i] = dtype_is_float(d) ? 0 : int64_t(rounded);
-      iargs.push_back(a.kind == TG_ARG_I64 ? ir::Arg::integer(a.i64) : ir::Arg::number(a.f64));
     }
-    if (std::string bad; !assumptions_hold(k, symbols, ints.data() + np, &bad))
-      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: " + bad);
-    for (size_t i = 0; i < np; ++i) {
-      if (!k.params[i].is_tensor) continue;
-      Result<uint64_t> need = ir::tensor_bytes(k, i, iargs);
-      if (!need.is_ok()) return from_status(need.status(), "launch");
-      if (iargs[i].size < *need)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: tensor '" + k.params[i].name + "' needs " +
-                                                       std::to_string(*need) + " bytes, given " +
-                                                       std::to_string(iargs[i].size));
-    }
-    Result<std::vector<int64_t>> grid = ir::launch_grid(k, iargs);
-    if (!grid.is_ok()) return from_status(grid.status(), "launch");
-    int64_t g[3] = {1, 1, 1};
-    for (size_t d = 0; d < 3; ++d) {
-      int64_t want = d < grid->size() ? (*grid)[d] : 1;
-      if (int64_t(params->grid[d]) != want)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: grid[" + std::to_string(d) + "] is " +
-                                                       std::to_string(params->grid[d]) + ", the kernel's grid gives " +
-                                                       std::to_string(want));
-      g[d] = want;
-    }
-    int64_t total = block_count(g);
-    if (total < 0)
-      return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: launch: a grid of " + std::to_string(g[0]) + " x " +
-                                                     std::to_string(g[1]) + " x " + std::to_string(g[2]) +
-                                                     " blocks is more than the " + std::to_string(kMaxBlocks) +
-                                                     " one launch may run");
-    if (total == 0) return nullptr;
     int32_t status = 0;
     TgCpuLaunch l{ptrs.data(), ints.data(), floats.data(), {g[0], g[1], g[2]}, &status};
     ThreadPool& pool = *queue->device->plugin->pool;

@@ -19,16 +19,7 @@ namespace {
 // Part of compile-cache keys: bump it whenever the generated code changes.
 constexpr const char* kPluginVersion = TEGULA_VERSION "+cpu.1";
 
-void free_device(tg_device* device) {
-  for (tg_executable* e : device->executables) destroy_executable(e);
-  for (tg_buffer* b : device->buffers) {
-    std::free(b->data);
-    delete b;
-  }
-  for (tg_queue* q : device->queues) delete q;
-  for (tg_event* e : device->events) delete e;
-  delete device;
-}
+void free_device(tg_device* device) { plugin::host_device_free(device, destroy_executable); }
 
 }  // namespace
 
@@ -128,8 +119,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
   return guarded("device_open", [&]() -> tg_error* {
     if (!plugin || !out_device) return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: device_open: NULL argument");
     if (index != 0) return make_error(TG_ERR_NOT_FOUND, "cpu: there is only device 0");
-    tg_device* device = new tg_device;
-    device->plugin = plugin;
+    tg_device* device = new tg_device(plugin);
     plugin->devices.insert(device);
     *out_device = device;
     return nullptr;

@@ -21,6 +21,7 @@
 #include "plugins/cuda/DriverApi.h"
 #include "targets/Target.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 
 namespace tegula::cuda {
@@ -83,6 +84,7 @@ struct tg_executable {
   tegula::cuda::CUmodule module = nullptr;
   tegula::cuda::CUfunction function = nullptr;
   tegula::cuda::KernelInfo info;
+  tegula::plugin::LaunchSignature signature;  ///< from `info`: what validate_launch checks
   /// The tensor maps of the last launch and the addresses and dimensions they encode.
   std::vector<tegula::cuda::CUtensorMap> maps;
   std::vector<std::vector<uint64_t>> map_keys;
@@ -120,6 +122,11 @@ tg_error* activate(tg_device* device);
 // Entry points, one per entry of the ABI list but the error entries (the SDK's); Api.cpp
 // puts them behind guarded thunks in the table (plugins/support/EntryTable.h).
 TG_SDK_DECLARE_ENTRIES()
+
+/// What validate_launch checks a launch of this kernel against: the argument kinds, tensor
+/// sizes, lower.assume and the alignment the generated code needs. The executable keeps no
+/// IR, so no names and no grid expressions.
+plugin::LaunchSignature launch_signature_of(const KernelInfo& info);
 
 /// Free everything a device made (shutdown and device_close).
 void free_device(tg_device* device);

@@ -101,6 +101,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     exe->module = module;
     exe->function = fn;
     exe->info = std::move(e->info);
+    exe->signature = launch_signature_of(exe->info);
     device->executables.insert(exe);
     *out = exe;
     return nullptr;

@@ -1,14 +1,16 @@
 /// \file
 /// Launching: check the arguments against the executable's signature and the lowering's
 /// assumptions (lower.assume: symbol divisibility; address alignment of vector and bulk
-/// accesses), round scalars to their dtypes, build the bulk-copy tensor maps
+/// accesses) with the SDK's validate_launch, round scalars to their dtypes, build the bulk-copy tensor maps
 /// (cuTensorMapEncodeTiled, reused while the tensors' addresses and shapes stay the same)
 /// and call cuLaunchKernel with the dynamic shared memory the kernel needs.
+#include <array>
 #include <cstdint>
 #include <cstring>
 
 #include "core/DType.h"
 #include "plugins/cuda/Cuda.h"
+#include "plugins/support/LaunchCheck.h"
 
 namespace tegula::cuda {
 namespace {
@@ -17,9 +19,46 @@ tg_error* bad(size_t i, const std::string& what) {
   return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: launch: argument " + std::to_string(i) + ": " + what);
 }
 
+/// A buffer of this device, for validate_launch; its address is the device pointer.
+plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
+  const tg_device* d = static_cast<const tg_device*>(device);
+  if (!d->buffers.count(const_cast<tg_buffer*>(buffer))) return {};
+  return {true, buffer->size, uint64_t(buffer->ptr)};
+}
+
 int64_t dim_value(const DimSpec& d, const tg_launch_params* p) { return d.arg >= 0 ? p->args[d.arg].i64 : d.value; }
 
 }  // namespace
+
+plugin::LaunchSignature launch_signature_of(const KernelInfo& info) {
+  using Kind = plugin::LaunchParam::Kind;
+  plugin::LaunchSignature sig;
+  sig.kernel = info.name;
+  sig.params.resize(info.arg_count);
+  for (uint32_t i = 0; i < info.arg_count; ++i)
+    if (i < info.arg_is_tensor.size() && info.arg_is_tensor[i]) sig.params[i].kind = Kind::Tensor;
+  // Shape symbols: what the kernel takes as given (never rounded), what dimensions read and
+  // what lower.assume speaks of; the other numbers are scalars.
+  for (const ParamSlot& p : info.params)
+    if (p.kind == ParamSlot::Kind::I64 && p.dtype == kSymbolDType && p.arg < info.arg_count) sig.params[p.arg].kind = Kind::Symbol;
+  for (const KernelInfo::Tensor& t : info.tensors) {
+    if (t.arg >= info.arg_count) continue;
+    plugin::LaunchParam& p = sig.params[t.arg];
+    p.elem_bytes = t.elem_bytes;
+    for (const DimSpec& d : t.dims) {
+      p.dims.push_back({d.value, d.arg});
+      if (d.arg >= 0 && uint32_t(d.arg) < info.arg_count) sig.params[d.arg].kind = Kind::Symbol;
+    }
+  }
+  for (const auto& [arg, divisor] : info.assume)
+    if (arg < info.arg_count) {
+      sig.params[arg].kind = Kind::Symbol;
+      sig.params[arg].divisor = divisor;
+    }
+  for (const auto& [arg, bytes] : info.align)
+    if (arg < info.arg_count) sig.params[arg].align = bytes;
+  return sig;
+}
 
 tg_error* launch(tg_queue* queue, tg_executable* exe, const tg_launch_params* params) {
   return guarded("launch", [&]() -> tg_error* {
@@ -27,41 +66,10 @@ tg_error* launch(tg_queue* queue, tg_executable* exe, const tg_launch_params* pa
         exe->device != queue->device)
       return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: launch: bad argument");
     const KernelInfo& k = exe->info;
-    if (params->arg_count != k.arg_count)
-      return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: launch: kernel " + k.name + " takes " + std::to_string(k.arg_count) + " arguments, given " +
-                                                     std::to_string(params->arg_count));
-    for (size_t i = 0; i < params->arg_count; ++i) {
-      const tg_launch_arg& a = params->args[i];
-      if (k.arg_is_tensor[i]) {
-        if (a.kind != TG_ARG_BUFFER || !a.buffer || !queue->device->buffers.count(a.buffer)) return bad(i, "not a buffer of this device");
-        if (a.offset > a.buffer->size) return bad(i, "offset past the end of the buffer");
-      } else if (a.kind != TG_ARG_I64 && a.kind != TG_ARG_F64) {
-        return bad(i, "a scalar argument needs kind i64 or f64");
-      }
-    }
-    for (const KernelInfo::Tensor& t : k.tensors) {
-      uint64_t need = t.elem_bytes;
-      for (const DimSpec& d : t.dims) {
-        int64_t v = dim_value(d, params);
-        if (v < 0) return bad(t.arg, "negative dimension");
-        if (v && need > (uint64_t(1) << 62) / uint64_t(v)) return bad(t.arg, "tensor too large");
-        need *= uint64_t(v);
-      }
-      const tg_launch_arg& a = params->args[t.arg];
-      if (a.buffer->size - a.offset < need)
-        return bad(t.arg, "the tensor needs " + std::to_string(need) + " bytes, the buffer holds " + std::to_string(a.buffer->size - a.offset) +
-                              " past the offset");
-    }
-    for (const auto& [arg, div] : k.assume)
-      if (params->args[arg].i64 % div != 0)
-        return bad(arg, "the kernel was lowered assuming this shape symbol is a multiple of " + std::to_string(div) + ", it is " +
-                            std::to_string(params->args[arg].i64));
-    for (const auto& [arg, bytes] : k.align) {
-      const tg_launch_arg& a = params->args[arg];
-      if ((a.buffer->ptr + a.offset) % bytes != 0)
-        return bad(arg, "vector and bulk accesses need the tensor's address aligned to " + std::to_string(bytes) + " bytes (offset " +
-                            std::to_string(a.offset) + ")");
-    }
+    // The executable keeps no IR, so the grid is the caller's (only its block count is
+    // checked); the runtime computes it from the kernel's grid expressions.
+    Result<std::array<uint32_t, 3>> grid = plugin::validate_launch(exe->signature, *params, buffer_of, queue->device);
+    if (!grid.is_ok()) return plugin::launch_error("cuda", grid.status());
     for (int d = 0; d < 3; ++d)
       if (params->grid[d] == 0) return nullptr;  // an empty grid runs nothing
     if (tg_error* e = activate(queue->device)) return e;

@@ -1,17 +1,15 @@
 /// \file
 /// Compiling, loading and launching on the reference device. "Compiling" validates the
 /// lowered IR with the reader every backend uses (ir::read_lowered) and keeps its text; the
-/// executable is that text behind a header, so that bytes from a stale cache or another
-/// plugin are recognised and refused with TG_ERR_CORRUPT instead of being misread.
-///
-///   bytes 0-7    magic "tgrefexe"
-///   bytes 8-11   format version (1), little-endian
-///   bytes 12-15  zero
-///   bytes 16-23  length of the text, little-endian
-///   bytes 24-    the lowered IR text
+/// executable is that text in the SDK's container (plugins/support/Container.h: magic
+/// "tgrefexe", version, size, SHA-256; one field, the lowered IR text), so that bytes from a
+/// stale cache, another plugin or a damaged disk are refused with TG_ERR_CORRUPT instead of
+/// being misread.
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,24 +18,15 @@
 #include "ir/Interpreter.h"
 #include "ir/Lower.h"
 #include "plugins/reference/Reference.h"
+#include "plugins/support/Container.h"
 #include "plugins/support/StringBlob.h"
 
 namespace tegula::reference {
 namespace {
 
 constexpr char kMagic[8] = {'t', 'g', 'r', 'e', 'f', 'e', 'x', 'e'};
-constexpr uint32_t kFormatVersion = 1;
-constexpr size_t kHeaderSize = 24;
-
-void put_le(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
-}
-
-uint64_t get_le(const uint8_t* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
+// 2: the SDK's container (1 was a bare 24-byte header before the text, with no digest).
+constexpr uint32_t kFormatVersion = 2;
 
 /// The reference plugin takes no compile options; an unknown one is an error rather than
 /// silently ignored, so a typo does not go unnoticed.
@@ -64,6 +53,12 @@ ir::Arg to_interpreter_arg(const tg_launch_arg& a) {
   }
 }
 
+/// A buffer of this device, for validate_launch.
+plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
+  if (!plugin::host_owns(static_cast<tg_device*>(const_cast<void*>(device)), buffer)) return {};
+  return {true, buffer->size, uint64_t(reinterpret_cast<uintptr_t>(buffer->data))};
+}
+
 /// compile and compile_offline: the executable does not depend on the device.
 tg_error* compile_to_blob(const char* entry, const tg_compile_request* request, tg_blob* out_blob) {
   return guarded(entry, [&]() -> tg_error* {
@@ -78,29 +73,22 @@ tg_error* compile_to_blob(const char* entry, const tg_compile_request* request, 
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<lowered>");
     if (!kernel.is_ok()) return from_status(kernel.status(), entry);
 
-    std::string bytes(kMagic, sizeof(kMagic));
-    put_le(bytes, kFormatVersion, 4);
-    put_le(bytes, 0, 4);
-    put_le(bytes, text.size(), 8);
-    bytes.append(text);
+    std::string bytes = plugin::ContainerWriter(std::string_view(kMagic, sizeof kMagic), kFormatVersion).field(text).finish();
     plugin::give_string_blob(std::move(bytes), out_blob);
     return nullptr;
   });
 }
 
-/// The IR text of an executable, after checking its header; TG_ERR_CORRUPT otherwise.
+/// The IR text of an executable, after checking its container; TG_ERR_CORRUPT otherwise.
 tg_error* executable_text(const char* entry, const void* data, size_t size, std::string_view* text) {
-  const auto* p = static_cast<const uint8_t*>(data);
   std::string where = std::string("reference: ") + entry + ": ";
-  if (size < kHeaderSize || !p || std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
-    return make_error(TG_ERR_CORRUPT, where + "not a reference executable (bad magic)");
-  uint32_t version = uint32_t(get_le(p + 8, 4));
-  if (version != kFormatVersion)
-    return make_error(TG_ERR_CORRUPT, where + "format version " + std::to_string(version) + ", this plugin reads " +
-                                          std::to_string(kFormatVersion));
-  if (get_le(p + 16, 8) != size - kHeaderSize)
-    return make_error(TG_ERR_CORRUPT, where + "length does not match the header (truncated?)");
-  *text = std::string_view(reinterpret_cast<const char*>(p + kHeaderSize), size - kHeaderSize);
+  auto reader = plugin::ContainerReader::open(data, size, std::string_view(kMagic, sizeof kMagic), kFormatVersion,
+                                              "reference executable");
+  if (!reader.is_ok()) return make_error(TG_ERR_CORRUPT, where + reader.status().message());
+  auto field = reader->field("lowered IR");
+  if (!field.is_ok()) return make_error(TG_ERR_CORRUPT, where + field.status().message());
+  if (Status end = reader->finish(); !end.is_ok()) return make_error(TG_ERR_CORRUPT, where + end.message());
+  *text = *field;
   return nullptr;
 }
 
@@ -142,11 +130,15 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     Result<ir::Kernel> kernel = ir::read_lowered(text, "<executable>");
     if (!kernel.is_ok())
       return make_error(TG_ERR_CORRUPT, "reference: executable_load: the IR does not read back: " + kernel.status().str());
-    auto* exe = new tg_executable;
+    auto exe = std::make_unique<tg_executable>();
     exe->device = device;
     exe->kernel = std::move(kernel).value();
-    device->executables.insert(exe);
-    *out = exe;
+    Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(exe->kernel);
+    if (!signature.is_ok())
+      return make_error(TG_ERR_CORRUPT, "reference: executable_load: " + signature.status().str());
+    exe->signature = std::move(signature).value();
+    plugin::host_add_executable(device, exe.get());
+    *out = exe.release();
     return nullptr;
   });
 }
@@ -154,7 +146,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
 void executable_free(tg_executable* executable) {
   guarded_void([&] {
     if (!executable) return;
-    executable->device->executables.erase(executable);
+    plugin::host_remove_executable(executable->device, executable);
     delete executable;
   });
 }
@@ -164,27 +156,11 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     if (!queue || !executable || !params || params->struct_size < sizeof(tg_launch_params) ||
         (!params->args && params->arg_count) || executable->device != queue->device)
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: bad argument");
+    Result<std::array<uint32_t, 3>> grid =
+        plugin::validate_launch(executable->signature, *params, buffer_of, queue->device);
+    if (!grid.is_ok()) return plugin::launch_error("reference", grid.status());
     std::vector<ir::Arg> args;
-    for (size_t i = 0; i < params->arg_count; ++i) {
-      const tg_launch_arg& a = params->args[i];
-      std::string where = "reference: launch: argument " + std::to_string(i);
-      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
-      if (a.kind == TG_ARG_BUFFER && (!a.buffer || !queue->device->buffers.count(a.buffer)))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
-      if (a.kind == TG_ARG_BUFFER && a.offset > a.buffer->size)
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
-      args.push_back(to_interpreter_arg(a));
-    }
-    // The host computes the grid; it must be the one the kernel's grid expressions give.
-    Result<std::vector<int64_t>> grid = ir::launch_grid(executable->kernel, args);
-    if (!grid.is_ok()) return from_status(grid.status(), "launch");
-    for (size_t d = 0; d < 3; ++d) {
-      int64_t want = d < grid->size() ? (*grid)[d] : 1;
-      if (int64_t(params->grid[d]) != want)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: grid[" + std::to_string(d) + "] is " +
-                                                       std::to_string(params->grid[d]) + ", the kernel's grid gives " +
-                                                       std::to_string(want));
-    }
+    for (size_t i = 0; i < params->arg_count; ++i) args.push_back(to_interpreter_arg(params->args[i]));
     Status status = ir::interpret(executable->kernel, args);
     if (!status.is_ok()) return from_status(status, "launch");
     return nullptr;

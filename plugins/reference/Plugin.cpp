@@ -1,7 +1,5 @@
 /// \file
 /// Identity, lifecycle and the one device of the reference plugin.
-#include <unistd.h>
-
 #include <cstdint>
 
 #include "plugins/reference/Reference.h"
@@ -12,25 +10,16 @@
 
 namespace tegula::reference {
 
-uint64_t host_memory_bytes() {
-  long pages = sysconf(_SC_PHYS_PAGES);
-  long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return uint64_t(pages) * uint64_t(page_size);
-}
+// Queues, buffers, transfers and events: the SDK's synchronous host device. Here rather than
+// beside the table (Api.cpp), so the conformance test plugins, built from these sources
+// with their own table, have them too.
+TG_SDK_HOST_DEVICE_ENTRIES("reference")
 
 namespace {
 
-void free_device(tg_device* device) {
-  for (tg_executable* e : device->executables) delete e;
-  for (tg_buffer* b : device->buffers) {
-    std::free(b->data);
-    delete b;
-  }
-  for (tg_queue* q : device->queues) delete q;
-  for (tg_event* e : device->events) delete e;
-  delete device;
-}
+void free_executable(tg_executable* e) { delete e; }
+
+void free_device(tg_device* device) { plugin::host_device_free(device, free_executable); }
 
 }  // namespace
 
@@ -89,7 +78,7 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->target = "reference";
   out->driver_version = "";
   out->toolkit_version = "";
-  out->memory_bytes = host_memory_bytes();
+  out->memory_bytes = plugin::host_memory_bytes();
   out->compute_units = 1;
   out->device_type = TG_DEVICE_TYPE_REFERENCE;
   return nullptr;
@@ -113,8 +102,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
   return guarded("device_open", [&]() -> tg_error* {
     if (!plugin || !out_device) return make_error(TG_ERR_INVALID_ARGUMENT, "reference: device_open: NULL argument");
     if (index != 0) return make_error(TG_ERR_NOT_FOUND, "reference: there is only device 0");
-    tg_device* device = new tg_device;
-    device->plugin = plugin;
+    tg_device* device = new tg_device(plugin);
     plugin->devices.insert(device);
     *out_device = device;
     return nullptr;

@@ -1,7 +1,8 @@
 /// \file
 /// The reference plugin's private declarations: the reference interpreter (ir/Interpreter.h)
-/// behind the plugin ABI, so every tool treats it as a device ("reference:0"). Buffers are
-/// host memory, the queue is synchronous (work is done when the call returns), an executable
+/// behind the plugin ABI, so every tool treats it as a device ("reference:0"). Devices,
+/// buffers, queues and events are the SDK's synchronous host device (work is done when the
+/// call returns, plugins/support/HostDevice.h), an executable
 /// is the lowered IR text behind a small header, and launching interprets it.
 ///
 /// Nothing here may let a C++ exception or an abort reach the host: every entry point runs
@@ -19,6 +20,8 @@
 #include "ir/IR.h"
 #include "plugins/abi/tegula_plugin.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/HostDevice.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 
 struct tg_plugin {
@@ -29,33 +32,10 @@ struct tg_plugin {
   std::set<tg_device*> devices;
 };
 
-struct tg_device {
-  tg_plugin* plugin = nullptr;
-  std::set<tg_queue*> queues;
-  std::set<tg_buffer*> buffers;
-  std::set<tg_executable*> executables;
-  std::set<tg_event*> events;
-};
-
-struct tg_queue {
-  tg_device* device = nullptr;
-};
-
-struct tg_buffer {
-  tg_device* device = nullptr;
-  uint8_t* data = nullptr;  ///< malloc'd; nullptr when size is 0
-  uint64_t size = 0;
-};
-
 struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
-};
-
-struct tg_event {
-  tg_device* device = nullptr;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point time;
+  tegula::plugin::LaunchSignature signature;  ///< of `kernel`, with its lowering's assumptions
 };
 
 namespace tegula::reference {
@@ -75,9 +55,6 @@ template <typename F>
 tg_error* guarded(const char* entry, F&& body) {
   return plugin::guarded("reference", entry, std::forward<F>(body));
 }
-
-/// Physical memory: the reference device's memory size, and its largest buffer.
-uint64_t host_memory_bytes();
 
 /// The "reference" target description (JSON, tegula.target.v1).
 const char* target_json();

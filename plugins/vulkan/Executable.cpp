@@ -117,21 +117,6 @@ void destroy_executable(tg_executable* e) {
   delete e;
 }
 
-/// What the kernel was lowered assuming about its launches (lower.assume, lower.tensor_align),
-/// into the executable for launch to check: the generated code has no fallback for launches
-/// that break them.
-static tg_error* read_launch_assumptions(const ir::Kernel& k, tg_executable* e) {
-  auto plan = ir::get_kernel_plan(k);
-  if (!plan.is_ok()) return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: " + plan.status().str());
-  std::vector<std::string> symbols = k.symbols();
-  for (const ir::Assumption& a : plan->assume) {
-    auto sym = std::find(symbols.begin(), symbols.end(), a.symbol);
-    e->assume.push_back({uint32_t(k.params.size() + size_t(sym - symbols.begin())), a.divisor});
-  }
-  e->tensor_align = plan->tensor_align;
-  return nullptr;
-}
-
 /// What the driver says about the compiled pipeline (register count, spills, shared memory,
 /// as the driver names them), one debug log line: how a developer sees what a kernel costs.
 static void log_pipeline_statistics(tg_device* device, tg_executable* e) {
@@ -194,10 +179,12 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     e->device = device;
     e->kernel = std::move(kernel).value();
     e->iface = iface;
-    if (tg_error* err = read_launch_assumptions(e->kernel, e)) {
+    Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(e->kernel);
+    if (!signature.is_ok()) {
       destroy_executable(e);
-      return err;
+      return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: " + signature.status().str());
     }
+    e->signature = std::move(signature).value();
     auto fail = [&](VkResult r, const char* what) {
       destroy_executable(e);
       return vk_error(r, what);

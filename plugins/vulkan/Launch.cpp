@@ -1,15 +1,17 @@
 /// \file
-/// Launching: the arguments are checked as the reference checks them (kinds, buffers of this
-/// device, the grid the kernel's grid expressions give, tensors large enough) and against
-/// the lowering's assumptions (symbol divisibility, tensor alignment), packed into
+/// Launching: the arguments are checked by the SDK's validate_launch (kinds, buffers of this
+/// device, the grid the kernel's grid expressions give, tensors large enough, the lowering's
+/// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
+/// (32-bit element indices, the device's group counts), packed into
 /// push constants per the executable's interface, and a descriptor set from the batch's
 /// pool binds one storage buffer per tensor.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "ir/Interpreter.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
@@ -52,26 +54,38 @@ Result<VkDescriptorSet> allocate_set(tg_device* d, Submission* s, tg_executable*
   return error(ErrorCode::Device, "could not allocate a descriptor set");
 }
 
-/// The launch keeps what the kernel was lowered assuming (an aligned variant has no run-time
-/// alignment fallback; vector widths rely on the symbols' divisibility), else
-/// INVALID_ARGUMENT naming the symbol or tensor.
-tg_error* check_assumptions(const tg_executable* e, const tg_launch_params* params) {
-  const ir::Kernel& k = e->kernel;
-  std::vector<std::string> symbols = k.symbols();
-  for (const auto& [arg, divisor] : e->assume) {
-    int64_t value = params->args[arg].i64;
-    if (value % divisor == 0) continue;
-    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' was lowered assuming shape symbol '" +
-                                                   symbols[arg - k.params.size()] + "' is a multiple of " + std::to_string(divisor) +
-                                                   ", it is " + std::to_string(value));
+/// A buffer of this device, for validate_launch. Its address for alignment is 0: a VkBuffer
+/// starts at the start of its own allocation, so a tensor is aligned as its offset is.
+plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buffer) {
+  const tg_device* d = static_cast<const tg_device*>(device);
+  if (!d->buffers.count(const_cast<tg_buffer*>(buffer))) return {};
+  return {true, buffer->size, 0};
+}
+
+/// What this backend needs beyond validate_launch, none of which a target description can
+/// express: the generated code indexes elements in 32 bits (push constants carry a tensor's
+/// offset in elements, symbols are i32), and the device's largest group count per dimension.
+tg_error* check_vulkan_limits(const tg_device* d, const ir::Kernel& k, const plugin::LaunchSignature& signature,
+                              const tg_launch_params* params) {
+  for (size_t i = 0; i < params->arg_count; ++i) {
+    const tg_launch_arg& a = params->args[i];
+    std::string where = "vulkan: launch: argument " + std::to_string(i);
+    if (i >= k.params.size() && a.i64 > INT32_MAX)
+      return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol must be an integer in [0, 2^31)");
+    if (i >= k.params.size() || !k.params[i].is_tensor) continue;
+    uint64_t esize = dtype_size(k.params[i].dtype);
+    if (a.offset % esize) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset is not a multiple of the element size");
   }
-  if (e->tensor_align <= 1) return nullptr;
   for (size_t i = 0; i < k.params.size(); ++i) {
-    if (!k.params[i].is_tensor || params->args[i].offset % uint64_t(e->tensor_align) == 0) continue;
-    return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' was lowered for tensors aligned to " +
-                                                   std::to_string(e->tensor_align) + " bytes; tensor '" + k.params[i].name +
-                                                   "' starts at byte offset " + std::to_string(params->args[i].offset));
+    if (!k.params[i].is_tensor) continue;
+    uint64_t need = plugin::checked_tensor_bytes(signature.params[i], *params);
+    if ((params->args[i].offset + need) / dtype_size(k.params[i].dtype) > uint64_t(INT32_MAX))
+      return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: tensor '" + k.params[i].name + "' reaches past element 2^31");
   }
+  for (size_t dim = 0; dim < 3; ++dim)
+    if (params->grid[dim] > d->max_group_count[dim])
+      return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: grid[" + std::to_string(dim) + "] = " + std::to_string(params->grid[dim]) +
+                                                " exceeds the device's " + std::to_string(d->max_group_count[dim]));
   return nullptr;
 }
 
@@ -84,55 +98,9 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: bad argument");
     tg_device* d = queue->device;
     const ir::Kernel& k = executable->kernel;
-    size_t expected = k.params.size() + k.symbols().size();
-    if (params->arg_count != expected)
-      return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: kernel '" + k.name + "' takes " + std::to_string(expected) +
-                                                     " arguments, given " + std::to_string(params->arg_count));
-    std::vector<ir::Arg> args;
-    for (size_t i = 0; i < params->arg_count; ++i) {
-      const tg_launch_arg& a = params->args[i];
-      std::string where = "vulkan: launch: argument " + std::to_string(i);
-      if (a.kind > TG_ARG_F64) return make_error(TG_ERR_INVALID_ARGUMENT, where + " has unknown kind " + std::to_string(a.kind));
-      bool tensor = i < k.params.size() && k.params[i].is_tensor;
-      if (tensor != (a.kind == TG_ARG_BUFFER))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + (tensor ? " must be a buffer" : " must be a number"));
-      if (tensor) {
-        if (!a.buffer || !d->buffers.count(a.buffer)) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": not a buffer of this device");
-        if (a.offset > a.buffer->size) return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset past the end of the buffer");
-        if (a.offset % dtype_size(k.params[i].dtype))
-          return make_error(TG_ERR_INVALID_ARGUMENT, where + ": offset is not a multiple of the element size");
-        args.push_back(ir::Arg::tensor(nullptr, a.buffer->size - a.offset));
-      } else if (a.kind == TG_ARG_I64) {
-        args.push_back(ir::Arg::integer(a.i64));
-      } else {
-        args.push_back(ir::Arg::number(a.f64));
-      }
-      if (i >= k.params.size() && (a.kind != TG_ARG_I64 || a.i64 < 0 || a.i64 > INT32_MAX))
-        return make_error(TG_ERR_INVALID_ARGUMENT, where + ": a shape symbol must be an integer in [0, 2^31)");
-    }
-    if (tg_error* e = check_assumptions(executable, params)) return e;
-    auto grid = ir::launch_grid(k, args);
-    if (!grid.is_ok()) return from_status(grid.status(), "launch");
-    for (size_t dim = 0; dim < 3; ++dim) {
-      int64_t want = dim < grid->size() ? (*grid)[dim] : 1;
-      if (int64_t(params->grid[dim]) != want)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: grid[" + std::to_string(dim) + "] is " +
-                                                       std::to_string(params->grid[dim]) + ", the kernel's grid gives " + std::to_string(want));
-      if (params->grid[dim] > d->max_group_count[dim])
-        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: grid[" + std::to_string(dim) + "] = " + std::to_string(params->grid[dim]) +
-                                                  " exceeds the device's " + std::to_string(d->max_group_count[dim]));
-    }
-    for (size_t i = 0; i < k.params.size(); ++i) {
-      if (!k.params[i].is_tensor) continue;
-      auto need = ir::tensor_bytes(k, i, args);
-      if (!need.is_ok()) return from_status(need.status(), "launch");
-      if (*need > args[i].size)
-        return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: launch: tensor '" + k.params[i].name + "' needs " + std::to_string(*need) +
-                                                       " bytes, the buffer has " + std::to_string(args[i].size) + " past the offset");
-      uint64_t esize = dtype_size(k.params[i].dtype);
-      if ((params->args[i].offset + *need) / esize > uint64_t(INT32_MAX))
-        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: tensor '" + k.params[i].name + "' reaches past element 2^31");
-    }
+    Result<std::array<uint32_t, 3>> grid = plugin::validate_launch(executable->signature, *params, buffer_of, d);
+    if (!grid.is_ok()) return plugin::launch_error("vulkan", grid.status());
+    if (tg_error* e = check_vulkan_limits(d, k, executable->signature, params)) return e;
 
     // Push constants.
     const ShaderInterface& iface = executable->iface;

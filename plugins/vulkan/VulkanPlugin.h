@@ -28,6 +28,7 @@
 #include "plugins/vulkan/codegen/Generate.h"
 #include "targets/Target.h"
 #include "plugins/support/EntryTable.h"
+#include "plugins/support/LaunchCheck.h"
 #include "plugins/support/PluginErrors.h"
 
 namespace tegula::vulkan {
@@ -148,11 +149,9 @@ struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
   tegula::vulkan::ShaderInterface iface;
-  /// What the kernel was lowered assuming, checked at every launch (there is no fallback):
-  /// lower.assume, (launch argument of a shape symbol, a number that divides its value) ...
-  std::vector<std::pair<uint32_t, int64_t>> assume;
-  /// ... and lower.tensor_align: every tensor's offset is a multiple of this many bytes (0: none).
-  int64_t tensor_align = 0;
+  /// The launch signature of `kernel` with what it was lowered assuming (lower.assume,
+  /// lower.tensor_align), checked at every launch: the generated code has no fallback.
+  tegula::plugin::LaunchSignature signature;
   VkShaderModule module = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout layout = VK_NULL_HANDLE;

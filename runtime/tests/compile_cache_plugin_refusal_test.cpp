@@ -34,7 +34,7 @@ TEST_CASE("executable_load answering TG_ERR_CORRUPT triggers a rebuild") {
   CHECK(k->cache_result() == TEGULA_CACHE_REBUILT);
   CHECK(rt->stats().plugin_compiles == 1);
   INFO(log.all());
-  CHECK(log.contains("compile cache: dropping " + entry + ": the plugin refused it: reference: executable_load: not a reference executable (bad magic) (TG_ERR_CORRUPT)"));
+  CHECK(log.contains("compile cache: dropping " + entry + ": the plugin refused it: reference: executable_load: reference executable: not a reference executable (26 bytes, shorter than the 56-byte header) (TG_ERR_CORRUPT)"));
   auto again = open_runtime({reference_manifest()}, nullptr, cache);
   CHECK(again->find_device("reference")->compile(axpb_ir())->cache_result() == TEGULA_CACHE_HIT);
 }

@@ -4,7 +4,8 @@
 # through TEGULA_ADD_PLUGINS:
 #   - plugins/null, copied as it is: the skeleton a vendor starts from builds and loads;
 #   - the reference plugin's sources, copied: a complete SDK-based device (entry table and
-#     guarded thunks, error objects, host transfers) that runs a filtered conformance run,
+#     guarded thunks, error objects, the host device, launch validation, the executable
+#     container) that runs a filtered conformance run,
 #     so the installed SDK is shown to be enough for a working backend, not just a stub.
 #
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DGENERATOR=... -DWORK_DIR=... -P install_and_build_plugin.cmake
@@ -49,7 +50,7 @@ set(CMAKE_CXX_STANDARD 20)
 find_package(tegula 0.1 REQUIRED)
 tg_plugin(reference
   SOURCES plugins/reference/Api.cpp plugins/reference/Plugin.cpp plugins/reference/Target.cpp
-          plugins/reference/Memory.cpp plugins/reference/Executable.cpp plugins/reference/Events.cpp
+          plugins/reference/Executable.cpp
   LIBS tegula::plugin_sdk)
 ]])
 run(COMMAND ${CMAKE_COMMAND} -S ${dev_src} -B ${dev_build} ${configure_args})

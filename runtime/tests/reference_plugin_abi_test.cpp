@@ -1,12 +1,15 @@
 // The reference plugin, driven directly through the ABI (as the conformance suite drives any
-// plugin): executables carry a header and bytes that fail it are TG_ERR_CORRUPT; ranges,
+// plugin): executables are the SDK's container and bytes that fail it (or whose text is not
+// lowered IR) are TG_ERR_CORRUPT; ranges,
 // foreign handles and a grid that disagrees with the kernel are refused, never crashed on.
 #include <doctest/doctest.h>
 
 #include <dlfcn.h>
 
 #include <cstring>
+#include <string>
 
+#include "plugins/support/Container.h"
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula::testing;
@@ -36,10 +39,12 @@ struct Reference {
     api->shutdown(plugin);  // frees the device, queue and anything left
     ::dlclose(handle);
   }
-  /// The code of `e`, released.
+  std::string message;  ///< of the last error code() saw
+  /// The code of `e`, released (its message kept in `message`).
   tg_status_code code(tg_error* e) {
     if (!e) return TG_OK;
     tg_status_code c = api->error_code(e);
+    message = api->error_message(e);
     api->error_destroy(e);
     return c;
   }
@@ -71,9 +76,18 @@ TEST_CASE("executable bytes are validated on load") {
   std::string bad_version = exe;
   bad_version[8] = 9;
   CHECK(r.code(r.api->executable_load(r.device, bad_version.data(), bad_version.size(), &e)) == TG_ERR_CORRUPT);
+  // The text after the container's header and the field's length: the digest catches it.
   std::string bad_text = exe;
-  bad_text.replace(24, 6, "kernal");
+  bad_text.replace(tegula::plugin::kContainerHeaderBytes + 8, 6, "kernal");
   CHECK(r.code(r.api->executable_load(r.device, bad_text.data(), bad_text.size(), &e)) == TG_ERR_CORRUPT);
+  CHECK(r.message.find("digest mismatch") != std::string::npos);
+  // An intact container whose text is not lowered IR: read_lowered refuses it.
+  std::string forged = tegula::plugin::ContainerWriter("tgrefexe", 2).field("kernal").finish();
+  CHECK(r.code(r.api->executable_load(r.device, forged.data(), forged.size(), &e)) == TG_ERR_CORRUPT);
+  CHECK(r.message.find("does not read back") != std::string::npos);
+  // Two fields where there is one: trailing bytes.
+  std::string two = tegula::plugin::ContainerWriter("tgrefexe", 2).field(exe.substr(64)).field("").finish();
+  CHECK(r.code(r.api->executable_load(r.device, two.data(), two.size(), &e)) == TG_ERR_CORRUPT);
   CHECK(r.code(r.api->executable_load(r.device, "", 0, &e)) == TG_ERR_CORRUPT);
 }
 
