@@ -10,31 +10,12 @@
 #include <functional>
 
 #include "ir/Analysis.h"
+#include "ir/lower/BufferUses.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Passes.h"
 
 namespace tegula::ir {
 namespace {
-
-bool mentions_expr(const Expr& e, const std::string& name) {
-  if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) return true;
-  for (const Expr& a : e->args)
-    if (mentions_expr(a, name)) return true;
-  return false;
-}
-
-/// Whether a statement itself (not its nested blocks) names the buffer.
-bool names(const Stmt& s, const std::string& name) {
-  if (s.op == OpKind::Alloc) return false;
-  for (const TileRef& t : s.tiles) {
-    if (t.buffer == name) return true;
-    for (const Expr& e : t.offsets)
-      if (mentions_expr(e, name)) return true;
-  }
-  for (const Expr& e : s.exprs)
-    if (mentions_expr(e, name)) return true;
-  return false;
-}
 
 /// The block that holds `target` directly, or nullptr.
 const Block* parent_of(const Block& b, const Stmt* target) {
@@ -48,7 +29,7 @@ const Block* parent_of(const Block& b, const Stmt* target) {
 
 void count_uses(const Block& b, const std::string& name, int& uses) {
   for (const Stmt& s : b.stmts) {
-    if (names(s, name)) ++uses;
+    if (s.op != OpKind::Alloc && stmt_names_buffer(s, name)) ++uses;
     for (const Block& inner : s.blocks) count_uses(inner, name, uses);
   }
 }

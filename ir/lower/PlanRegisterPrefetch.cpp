@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "ir/Analysis.h"
+#include "ir/lower/BufferUses.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/Passes.h"
 #include "ir/lower/RegisterPrefetch.h"
@@ -55,24 +56,6 @@ bool pure_index(const Expr& e) {
   return true;
 }
 
-bool mentions(const Expr& e, const std::string& name) {
-  if ((e->kind == ExprKind::Load || e->kind == ExprKind::Tile) && e->name == name) return true;
-  for (const Expr& a : e->args)
-    if (mentions(a, name)) return true;
-  return false;
-}
-
-/// Whether a statement's own operands (not its nested blocks) name a buffer.
-bool names_buffer(const Stmt& s, const std::string& name) {
-  for (const TileRef& t : s.tiles) {
-    if (t.buffer == name) return true;
-    for (const Expr& o : t.offsets)
-      if (mentions(o, name)) return true;
-  }
-  for (const Expr& e : s.exprs)
-    if (mentions(e, name)) return true;
-  return false;
-}
 
 /// The alloc of a buffer at any depth (a tile may be allocated inside an outer loop).
 const Stmt* alloc_of(const Kernel& k, const std::string& name) {
@@ -166,7 +149,7 @@ std::set<std::string> double_bufferable(const Kernel& k, const Stmt& loop, const
   for_each_stmt(k.body, [&](const Stmt& s) {
     if (inside.count(&s) || s.op == OpKind::Alloc) return;
     for (const std::string& t : tiles)
-      if (outside.empty() && names_buffer(s, t)) outside = t;
+      if (outside.empty() && stmt_names_buffer(s, t)) outside = t;
   });
   if (!outside.empty()) return why = "'" + outside + "' is used outside the loop", std::set<std::string>{};
   return tiles;

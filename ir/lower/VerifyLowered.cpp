@@ -10,6 +10,7 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/lower/BufferUses.h"
 #include "ir/lower/Context.h"
 #include "ir/lower/CopyEngines.h"
 #include "ir/lower/Forwarding.h"
@@ -70,24 +71,6 @@ bool known_on(const Stmt& s, const std::string& name) {
   return false;
 }
 
-bool mentions(const Expr& e, const std::string& name) {
-  if ((e->kind == ExprKind::Tile || e->kind == ExprKind::Load) && e->name == name) return true;
-  for (const Expr& a : e->args)
-    if (mentions(a, name)) return true;
-  return false;
-}
-
-/// Whether a statement's own operands (not its nested blocks) name a buffer.
-bool names_buffer(const Stmt& s, const std::string& name) {
-  for (const TileRef& t : s.tiles) {
-    if (t.buffer == name) return true;
-    for (const Expr& o : t.offsets)
-      if (mentions(o, name)) return true;
-  }
-  for (const Expr& e : s.exprs)
-    if (mentions(e, name)) return true;
-  return false;
-}
 
 class LoweredChecker {
 public:
@@ -355,7 +338,7 @@ private:
     Status st;
     for_each_stmt(k_.body, [&](const Stmt& s) {
       for (const std::string& tile : forwarded) {
-        if (!st.is_ok() || s.op == OpKind::Alloc || !names_buffer(s, tile)) continue;
+        if (!st.is_ok() || s.op == OpKind::Alloc || !stmt_names_buffer(s, tile)) continue;
         bool forwarded_copy = s.op == OpKind::Copy && find_attr(s.attrs, "plan.forward") && s.copy_dst().buffer == tile &&
                               s.copy_src().buffer != tile && s.copy_dst().offsets.empty();
         bool direct_operand = false;
