@@ -39,7 +39,8 @@ int64_t shared_limit(const Kernel& k, const TargetDescription& target, std::stri
     reserve = mi->shared_reserve;
     if (reserved_by) *reserved_by = mi->id;
   });
-  return target.shared_memory_per_block - reserve;
+  // A description whose reserve exceeds the whole budget leaves nothing, never less.
+  return std::max<int64_t>(0, target.shared_memory_per_block - reserve);
 }
 
 Result<int64_t> barrier_offset(const Stmt& s) {

@@ -383,7 +383,7 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
   // place_shared (a partial lowering, `--after PASS`, is not yet).
   TG_RETURN_IF_ERROR(check_shared_placement(k, target));
   if (int64_t limit = shared_limit(k, target); plan.shared_bytes > limit)
-    return fail(find_attr(k.attrs, "lower.shared_bytes")->loc, "lower.shared_bytes = " + std::to_string(plan.shared_bytes) + " exceeds the " +
+    return fail(find_attr(k.attrs, "lower.shared_bytes") ? find_attr(k.attrs, "lower.shared_bytes")->loc : k.loc, "lower.shared_bytes = " + std::to_string(plan.shared_bytes) + " exceeds the " +
                                                                    std::to_string(limit) + " bytes per block target '" + target.name +
                                                                    "' leaves this kernel");
   Status st;

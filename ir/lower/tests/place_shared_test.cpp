@@ -167,3 +167,14 @@ TEST_CASE("shared memory an instruction keeps for itself is not the kernel's") {
     CHECK(r.status().message().find("beside what its instruction") != std::string::npos);
   }
 }
+
+TEST_CASE("a reserve larger than the whole budget leaves nothing and refuses, without crashing") {
+  TargetDescription t = target("sm_80");
+  for (MatrixInstruction& mi : t.matrix_instructions) mi.shared_reserve = t.shared_memory_per_block * 2;
+  auto k = parse_and_verify(example_text("gemm/gemm_bf16.tile"), "gemm_bf16.tile");
+  REQUIRE(k.is_ok());
+  auto r = lower(*k, t);
+  REQUIRE_FALSE(r.is_ok());
+  CHECK(r.status().code() == ErrorCode::Unsupported);
+  CHECK(r.status().message().find("offers 0 per block") != std::string::npos);
+}
