@@ -6,6 +6,20 @@
 
 namespace tegula::ir {
 
+void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn) {
+  for (Stmt& s : b.stmts) {
+    fn(s);
+    for (Block& inner : s.blocks) for_each_stmt(inner, fn);
+  }
+}
+
+void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn) {
+  for (const Stmt& s : b.stmts) {
+    fn(s);
+    for (const Block& inner : s.blocks) for_each_stmt(inner, fn);
+  }
+}
+
 BufferMap kernel_buffers(const Kernel& k) {
   BufferMap out;
   for (const Param& p : k.params) {

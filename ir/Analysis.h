@@ -25,6 +25,10 @@ struct BufferInfo {
 
 using BufferMap = std::map<std::string, BufferInfo, std::less<>>;
 
+/// Visit every statement, nested ones included, in program order.
+void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn);
+void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn);
+
 /// Tensor parameters and the allocs at the top of the kernel body (shared and fragment).
 BufferMap kernel_buffers(const Kernel& k);
 

@@ -44,7 +44,13 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
         return error(ErrorCode::InvalidArgument, "'" + print_expr(e) + "' does not fit in 64 bits", e->loc);
       }
       break;
-    default: break;
+    // Element values exist only inside a running block: never before launch.
+    case ExprKind::IntImm:
+    case ExprKind::FloatImm:
+    case ExprKind::Load:
+    case ExprKind::Tile:
+    case ExprKind::Cast:
+    case ExprKind::Select: break;
   }
   return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' before launch", e->loc);
 }

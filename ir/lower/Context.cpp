@@ -10,20 +10,6 @@ Stmt* LowerContext::find_alloc(const std::string& name) {
   return nullptr;
 }
 
-void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn) {
-  for (Stmt& s : b.stmts) {
-    fn(s);
-    for (Block& inner : s.blocks) for_each_stmt(inner, fn);
-  }
-}
-
-void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn) {
-  for (const Stmt& s : b.stmts) {
-    fn(s);
-    for (const Block& inner : s.blocks) for_each_stmt(inner, fn);
-  }
-}
-
 std::string where(const Stmt& s) {
   std::string w = s.loc.str();
   return w.empty() ? std::string(op_info(s.op).keyword) + ": " : w + ": ";

@@ -30,10 +30,6 @@ struct LowerContext {
   BufferMap buffers() const { return kernel_buffers(kernel); }
 };
 
-/// Visit every statement, nested ones included, in program order.
-void for_each_stmt(Block& b, const std::function<void(Stmt&)>& fn);
-void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& fn);
-
 /// "file:line:column: " for messages about a statement.
 std::string where(const Stmt& s);
 

@@ -4,7 +4,7 @@
 // requests exactly lower.shared_bytes and initialises its mbarriers where place_shared put
 // them. Checked on the generated C++ of the shipped kernels, on every CUDA target, with and
 // without the shape assumptions the runtime adds.
-#include "ir/lower/Context.h"
+#include "ir/Analysis.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedPlacement.h"
 #include "plugins/cuda/tests/CudaTest.h"

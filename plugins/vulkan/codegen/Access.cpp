@@ -6,7 +6,7 @@
 
 #include "plugins/vulkan/codegen/KernelGen.h"
 
-#include "ir/lower/Context.h"
+#include "ir/Analysis.h"
 #include "ir/lower/Lowered.h"
 
 namespace tegula::vulkan {

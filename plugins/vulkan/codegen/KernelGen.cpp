@@ -7,7 +7,6 @@
 #include <set>
 
 #include "ir/Analysis.h"
-#include "ir/lower/Context.h"
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/Lowered.h"
 

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "ir/Analysis.h"
-#include "ir/lower/Context.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
 #include "plugins/vulkan/codegen/KernelGen.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/lower/Context.h"
+#include "ir/Analysis.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/spirv/Listing.h"
