@@ -16,7 +16,11 @@ struct CommandHelp {
 };
 
 const CommandHelp kCommands[] = {
-    {"check", "check FILE...                         parse and verify kernels; errors as file:line:column\n",
+    {"check", "check [--strict] FILE...              parse and verify kernels; errors as file:line:column\n",
+     "  Also warns, at the write, where two blocks of one launch may write the same element of a\n"
+     "  tensor (a race between blocks: the offsets of some dimension must be s * bx + r with\n"
+     "  0 <= r <= s - extent; atomic_add is exempt).\n"
+     "  --strict    such a write is an error\n"
      "  Exit status 1 when any file has an error.\n"},
     {"print", "print FILE                            print a kernel in canonical form\n", ""},
     {"signature", "signature FILE                        parameters, dtypes, shapes and the launch order\n",

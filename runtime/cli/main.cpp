@@ -1,6 +1,7 @@
 // tegula: the command-line front end.
 //
-//   tegula check FILE...                 parse and verify; errors as file:line:column
+//   tegula check [--strict] FILE...      parse and verify; errors as file:line:column, and
+//                                        writes that blocks may share (warnings)
 //   tegula print FILE                    print the kernel in canonical form
 //   tegula signature FILE                its parameters, dtypes, shapes, launch order
 //   tegula run FILE [--device D] [--bind M=..,N=..] [--seed S] [--input/--output N=F] ...
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "core/Files.h"
+#include "ir/BlockRaces.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/cli/Cli.h"
@@ -37,7 +39,21 @@ Result<ir::Kernel> load_kernel(const std::string& path) {
   return ir::parse_and_verify(text, path);
 }
 
-int cmd_check(const std::vector<std::string>& files) {
+int cmd_check(const std::vector<std::string>& args) {
+  // --strict: a write that blocks may share (a race between blocks) is an error, not a warning.
+  bool strict = false;
+  std::vector<std::string> files;
+  for (const std::string& a : args) {
+    if (a == "--strict") {
+      strict = true;
+      continue;
+    }
+    if (a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "tegula check: unknown option '%s'\n", a.c_str());
+      return cli::command_usage("check");
+    }
+    files.push_back(a);
+  }
   if (files.empty()) return cli::command_usage("check");
   int failures = 0;
   for (const std::string& f : files) {
@@ -47,7 +63,16 @@ int cmd_check(const std::vector<std::string>& files) {
       ++failures;
       continue;
     }
-    std::printf("%s: ok (kernel %s)\n", f.c_str(), k->name.c_str());
+    std::vector<ir::BlockRace> races = ir::find_block_races(*k);
+    for (const ir::BlockRace& r : races)
+      std::fprintf(stderr, "%s: %s: %s\n", r.loc.known() ? r.loc.str().c_str() : f.c_str(), strict ? "error" : "warning",
+                   r.message.c_str());
+    if (strict && !races.empty()) {
+      ++failures;
+      continue;
+    }
+    std::printf("%s: ok (kernel %s)%s\n", f.c_str(), k->name.c_str(),
+                races.empty() ? "" : (", " + std::to_string(races.size()) + " warning" + (races.size() == 1 ? "" : "s")).c_str());
   }
   return failures ? 1 : 0;
 }
