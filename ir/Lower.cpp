@@ -19,7 +19,7 @@ struct Pass {
 
 // The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
 // does and why; the order matters: layouts need the instruction choice and the padded
-// shapes, fragment staging adds copies that thread mapping, pipelining, placement and barriers
+// shapes, fragment exchange and staging add copies that thread mapping, pipelining, placement and barriers
 // must see, thread mapping needs layouts, in-bounds facts need the final tile offsets and
 // extents, pipelining needs vector widths, register prefetching takes the loops pipelining
 // left, shared memory is placed once stages and copy engines are known, and barriers go in
@@ -29,6 +29,7 @@ const Pass kPipeline[] = {
     {"forward_operands", forward_operands},
     {"legalize_tiles", legalize_tiles},
     {"assign_layouts", assign_layouts},
+    {"exchange_fragments", exchange_fragments},
     {"stage_fragment_reads", stage_fragment_reads},
     {"map_threads", map_threads},
     {"lower_reductions", lower_reductions},

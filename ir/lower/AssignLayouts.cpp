@@ -7,8 +7,8 @@
 // axis replicated; a broadcast map operand is the destination's with the broadcast axes
 // replicated). Fragments nothing constrains get a free, coalesced layout. Two different
 // requirements on one fragment are a conflict: the error names the fragment, both ops and
-// both layouts, because moving data between layouts needs a shared buffer the kernel author
-// should place.
+// both layouts. A copy or map that reads a fragment laid out differently from what it
+// executes under is not a conflict here: exchange_fragments (the next pass) moves the data.
 //
 // Shared buffers: an operand that a matrix instruction reads through a shared-memory
 // descriptor (wgmma, tcgen05) gets the swizzled, column-blocked layout the descriptor encodes;
@@ -39,34 +39,6 @@ Distribution compact(Distribution d) {
   strip(d.threads);
   strip(d.values);
   return d;
-}
-
-/// For every thread, the set of elements it holds.
-std::vector<std::set<std::vector<int64_t>>> ownership(const Distribution& d, int rank) {
-  std::vector<std::set<std::vector<int64_t>>> out(size_t(d.thread_count()));
-  for (int64_t t = 0; t < d.thread_count(); ++t)
-    for (int64_t v = 0; v < d.value_count(); ++v) out[size_t(t)].insert(d.coords(t, v, rank));
-  return out;
-}
-
-/// Every element `exec` gives a thread, broadcast to `shape`, is held by that thread in `op`.
-bool holds_needed(const Distribution& exec, const std::vector<int64_t>& exec_shape, const Distribution& op,
-                  const std::vector<int64_t>& op_shape) {
-  if (exec.thread_count() != op.thread_count()) return false;
-  int rank = int(exec_shape.size());
-  auto own = ownership(op, rank);
-  for (int64_t t = 0; t < exec.thread_count(); ++t) {
-    for (int64_t v = 0; v < exec.value_count(); ++v) {
-      std::vector<int64_t> c = exec.coords(t, v, rank);
-      bool inside = true;
-      for (int i = 0; i < rank; ++i) {
-        inside = inside && c[size_t(i)] < exec_shape[size_t(i)];
-        if (op_shape[size_t(i)] == 1) c[size_t(i)] = 0;
-      }
-      if (inside && !own[size_t(t)].count(c)) return false;
-    }
-  }
-  return true;
 }
 
 struct Assigned {
@@ -144,7 +116,7 @@ private:
     if (ownership(it->second.dist, rank) == ownership(d, rank)) return Status::ok();
     return error(ErrorCode::Unsupported, "layout conflict: fragment '" + name + "' is laid out for " + it->second.why + " (" +
                                              distribution_str(it->second.dist) + ") and for " + why + " (" + distribution_str(d) +
-                                             "); copy it through a shared buffer to change its layout");
+                                             "); give each its own fragment (a copy or map between them changes the layout)");
   }
 
   Status fix_from_gemms() {
@@ -223,6 +195,8 @@ private:
     const TileRef &a = s.copy_src(), &b = s.copy_dst();
     if (!is_fragment(a.buffer) || !is_fragment(b.buffer) || !a.offsets.empty() || !b.offsets.empty()) return Status::ok();
     if (shape(a.buffer) != shape(b.buffer)) return Status::ok();
+    // Both laid out already (two gemms, say): exchange_fragments moves the data between them.
+    if (dist_.count(a.buffer) && dist_.count(b.buffer)) return Status::ok();
     if (dist_.count(a.buffer)) return fix(b.buffer, dist_.at(a.buffer).dist, why);
     if (dist_.count(b.buffer)) return fix(a.buffer, dist_.at(b.buffer).dist, why);
     return Status::ok();
@@ -273,9 +247,11 @@ private:
     for_each_stmt(ctx_.kernel.body, [&](const Stmt& s) {
       if (!st.is_ok()) return;
       switch (s.op) {
-        case OpKind::Copy: st = check_copy_use(s); break;
         case OpKind::Reduce: st = check_reduce_use(s); break;
-        case OpKind::Map: st = check_map_use(s); break;
+        // A copy or map whose fragment operand is held elsewhere is no conflict: the
+        // exchange_fragments pass routes that operand through shared memory.
+        case OpKind::Copy:
+        case OpKind::Map:
         // As in propagate_stmt: these take the layouts their fragments have.
         case OpKind::Alloc:
         case OpKind::Fill:
@@ -300,13 +276,6 @@ private:
                  s.loc);
   }
 
-  Status check_copy_use(const Stmt& s) {
-    const std::string &a = s.copy_src().buffer, &b = s.copy_dst().buffer;
-    if (!is_fragment(a) || !is_fragment(b)) return Status::ok();
-    if (!holds_needed(dist_.at(b).dist, shape(b), dist_.at(a).dist, shape(a)) && shape(a) == shape(b)) return conflict(s, b, a);
-    return Status::ok();
-  }
-
   Status check_reduce_use(const Stmt& s) {
     const std::string &src = s.reduce_src().buffer, &dst = s.reduce_dst().buffer;
     if (!is_fragment(src) || !is_fragment(dst)) return Status::ok();
@@ -314,23 +283,6 @@ private:
     Distribution want = reduced_distribution(dist_.at(src).dist, axis, shape(dst).size() == shape(src).size());
     int rank = int(shape(dst).size());
     if (ownership(want, rank) != ownership(dist_.at(dst).dist, rank)) return conflict(s, src, dst);
-    return Status::ok();
-  }
-
-  Status check_map_use(const Stmt& s) {
-    const std::string& dst = s.target().buffer;
-    std::vector<std::string> ops;
-    std::function<void(const Expr&)> walk = [&](const Expr& e) {
-      if (e->kind == ExprKind::Tile && is_fragment(e->name)) ops.push_back(e->name);
-      for (const Expr& x : e->args) walk(x);
-    };
-    walk(s.value());
-    std::string exec = is_fragment(dst) ? dst : "";
-    for (const std::string& o : ops)
-      if (exec.empty() && shape(o) == shape(dst)) exec = o;
-    if (exec.empty()) return Status::ok();
-    for (const std::string& o : ops)
-      if (!holds_needed(dist_.at(exec).dist, shape(exec), dist_.at(o).dist, shape(o))) return conflict(s, exec, o);
     return Status::ok();
   }
 

@@ -198,4 +198,32 @@ Distribution reduced_distribution(const Distribution& d, int axis, bool keep_dim
   return out;
 }
 
+/// For every thread, the set of elements it holds.
+std::vector<std::set<std::vector<int64_t>>> ownership(const Distribution& d, int rank) {
+  std::vector<std::set<std::vector<int64_t>>> out(size_t(d.thread_count()));
+  for (int64_t t = 0; t < d.thread_count(); ++t)
+    for (int64_t v = 0; v < d.value_count(); ++v) out[size_t(t)].insert(d.coords(t, v, rank));
+  return out;
+}
+
+/// Every element `exec` gives a thread, broadcast to `shape`, is held by that thread in `op`.
+bool holds_needed(const Distribution& exec, const std::vector<int64_t>& exec_shape, const Distribution& op,
+                  const std::vector<int64_t>& op_shape) {
+  if (exec.thread_count() != op.thread_count()) return false;
+  int rank = int(exec_shape.size());
+  auto own = ownership(op, rank);
+  for (int64_t t = 0; t < exec.thread_count(); ++t) {
+    for (int64_t v = 0; v < exec.value_count(); ++v) {
+      std::vector<int64_t> c = exec.coords(t, v, rank);
+      bool inside = true;
+      for (int i = 0; i < rank; ++i) {
+        inside = inside && c[size_t(i)] < exec_shape[size_t(i)];
+        if (op_shape[size_t(i)] == 1) c[size_t(i)] = 0;
+      }
+      if (inside && !own[size_t(t)].count(c)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace tegula::ir

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,5 +66,14 @@ Distribution free_distribution(const std::vector<int64_t>& shape, int64_t thread
 /// The distribution of a tile reduced along `axis` (to size 1 when `keep_dim`, else
 /// removed): factors of that axis become replication (threads) or disappear (values).
 Distribution reduced_distribution(const Distribution& d, int axis, bool keep_dim);
+
+/// For every thread, the set of element coordinates it holds.
+std::vector<std::set<std::vector<int64_t>>> ownership(const Distribution& d, int rank);
+
+/// Whether every element `exec` gives a thread (within `exec_shape`, broadcast along the
+/// size-1 dimensions of `op_shape`) is held by that same thread in `op`: an op executed
+/// under `exec` can read `op` from registers.
+bool holds_needed(const Distribution& exec, const std::vector<int64_t>& exec_shape, const Distribution& op,
+                  const std::vector<int64_t>& op_shape);
 
 }  // namespace tegula::ir

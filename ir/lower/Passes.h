@@ -15,6 +15,7 @@ Status select_instructions(LowerContext& ctx);   // SelectInstructions.cpp
 Status forward_operands(LowerContext& ctx);      // ForwardOperands.cpp
 Status legalize_tiles(LowerContext& ctx);        // LegalizeTiles.cpp
 Status assign_layouts(LowerContext& ctx);        // AssignLayouts.cpp
+Status exchange_fragments(LowerContext& ctx);    // ExchangeFragments.cpp
 Status stage_fragment_reads(LowerContext& ctx);  // StageFragmentReads.cpp
 Status map_threads(LowerContext& ctx);           // MapThreads.cpp
 Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp

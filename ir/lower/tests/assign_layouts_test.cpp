@@ -85,16 +85,17 @@ TEST_CASE("misuse: one fragment wanted in two different layouts") {
       "  alloc C1: fragment f32[64, 64]\n  alloc C2: fragment f32[64, 64]\n"
       "  copy A, As\n  copy B, Bs\n"
       "  gemm As, Bs, C1\n"
-      "  gemm As, Bs, C2, inst=fma\n"
-      "  copy C1, C2\n"
+      "  gemm As, Bs, C2\n"
+      "  gemm As, Bs, C2, accumulate=true, inst=fma\n"
       "  copy C2, C\n}\n";
   auto r = lower_text(text, "sm_80");
   REQUIRE_FALSE(r.is_ok());
   CHECK(r.status().code() == ErrorCode::Unsupported);
   const std::string& msg = r.status().message();
   CHECK(msg.find("layout conflict: fragment 'C2'") != std::string::npos);
-  CHECK(msg.find("the gemm at case.tile:9:3 (fma)") != std::string::npos);
-  CHECK(msg.find("copy it through a shared buffer") != std::string::npos);
+  CHECK(msg.find("the gemm at case.tile:10:3 (fma)") != std::string::npos);
+  CHECK(msg.find("the gemm at case.tile:9:3 (mma_sync") != std::string::npos);
+  CHECK(msg.find("give each its own fragment") != std::string::npos);
 }
 
 TEST_CASE("free layouts are coalesced: consecutive threads take consecutive vectors") {
