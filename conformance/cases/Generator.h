@@ -44,6 +44,7 @@ void add_map_cases(Generator& g);
 void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);
+void add_exchange_cases(Generator& g);
 
 /// The gemm cases that force each instruction of `target`'s catalogue, for compiling
 /// offline (CompileOnly): one per instruction shape, on the instruction's own layout.

@@ -2,7 +2,7 @@
 /// store and element loads inside parallel loops: a guarded 1-D elementwise loop, a 2-D
 /// transpose (scattered stores), per-thread local temporaries, a gather through an index
 /// tensor, a shared tile written element by element and then copied out, and a fragment
-/// read element by element. Every dtype; the tails are guarded with if.
+/// read and stored element by element. Every dtype; the tails are guarded with if.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -76,6 +76,17 @@ std::string fragment_read(DType d) {
          "\n    }\n  }\n}\n";
 }
 
+/// A triangle of the fragment stored by index (another thread's registers), the rest kept
+/// from the copy before the loop, then the whole fragment copied out.
+std::string fragment_store(DType d) {
+  std::string t = dt(d);
+  std::string value = d == DType::Bool ? "!X[by * 16 + i, bx * 64 + j]" : "X[by * 16 + i, bx * 64 + j] * 3";
+  return "kernel par_fragment_store(X: " + t + "[M, N], Y: " + t + "[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n" +
+         "  alloc f: fragment " + t + "[16, 64]\n  copy X[by * 16, bx * 64], f, pad=1\n  parallel (i, j) in (16, 64) {\n" +
+         "    if j <= i * 4 && by * 16 + i < M && bx * 64 + j < N {\n      store f[i, j] = " + value +
+         "\n    }\n  }\n  copy f, Y[by * 16, bx * 64]\n}\n";
+}
+
 }  // namespace
 
 void add_parallel_cases(Generator& g) {
@@ -100,6 +111,7 @@ void add_parallel_cases(Generator& g) {
     add("gather", gather(d), {{"N", 999}}, {input(Values::Bits), input(Values::Indices, 999), output()}, {d, DType::I32});
     add("shared_stage", shared_stage(d), {{"M", 21}, {"N", 100}}, {input(v), output()}, {d});
     add("fragment_read", fragment_read(d), {{"M", 21}, {"N", 100}}, {input(v), output()}, {d});
+    add("fragment_store", fragment_store(d), {{"M", 21}, {"N", 100}}, {input(v), output()}, {d});
   }
 }
 

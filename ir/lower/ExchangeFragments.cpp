@@ -9,7 +9,9 @@
 // of its shape and dtype (row-major, unpadded; the round trip is exact, registers hold
 // values already rounded to the dtype), a `copy` fragment -> shared right before the
 // statement, and the statement reads the copy. A fragment-to-fragment copy becomes two
-// copies through the buffer. One buffer serves every exchange of the same fragment.
+// copies through the buffer; a map into shared or global memory that reads only broadcast
+// fragments (a row maximum subtracted from a shared tile) runs under a free thread plan, so
+// all of them go through shared. One buffer serves every exchange of the same fragment.
 //
 // It is an IR rewrite for the same reasons as stage_fragment_reads: the passes after it plan
 // the new copies like any other (map_threads distributes them by the fragment's layout,
@@ -96,14 +98,17 @@ private:
       for (const Expr& a : e->args) find(a);
     };
     find(s.value());
+    // An opaque (cooperative-matrix) destination: its backend path reads operands itself.
+    if (!laid_out(dst) && buffers_.at(dst).scope == Scope::Fragment) return {};
     // The map runs under its destination's layout, or that of a full-shape operand.
     std::string exec = laid_out(dst) ? dst : "";
     for (const std::string& o : operands)
       if (exec.empty() && shape(o) == shape(dst)) exec = o;
-    if (exec.empty()) return {};
+    // Without one (a map into shared or global memory whose fragment operands broadcast), the
+    // map runs under a free thread plan that no fragment layout matches: all go through shared.
     std::map<std::string, std::string> to;
     for (const std::string& o : operands)
-      if (o != exec && !to.count(o) && !held(exec, o)) to[o] = exchange_buffer(o);
+      if (o != exec && !to.count(o) && (exec.empty() || !held(exec, o))) to[o] = exchange_buffer(o);
     if (to.empty()) return {};
     s.exprs[0] = rename_tiles(s.exprs[0], to);
     std::vector<Stmt> copies;
@@ -128,9 +133,11 @@ private:
   }
 
   void note(const Stmt& s, const std::string& fragment, const std::string& exec, const std::string& buffer) {
+    std::string needed = exec.empty() ? "the free thread plan of a map into " + std::string(scope_name(buffers_.at(s.target().buffer).scope)) +
+                                            " memory needs it"
+                                      : "'" + exec + "' (" + distribution_str(layout_.at(exec)) + ") needs it";
     ctx_.note(where(s) + op_info(s.op).keyword + ": fragment '" + fragment + "' (" + distribution_str(layout_.at(fragment)) +
-              ") is not held where '" + exec + "' (" + distribution_str(layout_.at(exec)) + ") needs it: exchanged through shared '" +
-              buffer + "'");
+              ") is not held where " + needed + ": exchanged through shared '" + buffer + "'");
   }
 
   /// The shared buffer that `fragment` goes through, allocated on first use.

@@ -1,5 +1,6 @@
 // Fragment staging: element reads of a fragment by index inside a parallel loop
-// (`f[15 - i, j]`) read a shared copy of it.
+// (`f[15 - i, j]`) read a shared copy of it, and element stores into a fragment
+// (`store f[i, j] = ...`) write that copy, which is copied back after the loop.
 //
 // An element of a fragment lives in the registers of the thread its layout gives it to,
 // which in general is not the thread running the iteration that reads it. Each fragment a
@@ -7,7 +8,8 @@
 // unpadded: registers hold values already rounded to the dtype, so the round trip is exact),
 // a `copy` fragment -> shared right before every such loop, and the loop's loads read the
 // copy. The registers stay the fragment, so a later write to it needs nothing more: the next
-// loop copies it again.
+// loop copies it again. A loop that stores into the fragment also gets the copy before it
+// (elements it does not store keep their values) and a `copy` shared -> fragment after it.
 //
 // This is an IR rewrite, not a backend's business, so that the passes after it plan the
 // copy like any other: map_threads runs it where the fragment lives, plan_pipelines counts
@@ -42,12 +44,15 @@ Expr rename_loads(const Expr& e, const std::map<std::string, std::string>& to) {
   return n;
 }
 
-void rename_loads(Block& b, const std::map<std::string, std::string>& to) {
+/// Loads of, and element stores into, every buffer in `to` use its replacement.
+void rename_accesses(Block& b, const std::map<std::string, std::string>& to) {
   for (Stmt& s : b.stmts) {
     for (Expr& e : s.exprs) e = rename_loads(e, to);
     for (TileRef& t : s.tiles)
       for (Expr& e : t.offsets) e = rename_loads(e, to);
-    for (Block& inner : s.blocks) rename_loads(inner, to);
+    if (s.op == OpKind::Store)
+      if (auto it = to.find(s.tiles[0].buffer); it != to.end()) s.tiles[0].buffer = it->second;
+    for (Block& inner : s.blocks) rename_accesses(inner, to);
   }
 }
 
@@ -77,25 +82,41 @@ private:
       }
       // Parallel loops do not nest, so this one is the whole element-level region.
       std::map<std::string, std::string> to;
-      for (const std::string& name : element_loads(block.stmts[i].body())) {
-        auto b = buffers_.find(name);
-        if (b != buffers_.end() && b->second.scope == Scope::Fragment) to[name] = staged(name, b->second);
-      }
+      std::set<std::string> stored;
+      for (const std::string& name : element_loads(block.stmts[i].body()))
+        if (is_fragment(name)) to[name] = staged(name);
+      for (const std::string& name : written_buffers(block.stmts[i].body()))
+        if (is_fragment(name)) {
+          to[name] = staged(name);
+          stored.insert(name);
+        }
       if (to.empty()) continue;
-      rename_loads(block.stmts[i].blocks[0], to);
+      rename_accesses(block.stmts[i].blocks[0], to);
       SourceLoc loc = block.stmts[i].loc;
-      std::vector<Stmt> copies;
-      for (const auto& [fragment, copy] : to) copies.push_back(copy_stmt(fragment, copy, loc));
+      std::vector<Stmt> copies, backs;
+      for (const auto& [fragment, copy] : to) {
+        copies.push_back(copy_stmt(fragment, copy, loc));
+        if (stored.count(fragment)) backs.push_back(copy_stmt(copy, fragment, loc));
+      }
+      block.stmts.insert(block.stmts.begin() + long(i) + 1, backs.begin(), backs.end());
       block.stmts.insert(block.stmts.begin() + long(i), copies.begin(), copies.end());
       i += copies.size();
-      ctx_.note(where(block.stmts[i]) + "parallel loop reads " + std::to_string(to.size()) +
-                " fragment(s) by index; each is copied to its shared copy before the loop");
+      ctx_.note(where(block.stmts[i]) + "parallel loop reads or stores " + std::to_string(to.size()) +
+                " fragment(s) by index; each is copied to its shared copy before the loop" +
+                (backs.empty() ? "" : ", and " + std::to_string(backs.size()) + " copied back after it"));
+      i += backs.size();
     }
   }
 
+  bool is_fragment(const std::string& name) const {
+    auto b = buffers_.find(name);
+    return b != buffers_.end() && b->second.scope == Scope::Fragment;
+  }
+
   /// The shared copy of `fragment`, allocated on first use.
-  std::string staged(const std::string& fragment, const BufferInfo& info) {
+  std::string staged(const std::string& fragment) {
     if (auto it = copy_of_.find(fragment); it != copy_of_.end()) return it->second;
+    const BufferInfo& info = buffers_.at(fragment);
     std::string name = fragment + "_staged";
     while (taken_.count(name)) name += "_";
     taken_.insert(name);
@@ -106,7 +127,7 @@ private:
     a.type = BufferType{Scope::Shared, info.dtype, info.shape};
     set_shared_layout(a.attrs, SharedLayout{});
     allocs_.push_back(std::move(a));
-    ctx_.note("fragment '" + fragment + "' is read by index in a parallel loop: shared '" + name + "' (" +
+    ctx_.note("fragment '" + fragment + "' is accessed by index in a parallel loop: shared '" + name + "' (" +
               std::to_string(shared_stage_bytes(SharedLayout{}, info.shape, info.dtype)) + " bytes, row-major) holds its copy");
     copy_of_[fragment] = name;
     return name;

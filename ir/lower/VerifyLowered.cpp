@@ -311,8 +311,8 @@ private:
   }
 
   /// An element of a fragment lives in one thread's registers; stage_fragment_reads makes
-  /// every parallel loop of a lowered kernel read a shared copy instead, and no backend reads
-  /// another thread's registers. (An unlowered kernel, no lower.target, is not held to it.)
+  /// every parallel loop of a lowered kernel read and store a shared copy instead, and no
+  /// backend touches another thread's registers. (An unlowered kernel, no lower.target, is not held to it.)
   Status check_fragment_reads() const {
     if (!find_attr(k_.attrs, "lower.target")) return Status::ok();
     Status st;
@@ -322,6 +322,11 @@ private:
         const Stmt* a = alloc(name);
         if (a && a->type.scope == Scope::Fragment)
           st = fail(s.loc, "the parallel loop reads fragment '" + name + "' by index; lowering reads a shared copy of it instead (stage_fragment_reads)");
+      }
+      for (const std::string& name : written_buffers(s.body())) {
+        const Stmt* a = alloc(name);
+        if (st.is_ok() && a && a->type.scope == Scope::Fragment)
+          st = fail(s.loc, "the parallel loop stores into fragment '" + name + "' by index; lowering stores into a shared copy of it instead (stage_fragment_reads)");
       }
     });
     return st;

@@ -137,3 +137,19 @@ TEST_CASE("shipped kernels need no exchange") {
       CHECK(print_kernel(r->kernel).find("_exchange") == std::string::npos);
     }
 }
+
+TEST_CASE("a map into shared memory that reads a broadcast fragment reads its shared copy") {
+  const char* text =
+      "kernel mb(X: f32[M, N], Y: f32[M, N]) grid(ceildiv(M, 32)) threads(128) {\n"
+      "  alloc T: shared f32[32, 32]\n  alloc F: fragment f32[32, 32]\n  alloc R: fragment f32[32, 1]\n"
+      "  copy X[bx * 32, 0], F\n  copy X[bx * 32, 0], T\n"
+      "  reduce F, R, op=max, axis=1\n"
+      "  map T = T - R\n"
+      "  copy T, Y[bx * 32, 0]\n}\n";
+  std::vector<std::string> ok = check_preserved(text, {"M=1,N=1", "M=45,N=32", "M=64,N=17"});
+  for (const char* t : {"sm_80", "sm_90a", "gfx942", "host_cpu"}) CHECK_MESSAGE(has(ok, t), t);
+  auto r = lower_text(text, "sm_80");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(print_kernel(r->kernel).find("map T = T - R_exchange") != std::string::npos);
+  CHECK(log_has(*r, "is not held where the free thread plan of a map into shared memory needs it"));
+}
