@@ -30,6 +30,19 @@
 namespace tegula::conformance {
 namespace {
 
+/// A message as one line of the run's output: a plugin's text with a newline in it would
+/// otherwise print lines of its own choosing ("reference:0: Pass").
+std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else out.push_back(c);
+  }
+  return out;
+}
+
 using Clock = std::chrono::steady_clock;
 
 
@@ -187,7 +200,7 @@ private:
       else if (const Json* e = r.reply.find("error")) failure = "Fail while loading: " + (e->is_string() ? e->as_string() : e->dump());
       else if (std::string bad = discovery_shape_error(r.reply); !bad.empty()) failure = "Fail while loading: malformed reply: " + bad;
       if (!failure.empty()) {
-        std::fprintf(stderr, "tegula conformance: plugin '%s' (%s): %s\n", m.name.c_str(), m.path.c_str(), failure.c_str());
+        std::fprintf(stderr, "tegula conformance: plugin '%s' (%s): %s\n", m.name.c_str(), m.path.c_str(), one_line(failure).c_str());
         skipped.push(skipped_entry(m.path, m.name, failure));
         dead_plugins_.push_back({m.name, failure});
         continue;
@@ -263,7 +276,7 @@ private:
       if (!t.is_ok()) {
         // A device without a usable description cannot be tested, which fails the run.
         run.error = "no usable target description: " + (d.find("target_error") ? str(d, "target_error") : t.status().message());
-        std::fprintf(stderr, "tegula conformance: %s: %s\n", name.c_str(), run.error.c_str());
+        std::fprintf(stderr, "tegula conformance: %s: %s\n", name.c_str(), one_line(run.error).c_str());
         runs_.push_back(std::move(run));
         continue;
       }
@@ -422,7 +435,7 @@ private:
         if (!answers[i].error.empty()) {
           // Neither offered nor refused: the target cannot be tested, which fails the run.
           run.error = "offline probe failed: " + answers[i].error;
-          std::fprintf(stderr, "tegula conformance: %s: %s\n", run.name.c_str(), run.error.c_str());
+          std::fprintf(stderr, "tegula conformance: %s: %s\n", run.name.c_str(), one_line(run.error).c_str());
           runs_.push_back(std::move(run));
           continue;
         }
@@ -563,10 +576,10 @@ private:
     {  // what needs attention is printed even with --quiet (which only silences progress)
       for (const DeviceRun& d : runs_) {
         int shown = 0;
-        if (!d.error.empty()) std::fprintf(stderr, "  %s: not tested: %s\n", d.name.c_str(), d.error.c_str());
+        if (!d.error.empty()) std::fprintf(stderr, "  %s: not tested: %s\n", d.name.c_str(), one_line(d.error).c_str());
         for (const Record& r : d.records) {
           if (!is_failure(r.outcome) || !r.expected_failure.empty()) continue;
-          if (shown++ < 25) std::fprintf(stderr, "  %s %s: %s: %s\n", outcome_name(r.outcome), d.name.c_str(), r.name.c_str(), r.detail.c_str());
+          if (shown++ < 25) std::fprintf(stderr, "  %s %s: %s: %s\n", outcome_name(r.outcome), d.name.c_str(), r.name.c_str(), one_line(r.detail).c_str());
         }
         if (shown > 25) std::fprintf(stderr, "  ... and %d more failures on %s\n", shown - 25, d.name.c_str());
         for (const std::string& n : d.unexpected_passes) std::fprintf(stderr, "  unexpected pass %s: %s\n", d.name.c_str(), n.c_str());
