@@ -22,11 +22,6 @@ inline int32_t word_of_double(double v) {
   return word_of(int64_t(std::fmod(v, 4294967296.0)));
 }
 
-inline bool is_bitwise(BinaryOp op) {
-  return op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor || op == BinaryOp::Shl ||
-         op == BinaryOp::Shr || op == BinaryOp::ShrLogical;
-}
-
 /// `a op b` for a bit operator (is_bitwise(op)); 0 for any other op.
 inline int32_t bit_binary(BinaryOp op, int32_t a, int32_t b) {
   uint32_t x = uint32_t(a), y = uint32_t(b);

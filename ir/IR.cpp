@@ -197,6 +197,11 @@ bool is_comparison(BinaryOp op) {
 
 bool is_logical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
 
+bool is_bitwise(BinaryOp op) {
+  return op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor || op == BinaryOp::Shl ||
+         op == BinaryOp::Shr || op == BinaryOp::ShrLogical;
+}
+
 bool unary_is_prefix(UnaryOp op) {
   char c = unary_spelling(op)[0];
   return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));

@@ -107,6 +107,7 @@ const char* reduce_name(ReduceKind k);
 std::optional<ReduceKind> parse_reduce(std::string_view s);
 bool is_comparison(BinaryOp op);
 bool is_logical(BinaryOp op);
+bool is_bitwise(BinaryOp op);  ///< & | ^ << >> >>> (ir/BitOps.h has their rule)
 /// Whether a unary op is a prefix operator (`-`, `!`, `~`: a symbol) rather than a call.
 bool unary_is_prefix(UnaryOp op);
 

@@ -4,7 +4,6 @@
 // An operand that is element arithmetic (+ - * neg abs) is computed wrapping, not saturating
 // (IntSat.cpp): a bit operator reads its operand modulo 2^32, which wrapping i32 arithmetic
 // gives exactly, where a saturated value would be wrong.
-#include "ir/BitOps.h"
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 #include <cstdint>

@@ -3,7 +3,6 @@
 // min are IEEE 754-2019 maximumNumber/minimumNumber (Builder::max_number). Casts round with the
 // exact rules of core/DType.h. exp, exp2, log, tanh, log2, log1p, erf and sigmoid come from
 // Math.cpp; bit operators and bitcast from Bits.cpp.
-#include "ir/BitOps.h"
 #include "plugins/vulkan/codegen/KernelGen.h"
 #include "plugins/vulkan/codegen/Math.h"
 #include "plugins/vulkan/codegen/Roots.h"
