@@ -5,7 +5,6 @@
 #include <set>
 
 #include "ir/Analysis.h"
-#include "ir/BitOps.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 
@@ -354,7 +353,7 @@ private:
       std::string hint;
       if (t->is_bool() && (e->binary == BinaryOp::BitAnd || e->binary == BinaryOp::BitOr))
         hint = std::string(" (did you mean '") + op + op + "'?)";
-      if (t->is_float()) hint = " (bitcast<i32>(x) gives the bits of an f32)";
+      if (t->is_float() && t->dtype == DType::F32) hint = " (bitcast<i32>(x) gives the bits of an f32)";
       return fail(e->loc, std::string("'") + op + "' needs integer operands, found " + type_words(*t) + hint);
     }
     return Type::index();
