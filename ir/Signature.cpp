@@ -55,6 +55,7 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
     case ExprKind::Load:
     case ExprKind::Tile:
     case ExprKind::Cast:
+    case ExprKind::Bitcast:
     case ExprKind::Select: break;
   }
   return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' before launch", e->loc);
