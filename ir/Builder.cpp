@@ -36,6 +36,17 @@ Expr sqrt(Expr x) { return unary(UnaryOp::Sqrt, std::move(x)); }
 Expr rsqrt(Expr x) { return unary(UnaryOp::Rsqrt, std::move(x)); }
 Expr tanh(Expr x) { return unary(UnaryOp::Tanh, std::move(x)); }
 Expr abs(Expr x) { return unary(UnaryOp::Abs, std::move(x)); }
+Expr log2(Expr x) { return unary(UnaryOp::Log2, std::move(x)); }
+Expr log1p(Expr x) { return unary(UnaryOp::Log1p, std::move(x)); }
+Expr erf(Expr x) { return unary(UnaryOp::Erf, std::move(x)); }
+Expr sigmoid(Expr x) { return unary(UnaryOp::Sigmoid, std::move(x)); }
+Expr bit_and(Expr a, Expr b) { return binary(BinaryOp::BitAnd, std::move(a), std::move(b)); }
+Expr bit_or(Expr a, Expr b) { return binary(BinaryOp::BitOr, std::move(a), std::move(b)); }
+Expr bit_xor(Expr a, Expr b) { return binary(BinaryOp::BitXor, std::move(a), std::move(b)); }
+Expr bit_not(Expr a) { return unary(UnaryOp::BitNot, std::move(a)); }
+Expr shl(Expr a, Expr count) { return binary(BinaryOp::Shl, std::move(a), std::move(count)); }
+Expr shr(Expr a, Expr count) { return binary(BinaryOp::Shr, std::move(a), std::move(count)); }
+Expr shr_logical(Expr a, Expr count) { return binary(BinaryOp::ShrLogical, std::move(a), std::move(count)); }
 
 KernelBuilder::KernelBuilder(std::string name) {
   k_.name = std::move(name);

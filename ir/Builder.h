@@ -67,6 +67,18 @@ Expr sqrt(Expr x);
 Expr rsqrt(Expr x);
 Expr tanh(Expr x);
 Expr abs(Expr x);
+Expr log2(Expr x);
+Expr log1p(Expr x);
+Expr erf(Expr x);
+Expr sigmoid(Expr x);
+// Bit operators on 32-bit words (ir/OpList.h): & | ^ ~ << >> >>>.
+Expr bit_and(Expr a, Expr b);
+Expr bit_or(Expr a, Expr b);
+Expr bit_xor(Expr a, Expr b);
+Expr bit_not(Expr a);
+Expr shl(Expr a, Expr count);
+Expr shr(Expr a, Expr count);
+Expr shr_logical(Expr a, Expr count);
 
 /// A buffer by name: a whole tile, a tile at offsets, an element, or a whole-tile use in a
 /// map expression.

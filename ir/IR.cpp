@@ -1,4 +1,5 @@
 #include "ir/IR.h"
+#include "ir/BitOps.h"
 #include "ir/IntFold.h"
 
 #include <algorithm>
@@ -139,7 +140,7 @@ int binary_precedence(BinaryOp op) {
 
 std::optional<UnaryOp> unary_from_call(std::string_view name) {
 #define TG_UNARY_CALL(e, s) \
-  if (UnaryOp::e != UnaryOp::Neg && UnaryOp::e != UnaryOp::Not && name == s) return UnaryOp::e;
+  if (!unary_is_prefix(UnaryOp::e) && name == s) return UnaryOp::e;
   TG_FOR_EACH_UNARY(TG_UNARY_CALL)
 #undef TG_UNARY_CALL
   return std::nullopt;
@@ -195,6 +196,16 @@ bool is_comparison(BinaryOp op) {
 }
 
 bool is_logical(BinaryOp op) { return op == BinaryOp::And || op == BinaryOp::Or; }
+
+bool is_bitwise(BinaryOp op) {
+  return op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor || op == BinaryOp::Shl ||
+         op == BinaryOp::Shr || op == BinaryOp::ShrLogical;
+}
+
+bool unary_is_prefix(UnaryOp op) {
+  char c = unary_spelling(op)[0];
+  return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
 
 // ---------------------------------------------------------------------------------------
 // Expression constructors.
@@ -259,6 +270,13 @@ Expr cast(DType to, Expr x, SourceLoc loc) {
   return e;
 }
 
+Expr bitcast(DType to, Expr x, SourceLoc loc) {
+  Expr e = make(ExprKind::Bitcast, std::move(loc));
+  e->cast_to = to;
+  e->args = {std::move(x)};
+  return e;
+}
+
 Expr select(Expr c, Expr a, Expr b, SourceLoc loc) {
   Expr e = make(ExprKind::Select, std::move(loc));
   e->args = {std::move(c), std::move(a), std::move(b)};
@@ -289,6 +307,13 @@ std::optional<int64_t> fold_int_binary(BinaryOp op, int64_t a, int64_t b) {
     }
     case BinaryOp::Max: return std::max(a, b);
     case BinaryOp::Min: return std::min(a, b);
+    // Words never overflow: the operands are taken modulo 2^32 (ir/BitOps.h).
+    case BinaryOp::BitAnd:
+    case BinaryOp::BitOr:
+    case BinaryOp::BitXor:
+    case BinaryOp::Shl:
+    case BinaryOp::Shr:
+    case BinaryOp::ShrLogical: return bit_binary(op, word_of(a), word_of(b));
     // Comparisons and logic are not integer arithmetic.
     case BinaryOp::Or:
     case BinaryOp::And:
@@ -313,6 +338,11 @@ std::optional<int64_t> const_int(const Expr& e) {
   if (e->kind == ExprKind::Unary && e->unary == UnaryOp::Neg) {
     auto x = const_int(e->args[0]);
     if (x) return fold_int_neg(*x);
+    return std::nullopt;
+  }
+  if (e->kind == ExprKind::Unary && e->unary == UnaryOp::BitNot) {
+    auto x = const_int(e->args[0]);
+    if (x) return bit_not(word_of(*x));
     return std::nullopt;
   }
   if (e->kind != ExprKind::Binary) return std::nullopt;
@@ -371,6 +401,7 @@ bool same_expr(const Expr& a, const Expr& b) {
       if (a->binary != b->binary) return false;
       break;
     case ExprKind::Cast:
+    case ExprKind::Bitcast:
       if (a->cast_to != b->cast_to) return false;
       break;
     case ExprKind::Select: break;

@@ -107,6 +107,9 @@ const char* reduce_name(ReduceKind k);
 std::optional<ReduceKind> parse_reduce(std::string_view s);
 bool is_comparison(BinaryOp op);
 bool is_logical(BinaryOp op);
+bool is_bitwise(BinaryOp op);  ///< & | ^ << >> >>> (ir/BitOps.h has their rule)
+/// Whether a unary op is a prefix operator (`-`, `!`, `~`: a symbol) rather than a call.
+bool unary_is_prefix(UnaryOp op);
 
 // ---------------------------------------------------------------------------------------
 // Expressions.
@@ -115,7 +118,9 @@ bool is_logical(BinaryOp op);
 /// variables, shape symbols, integer scalars and loads of integer buffers); `/` and `%` on
 /// Index are floor division and floor modulo. Float: floating-point values, with the dtype
 /// in which a backend should compute (f64 if any operand is f64, else the widest operand
-/// dtype; literals adapt). Bool: comparisons and logic.
+/// dtype; literals adapt). Bool: comparisons and logic. For Index, `dtype` is the integer
+/// dtype the value is exact in, which only bitcast reads (ir/OpList.h): that of a load, scalar
+/// or cast, and i32 (a word) for every other integer.
 struct Type {
   enum class Kind : uint8_t { Unknown, Index, Float, Bool };
   Kind kind = Kind::Unknown;
@@ -123,6 +128,7 @@ struct Type {
 
   static Type unknown() { return {}; }
   static Type index() { return {Kind::Index, DType::I32}; }
+  static Type integer(DType d) { return {Kind::Index, d}; }  ///< an i8, u8 or i32 value
   static Type boolean() { return {Kind::Bool, DType::Bool}; }
   static Type floating(DType d) { return {Kind::Float, d}; }
   bool is_index() const { return kind == Kind::Index; }
@@ -149,8 +155,8 @@ struct ExprNode {
   std::string name;  ///< Var, Load, Tile
   UnaryOp unary = UnaryOp::Neg;
   BinaryOp binary = BinaryOp::Add;
-  DType cast_to = DType::F32;
-  std::vector<Expr> args;  ///< Load indices; operands of Unary, Binary, Cast, Select
+  DType cast_to = DType::F32;  ///< Cast, Bitcast
+  std::vector<Expr> args;  ///< Load indices; operands of Unary, Binary, Cast, Bitcast, Select
   SourceLoc loc;
   Type type;  ///< filled in by the verifier
 };
@@ -163,6 +169,7 @@ Expr tile_use(std::string buffer, SourceLoc loc = {});
 Expr unary(UnaryOp op, Expr x, SourceLoc loc = {});
 Expr binary(BinaryOp op, Expr a, Expr b, SourceLoc loc = {});
 Expr cast(DType to, Expr x, SourceLoc loc = {});
+Expr bitcast(DType to, Expr x, SourceLoc loc = {});
 Expr select(Expr c, Expr a, Expr b, SourceLoc loc = {});
 
 /// The value of an expression made only of integer literals and arithmetic, if it is one.

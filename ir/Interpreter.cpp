@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "ir/Analysis.h"
+#include "ir/BitOps.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 #include "ir/interp/Machine.h"
@@ -26,6 +27,13 @@ using interp::Partial;
 using interp::StmtFn;
 
 double floor_div(double a, double b) { return std::floor(a / b); }
+
+/// 1 / (1 + e^-x) through t = e^-|x|, which never overflows (so the subnormal results of
+/// very negative x are kept): 1 / (1 + t) for x >= 0, t / (1 + t) below.
+double sigmoid(double x) {
+  double t = std::exp(-std::fabs(x));
+  return (x >= 0 ? 1.0 : t) / (1.0 + t);
+}
 
 class Interp {
 public:
@@ -171,6 +179,12 @@ private:
         DType to = e->cast_to;
         return ExprFn([x, to] { return round_to_dtype(to, x()); });
       }
+      case ExprKind::Bitcast: {
+        TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
+        const Type& t = e->args[0]->type;
+        DType from = t.dtype, to = e->cast_to;
+        return ExprFn([x, from, to] { return bitcast_value(from, to, x()); });
+      }
       case ExprKind::Select: {
         TG_ASSIGN_OR_RETURN(ExprFn c, compile_expr(e->args[0]));
         TG_ASSIGN_OR_RETURN(ExprFn a, compile_expr(e->args[1]));
@@ -188,10 +202,15 @@ private:
     switch (e->unary) {
       case UnaryOp::Neg: return ExprFn([x] { return -x(); });
       case UnaryOp::Not: return ExprFn([x] { return x() == 0 ? 1.0 : 0.0; });
+      case UnaryOp::BitNot: return ExprFn([x] { return double(bit_not(word_of_double(x()))); });
       case UnaryOp::Abs: return ExprFn([x] { return std::fabs(x()); });
       case UnaryOp::Exp: return ExprFn([x] { return std::exp(x()); });
       case UnaryOp::Exp2: return ExprFn([x] { return std::exp2(x()); });
       case UnaryOp::Log: return ExprFn([x] { return std::log(x()); });
+      case UnaryOp::Log2: return ExprFn([x] { return std::log2(x()); });
+      case UnaryOp::Log1p: return ExprFn([x] { return std::log1p(x()); });
+      case UnaryOp::Erf: return ExprFn([x] { return std::erf(x()); });
+      case UnaryOp::Sigmoid: return ExprFn([x] { return sigmoid(x()); });
       case UnaryOp::Sqrt: return ExprFn([x] { return std::sqrt(x()); });
       case UnaryOp::Rsqrt: return ExprFn([x] { return 1.0 / std::sqrt(x()); });
       case UnaryOp::Tanh: return ExprFn([x] { return std::tanh(x()); });
@@ -239,6 +258,15 @@ private:
       case BinaryOp::Ne: return ExprFn([a, b] { return a() != b() ? 1.0 : 0.0; });
       case BinaryOp::And: return ExprFn([a, b] { return (a() != 0 && b() != 0) ? 1.0 : 0.0; });
       case BinaryOp::Or: return ExprFn([a, b] { return (a() != 0 || b() != 0) ? 1.0 : 0.0; });
+      case BinaryOp::BitAnd:
+      case BinaryOp::BitOr:
+      case BinaryOp::BitXor:
+      case BinaryOp::Shl:
+      case BinaryOp::Shr:
+      case BinaryOp::ShrLogical: {
+        BinaryOp op = e->binary;
+        return ExprFn([a, b, op] { return double(bit_binary(op, word_of_double(a()), word_of_double(b()))); });
+      }
     }
     return error(ErrorCode::Internal, "unknown binary op", e->loc);
   }

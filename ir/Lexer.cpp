@@ -38,6 +38,13 @@ const char* token_name(Tok kind) {
     case Tok::AndAnd: return "'&&'";
     case Tok::OrOr: return "'||'";
     case Tok::Bang: return "'!'";
+    case Tok::Amp: return "'&'";
+    case Tok::Pipe: return "'|'";
+    case Tok::Caret: return "'^'";
+    case Tok::Tilde: return "'~'";
+    case Tok::Shl: return "'<<'";
+    case Tok::Shr: return "'>>'";
+    case Tok::ShrLogical: return "'>>>'";
   }
   return "token";
 }
@@ -153,8 +160,22 @@ private:
       case '/': return make(Tok::Slash, line, col);
       case '%': return make(Tok::Percent, line, col);
       case '=': return two('=', Tok::EqEq, Tok::Assign);
-      case '<': return two('=', Tok::Le, Tok::Lt);
-      case '>': return two('=', Tok::Ge, Tok::Gt);
+      case '<':
+        if (peek() == '<') {
+          advance();
+          return make(Tok::Shl, line, col);
+        }
+        return two('=', Tok::Le, Tok::Lt);
+      case '>':
+        // '>>' and '>>>' are shifts; no other syntax puts two '>' side by side (cast<d>
+        // closes with one, followed by '(').
+        if (peek() == '>') {
+          advance();
+          return two('>', Tok::ShrLogical, Tok::Shr);
+        }
+        return two('=', Tok::Ge, Tok::Gt);
+      case '^': return make(Tok::Caret, line, col);
+      case '~': return make(Tok::Tilde, line, col);
       case '!': return two('=', Tok::Ne, Tok::Bang);
       case '.':
         if (peek() == '.') {
@@ -167,13 +188,13 @@ private:
           advance();
           return make(Tok::AndAnd, line, col);
         }
-        return make(Tok::Error, line, col, "unexpected '&' (did you mean '&&'?)");
+        return make(Tok::Amp, line, col);
       case '|':
         if (peek() == '|') {
           advance();
           return make(Tok::OrOr, line, col);
         }
-        return make(Tok::Error, line, col, "unexpected '|' (did you mean '||'?)");
+        return make(Tok::Pipe, line, col);
       default: break;
     }
     unsigned char uc = static_cast<unsigned char>(c);
@@ -185,7 +206,27 @@ private:
     return make(Tok::Error, line, col, buf);
   }
 
+  /// 0x... : an integer in hexadecimal (bit masks read better so: 0xf, 0x7fffffff). It is
+  /// an ordinary integer literal (printed back in decimal), at most INT64_MAX.
+  Token hex_number(int line, int col) {
+    size_t start = pos_;
+    advance();
+    advance();
+    auto is_hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    if (!is_hex(peek())) return make(Tok::Error, line, col, "'0x' must be followed by hexadecimal digits");
+    while (is_hex(peek())) advance();
+    if (is_ident_start(peek()) || peek() == '.')
+      return make(Tok::Error, line, col, "a hexadecimal literal must not be followed by a letter or '.'");
+    std::string text(src_.substr(start, pos_ - start));
+    Token t = make(Tok::Int, line, col, text);
+    errno = 0;
+    t.int_value = std::strtoll(text.c_str() + 2, nullptr, 16);
+    if (errno == ERANGE) return make(Tok::Error, line, col, "integer literal out of range");
+    return t;
+  }
+
   Token number(int line, int col) {
+    if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X')) return hex_number(line, col);
     size_t start = pos_;
     bool is_float = false;
     while (is_digit(peek())) advance();

@@ -23,6 +23,7 @@ enum class Tok : uint8_t {
   Comma, Colon, Assign, DotDot,
   Plus, Minus, Star, Slash, Percent,
   Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Bang,
+  Amp, Pipe, Caret, Tilde, Shl, Shr, ShrLogical,  // bit operators (ir/OpList.h)
 };
 
 struct Token {

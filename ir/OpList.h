@@ -86,18 +86,31 @@
   X(Parallel, "parallel", "%vars in %exprs", "", Block, "", 1)                                       \
   X(If, "if", "%expr", "", Control, "", 2)
 
-/// Unary elementwise functions: X(Enumerator, spelling). Neg and Not print as prefix
-/// operators; the rest print as calls.
+/// Unary elementwise functions: X(Enumerator, spelling). A spelling that is a symbol (`-`, `!`,
+/// `~`) is a prefix operator; the rest print as calls. `!` is logical (a boolean), `~` is
+/// bitwise (an integer): two spellings because the verifier refuses a boolean where an
+/// integer belongs and the other way round, and C's `~` and `!` already differ this way.
+///
+/// Math on floats: log2, log1p (log(1 + x), accurate near 0), erf (the error function, for
+/// exact GELU) and sigmoid (1 / (1 + exp(-x))) are the real functions, computed in the compute
+/// dtype; each backend's error in ulps is in conformance/tolerances.json (as exp, log, tanh).
+/// abs, max and min also take integers (the exact integer results; abs(INT32_MIN) is 2^31,
+/// which a store to i32 saturates, as any other integer result).
 #define TG_FOR_EACH_UNARY(X) \
   X(Neg, "-")                \
   X(Not, "!")                \
+  X(BitNot, "~")             \
   X(Abs, "abs")              \
   X(Exp, "exp")              \
   X(Exp2, "exp2")            \
   X(Log, "log")              \
+  X(Log2, "log2")            \
+  X(Log1p, "log1p")          \
   X(Sqrt, "sqrt")            \
   X(Rsqrt, "rsqrt")          \
-  X(Tanh, "tanh")
+  X(Tanh, "tanh")            \
+  X(Erf, "erf")              \
+  X(Sigmoid, "sigmoid")
 
 /// Binary operators and functions: X(Enumerator, spelling, precedence). Precedence 0 means a
 /// call `f(a, b)`; higher binds tighter.
@@ -108,6 +121,27 @@
 /// fmaxf/fminf, LLVM's maxnum and GLSL's NMax/NMin leave that sign open, so every backend
 /// writes the rule out (ir/MaxMin.h is the reference's form). On integers they are the plain
 /// max and min.
+///
+/// Bit operators `& | ^ << >> >>>` and prefix `~` take integers and work on 32-bit two's
+/// complement words, one rule on every backend and for every integer dtype (i8, u8 and i32
+/// values all fit a word):
+///   - each operand is taken modulo 2^32 as an i32 (exact for every integer an expression
+///     can hold: loads, indices, and sums and products of them, wrapped as a word would);
+///   - the result is that i32 (so every result lies in [-2^31, 2^31));
+///   - `>>` is the arithmetic shift (copies of the sign bit come in), `>>>` the logical one
+///     (zeros come in), as in Java and JavaScript: the IR's integers are signed, so the
+///     operator, not the dtype, says which shift is meant;
+///   - a shift count is taken modulo 32 (its low five bits, as Java, JavaScript and x86 do):
+///     `x << 32` is x and `x << -1` is `x << 31`. Counts are never undefined, and no backend
+///     meets C++'s, LLVM's or SPIR-V's undefined shifts.
+/// Eight nibbles of an i32 word `w` unpack as `(w >>> 4 * j) & 15` (unsigned) or
+/// `(w << 28 - 4 * j) >> 28` (signed int4); a u32 dtype is not needed for that, and the IR's
+/// integers are signed (Vulkan computes them in 32 bits), so none is added.
+///
+/// Precedence: C's order among the bit operators (`|` < `^` < `&` < shifts < `+ -`), but all
+/// of them bind tighter than comparisons (as in Python and Rust). C puts `& ^ |` below `==`,
+/// so `x & 1 == 0` means `x & (1 == 0)`; here it means `(x & 1) == 0`, the only reading that
+/// type-checks. Prefix operators (`-`, `!`, `~`) bind tighter than every binary operator.
 #define TG_FOR_EACH_BINARY(X) \
   X(Or, "||", 1)              \
   X(And, "&&", 2)             \
@@ -117,15 +151,33 @@
   X(Le, "<=", 3)              \
   X(Gt, ">", 3)               \
   X(Ge, ">=", 3)              \
-  X(Add, "+", 4)              \
-  X(Sub, "-", 4)              \
-  X(Mul, "*", 5)              \
-  X(Div, "/", 5)              \
-  X(Mod, "%", 5)              \
+  X(BitOr, "|", 4)            \
+  X(BitXor, "^", 5)           \
+  X(BitAnd, "&", 6)           \
+  X(Shl, "<<", 7)             \
+  X(Shr, ">>", 7)             \
+  X(ShrLogical, ">>>", 7)     \
+  X(Add, "+", 8)              \
+  X(Sub, "-", 8)              \
+  X(Mul, "*", 9)              \
+  X(Div, "/", 9)              \
+  X(Mod, "%", 9)              \
   X(Max, "max", 0)            \
   X(Min, "min", 0)            \
   X(CeilDiv, "ceildiv", 0)
 
+/// bitcast<D>(x) reads x's bits as the dtype D: x's dtype and D must have the same size, and
+/// neither may be bool (it is a truth value, not a bit pattern). x's dtype is, for an
+/// integer, the dtype of the load, scalar or cast it is (i8, u8, i32), and i32 for any other
+/// integer (literals, indices, arithmetic and bit operators: a word); for a float, its
+/// compute dtype (that of the load or scalar, f32 for arithmetic on f32 and narrower, f64).
+/// An integer is taken modulo 2^(8 * size) first; a float is rounded to its dtype first (a
+/// no-op on every backend, which computes in that dtype; the float64 reference must round).
+/// A NaN has the bits of its dtype's canonical NaN with its sign: no dtype conversion in
+/// tegula keeps a payload (core/DType.h), so no bitcast can see one. A bitcast to a float
+/// may make a NaN with a payload or a subnormal; either is that value, as any load of the
+/// same bits would be.
+///
 /// Expression kinds: X(Enumerator, what it is). Not a spelling table (the parser reads
 /// literals, names and calls by their shape); listed here so that every kind of the IR is in
 /// one file, and so that tests can iterate over them.
@@ -138,6 +190,7 @@
   X(Unary, "a unary function or prefix operator")                                                 \
   X(Binary, "a binary operator or function")                                                      \
   X(Cast, "cast<dtype>(x): round x to dtype")                                                     \
+  X(Bitcast, "bitcast<dtype>(x): x's bits read as dtype (same size)")                            \
   X(Select, "select(c, a, b)")
 
 /// Memory scopes: X(Enumerator, spelling).

@@ -433,6 +433,12 @@ private:
       case Tok::Star: return BinaryOp::Mul;
       case Tok::Slash: return BinaryOp::Div;
       case Tok::Percent: return BinaryOp::Mod;
+      case Tok::Amp: return BinaryOp::BitAnd;
+      case Tok::Pipe: return BinaryOp::BitOr;
+      case Tok::Caret: return BinaryOp::BitXor;
+      case Tok::Shl: return BinaryOp::Shl;
+      case Tok::Shr: return BinaryOp::Shr;
+      case Tok::ShrLogical: return BinaryOp::ShrLogical;
       default: return std::nullopt;
     }
   }
@@ -482,6 +488,10 @@ private:
       TG_ASSIGN_OR_RETURN(Expr x, parse_unary());
       return unary(UnaryOp::Not, std::move(x), l);
     }
+    if (accept(Tok::Tilde)) {
+      TG_ASSIGN_OR_RETURN(Expr x, parse_unary());
+      return unary(UnaryOp::BitNot, std::move(x), l);
+    }
     return parse_primary();
   }
 
@@ -530,6 +540,13 @@ private:
       TG_RETURN_IF_ERROR(expect(Tok::Gt));
       TG_ASSIGN_OR_RETURN(auto args, parse_call_args(1, "cast"));
       return cast(to, args[0], l);
+    }
+    if (name == "bitcast") {
+      TG_RETURN_IF_ERROR(expect(Tok::Lt));
+      TG_ASSIGN_OR_RETURN(DType to, parse_dtype_tok());
+      TG_RETURN_IF_ERROR(expect(Tok::Gt));
+      TG_ASSIGN_OR_RETURN(auto args, parse_call_args(1, "bitcast"));
+      return bitcast(to, args[0], l);
     }
     if (name == "select") {
       TG_ASSIGN_OR_RETURN(auto args, parse_call_args(3, "select"));

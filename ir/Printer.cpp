@@ -23,7 +23,8 @@ std::string print_float(double v) {
 
 namespace {
 
-constexpr int kUnaryPrecedence = 6;
+// Prefix operators bind tighter than every binary operator (ir/OpList.h).
+constexpr int kUnaryPrecedence = 10;
 
 void print_expr_to(std::string& out, const Expr& e, int parent_prec, bool right_child);
 
@@ -51,7 +52,7 @@ void print_expr_to(std::string& out, const Expr& e, int parent_prec, bool right_
       out += "]";
       return;
     case ExprKind::Unary:
-      if (e->unary == UnaryOp::Neg || e->unary == UnaryOp::Not) {
+      if (unary_is_prefix(e->unary)) {
         out += unary_spelling(e->unary);
         // '-(3)' keeps a negated literal apart from the literal -3.
         const Expr& x = e->args[0];
@@ -91,6 +92,13 @@ void print_expr_to(std::string& out, const Expr& e, int parent_prec, bool right_
     }
     case ExprKind::Cast:
       out += "cast<";
+      out += dtype_name(e->cast_to);
+      out += ">(";
+      print_args(out, e->args);
+      out += ")";
+      return;
+    case ExprKind::Bitcast:
+      out += "bitcast<";
       out += dtype_name(e->cast_to);
       out += ">(";
       print_args(out, e->args);

@@ -17,6 +17,15 @@ std::optional<IntRange> bounded(int64_t lo, int64_t hi) {
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+/// `a & b` where one operand is a word in [0, 2^31): the result lies in [0, that bound].
+std::optional<IntRange> and_range(const IntRange& a, const IntRange& b) {
+  auto word = [](const IntRange& r) { return r.lo >= 0 && r.hi <= INT32_MAX; };
+  if (word(a) && word(b)) return bounded(0, std::min(a.hi, b.hi));
+  if (word(a)) return bounded(0, a.hi);
+  if (word(b)) return bounded(0, b.hi);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
@@ -62,6 +71,17 @@ std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
           if (a->hi < d) return a;
           return bounded(0, d - 1);
         }
+        case BinaryOp::BitAnd: return and_range(*a, *b);
+        case BinaryOp::Shr:
+        case BinaryOp::ShrLogical: {
+          // A word in [0, 2^31) shifted right by a constant count (taken modulo 32).
+          if (a->lo < 0 || a->hi > INT32_MAX || b->lo != b->hi) return std::nullopt;
+          int64_t c = b->lo & 31;
+          return bounded(a->lo >> c, a->hi >> c);
+        }
+        case BinaryOp::BitOr:
+        case BinaryOp::BitXor:
+        case BinaryOp::Shl:
         case BinaryOp::Or:
         case BinaryOp::And:
         case BinaryOp::Eq:
@@ -78,6 +98,7 @@ std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
     case ExprKind::Load:
     case ExprKind::Tile:
     case ExprKind::Cast:
+    case ExprKind::Bitcast:
     case ExprKind::Select: return std::nullopt;
   }
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ir/BitOps.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 
@@ -43,6 +44,10 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
         if (auto c = fold_int_neg(a)) return *c;
         return error(ErrorCode::InvalidArgument, "'" + print_expr(e) + "' does not fit in 64 bits", e->loc);
       }
+      if (e->unary == UnaryOp::BitNot) {
+        TG_ASSIGN_OR_RETURN(int64_t a, eval_header_expr(k, e->args[0], args));
+        return int64_t(bit_not(word_of(a)));
+      }
       break;
     // Element values exist only inside a running block: never before launch.
     case ExprKind::IntImm:
@@ -50,6 +55,7 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
     case ExprKind::Load:
     case ExprKind::Tile:
     case ExprKind::Cast:
+    case ExprKind::Bitcast:
     case ExprKind::Select: break;
   }
   return error(ErrorCode::InvalidArgument, "cannot evaluate '" + print_expr(e) + "' before launch", e->loc);

@@ -62,9 +62,12 @@ std::string shape_str(const std::vector<int64_t>& shape) {
 
 Type value_type_of(DType d) {
   if (d == DType::Bool) return Type::boolean();
-  if (dtype_is_int(d)) return Type::index();
+  if (dtype_is_int(d)) return Type::integer(d);
   return Type::floating(d);
 }
+
+/// The dtype whose bits bitcast reads from a value of type `t` (ir/OpList.h).
+DType bits_dtype(const Type& t) { return t.is_bool() ? DType::Bool : t.dtype; }
 
 /// The dtype in which float arithmetic over these operands is computed.
 DType compute_dtype(const Type& a, const Type& b) {
@@ -284,6 +287,7 @@ private:
         (void)x;
         return value_type_of(e->cast_to);
       }
+      case ExprKind::Bitcast: return infer_bitcast(e, ctx);
       case ExprKind::Select: {
         TG_ASSIGN_OR_RETURN(Type c, infer(e->args[0], ctx));
         if (!c.is_bool()) return fail(e->args[0]->loc, "select's condition must be a boolean");
@@ -298,8 +302,13 @@ private:
         UnaryOp op = e->unary;
         if (op == UnaryOp::Not) {
           TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
-          if (!x.is_bool()) return fail(e->loc, "'!' needs a boolean");
+          if (!x.is_bool()) return fail(e->loc, std::string("'!' needs a boolean") + (x.is_index() ? " (for the bits of an integer, '~')" : ""));
           return Type::boolean();
+        }
+        if (op == UnaryOp::BitNot) {
+          TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
+          if (!x.is_index()) return fail(e->loc, "'~' needs an integer, found " + type_words(x) + (x.is_bool() ? " (did you mean '!'?)" : ""));
+          return Type::index();
         }
         TG_ASSIGN_OR_RETURN(Type x, numeric(e->args[0], ctx, unary_spelling(op)));
         if ((op == UnaryOp::Neg || op == UnaryOp::Abs) && x.is_index()) return Type::index();
@@ -319,6 +328,7 @@ private:
         return fail(e->loc, std::string("'") + binary_spelling(op) + "' needs boolean operands");
       return Type::boolean();
     }
+    if (is_bitwise(op)) return infer_bitwise(e, ctx);
     TG_ASSIGN_OR_RETURN(Type a, numeric(e->args[0], ctx, binary_spelling(op)));
     TG_ASSIGN_OR_RETURN(Type b, numeric(e->args[1], ctx, binary_spelling(op)));
     if (is_comparison(op)) return Type::boolean();
@@ -331,6 +341,42 @@ private:
     }
     if (ints) return Type::index();
     return Type::floating(compute_dtype(a, b));
+  }
+
+  /// `& | ^ << >> >>>` take integers only, and give a word (ir/OpList.h).
+  Result<Type> infer_bitwise(const Expr& e, const ExprCtx& ctx) {
+    const char* op = binary_spelling(e->binary);
+    TG_ASSIGN_OR_RETURN(Type a, infer(e->args[0], ctx));
+    TG_ASSIGN_OR_RETURN(Type b, infer(e->args[1], ctx));
+    for (const Type* t : {&a, &b}) {
+      if (t->is_index()) continue;
+      std::string hint;
+      if (t->is_bool() && (e->binary == BinaryOp::BitAnd || e->binary == BinaryOp::BitOr))
+        hint = std::string(" (did you mean '") + op + op + "'?)";
+      if (t->is_float() && t->dtype == DType::F32) hint = " (bitcast<i32>(x) gives the bits of an f32)";
+      return fail(e->loc, std::string("'") + op + "' needs integer operands, found " + type_words(*t) + hint);
+    }
+    return Type::index();
+  }
+
+  /// bitcast<D>(x): x's dtype and D have the same size, and neither is bool.
+  Result<Type> infer_bitcast(const Expr& e, const ExprCtx& ctx) {
+    TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
+    DType from = bits_dtype(x), to = e->cast_to;
+    std::string what = std::string("bitcast<") + dtype_name(to) + ">";
+    if (from == DType::Bool || to == DType::Bool)
+      return fail(e->loc, what + " of " + type_words(x) + ": bool is a truth value, not a bit pattern (use select or cast)");
+    if (dtype_size(from) != dtype_size(to))
+      return fail(e->loc, what + " needs an operand of " + std::to_string(dtype_size(to)) + " byte" +
+                              (dtype_size(to) == 1 ? "" : "s") + ", found " + type_words(x) + " of " +
+                              std::to_string(dtype_size(from)) + " byte" + (dtype_size(from) == 1 ? "" : "s"));
+    return value_type_of(to);
+  }
+
+  static std::string type_words(const Type& t) {
+    if (t.is_bool()) return "a boolean";
+    if (t.is_index()) return std::string("an integer (") + dtype_name(t.dtype) + ")";
+    return std::string("a float (") + dtype_name(t.dtype) + ")";
   }
 
   Result<Type> infer_var(const Expr& e, const ExprCtx& ctx) {

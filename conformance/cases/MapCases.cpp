@@ -1,8 +1,10 @@
 /// \file
-/// map: every elementwise function (unary, binary, comparisons, logic, select, cast: every
-/// operator of the op list, as conformance/tests/map_cases_cover_operators_test.cpp checks)
-/// over every dtype it applies to, on random values, on special values (every pair of specials
-/// meets in binary functions), and with broadcasting of a [M, 1], [1, N] or [1, 1] operand;
+/// map: every elementwise function (unary, binary, comparisons, logic, bit operators, select,
+/// cast, bitcast: every operator of the op list, as
+/// conformance/tests/map_cases_cover_operators_test.cpp checks) over every dtype it applies
+/// to, on random values (every bit pattern for the bit operators and bitcast), on special
+/// values (every pair of specials meets in binary functions), and with broadcasting of a
+/// [M, 1], [1, N] or [1, 1] operand;
 /// a float and an integer scalar parameter; and one fused expression. Arithmetic the
 /// reference computes exactly once rounded (add, sub, mul, max, min, neg, abs, compares,
 /// select, cast, integer ops) must match bit for bit; the rest follow the ulp table.
@@ -38,6 +40,20 @@ const std::vector<Function>& functions() {
       {"sqrt", "sqrt(x)", 1, kFloat, "sqrt", Values::Positive},
       {"rsqrt", "rsqrt(x)", 1, kFloat, "rsqrt", Values::Positive},
       {"tanh", "tanh(x)", 1, kFloat, "tanh", Values::Random},
+      {"log2", "log2(x)", 1, kFloat, "log2", Values::Positive},
+      {"log1p", "log1p(x)", 1, kFloat, "log1p", Values::Random},
+      {"erf", "erf(x)", 1, kFloat, "erf", Values::Random},
+      {"sigmoid", "sigmoid(x)", 1, kFloat, "sigmoid", Values::Random},
+      // Bit operators on every integer dtype, over all bit patterns: shift counts of every
+      // value, negative ones and those past 31 included (ir/OpList.h).
+      {"bitand", "x & y", 2, kInt, nullptr, Values::Bits},
+      {"bitor", "x | y", 2, kInt, nullptr, Values::Bits},
+      {"bitxor", "x ^ y", 2, kInt, nullptr, Values::Bits},
+      {"bitnot", "~x", 1, kInt, nullptr, Values::Bits},
+      {"shl", "x << y", 2, kInt, nullptr, Values::Bits},
+      {"shr", "x >> y", 2, kInt, nullptr, Values::Bits},
+      {"shr_logical", "x >>> y", 2, kInt, nullptr, Values::Bits},
+      {"unpack_nibble", "(x >>> 4 * (y & 7)) & 15", 2, kInt, nullptr, Values::Bits},
       {"add", "x + y", 2, kFloat | kInt, nullptr, Values::Random},
       {"sub", "x - y", 2, kFloat | kInt, nullptr, Values::Random},
       {"mul", "x * y", 2, kFloat | kInt, nullptr, Values::Random},
@@ -106,7 +122,8 @@ void add_functions(Generator& g) {
       Values vx = is_float ? f.values : (f.values == Values::NonZero || f.values == Values::Positive ? Values::Random : f.values);
       Values vy = f.values == Values::NonZero ? Values::NonZero : vx;
       if (!is_float && f.values == Values::Lattice) vx = vy = Values::Lattice;
-      CaseSpec c = map_case(g, prefix + (f.values == Values::Lattice ? ".lattice" : ".random"), row, kernel, f.arity, vx, vy, {d, o});
+      const char* suffix = f.values == Values::Lattice ? ".lattice" : f.values == Values::Bits ? ".bits" : ".random";
+      CaseSpec c = map_case(g, prefix + suffix, row, kernel, f.arity, vx, vy, {d, o});
       if (f.ulp && is_float) {
         c.check = Check::Ulp;
         c.function = f.ulp;
@@ -131,6 +148,23 @@ void add_functions(Generator& g) {
       CaseSpec z = map_case(g, prefix + ".signed_zeros", row, kernel, f.arity, Values::SignedZeros, Values::SignedZeros, {d, o});
       g.add(std::move(z));
     }
+  }
+}
+
+/// bitcast between same-size dtypes over every bit pattern and the special values: NaN
+/// canonical, infinities, subnormal and -0 patterns kept, bytes reinterpreted both ways.
+void add_bitcasts(Generator& g) {
+  const std::pair<DType, DType> pairs[] = {{DType::I32, DType::F32}, {DType::F32, DType::I32}, {DType::U8, DType::E4M3},
+                                           {DType::E4M3, DType::U8}, {DType::I8, DType::U8},   {DType::U8, DType::I8},
+                                           {DType::E5M2, DType::I8}, {DType::I8, DType::E5M2}, {DType::F16, DType::BF16},
+                                           {DType::BF16, DType::F16}, {DType::F64, DType::F64}};
+  for (auto [from, to] : pairs) {
+    std::string prefix = std::string("tegula.map.bitcast.") + dt(from) + "_to_" + dt(to);
+    std::string kernel = map_kernel(from, to, 1, std::string("bitcast<") + dt(to) + ">(x)");
+    g.add(map_case(g, prefix + ".bits", "map bitcast", kernel, 1, Values::Bits, Values::Bits, {from, to}));
+    CaseSpec s = map_case(g, prefix + ".special", "map bitcast", kernel, 1, Values::Special, Values::Special, {from, to});
+    s.symbols = {{"M", 64}, {"N", 192}};
+    g.add(std::move(s));
   }
 }
 
@@ -199,6 +233,7 @@ void add_casts(Generator& g) {
 
 void add_map_cases(Generator& g) {
   add_functions(g);
+  add_bitcasts(g);
   add_broadcasts(g);
   add_scalars(g);
   add_fused(g);

@@ -59,7 +59,13 @@ int64_t divisibility(const Expr& e, const std::map<std::string, int64_t>& symbol
         case BinaryOp::Mod:
         case BinaryOp::Max:
         case BinaryOp::Min:
-        case BinaryOp::CeilDiv: return 1;
+        case BinaryOp::CeilDiv:
+        case BinaryOp::BitAnd:
+        case BinaryOp::BitOr:
+        case BinaryOp::BitXor:
+        case BinaryOp::Shl:
+        case BinaryOp::Shr:
+        case BinaryOp::ShrLogical: return 1;
       }
       return 1;
     case ExprKind::FloatImm:
@@ -67,6 +73,7 @@ int64_t divisibility(const Expr& e, const std::map<std::string, int64_t>& symbol
     case ExprKind::Tile:
     case ExprKind::Unary:
     case ExprKind::Cast:
+    case ExprKind::Bitcast:
     case ExprKind::Select: return 1;
   }
   return 1;

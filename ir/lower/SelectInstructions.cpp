@@ -114,6 +114,7 @@ bool arithmetic_over(const Expr& e, const std::string& name, bool workgroup) {
       return arithmetic_over(e->args[0], name, workgroup) && arithmetic_over(e->args[1], name, workgroup);
     case ExprKind::Cast: return !workgroup && arithmetic_over(e->args[0], name, workgroup);
     case ExprKind::Load:
+    case ExprKind::Bitcast:
     case ExprKind::Select: return false;
   }
   return false;

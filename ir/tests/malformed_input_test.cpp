@@ -31,7 +31,7 @@ const Case kCases[] = {
     {"unknown op", HDR "  copi A, B\n}\n", 2, 3, "unknown op 'copi'"},
     {"unterminated block", HDR "  barrier\n", 3, 1, "expected '}' before end of input"},
     {"stray character", HDR "  barrier $\n}\n", 2, 11, "unexpected character '$'"},
-    {"single ampersand", HDR "  parallel i in 4 {\n    if i & 1 {\n    }\n  }\n}\n", 3, 10, "did you mean '&&'"},
+    {"single ampersand on booleans", HDR "  parallel i in 4 {\n    if (i > 0) & (i < 3) {\n    }\n  }\n}\n", 3, 16, "did you mean '&&'"},
     {"unknown scope", HDR "  alloc T: global_mem f32[4]\n}\n", 2, 12, "unknown scope 'global_mem'"},
     {"missing comma", HDR "  alloc T: shared f32[16, 16]\n  copy A T\n}\n", 3, 10, "expected ','"},
     {"unknown function", HDR "  alloc T: shared f32[16, 16]\n  map T = sin(T)\n}\n", 3, 11, "unknown function 'sin'"},

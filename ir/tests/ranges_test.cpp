@@ -38,6 +38,9 @@ int64_t eval(const Expr& e, const std::map<std::string, int64_t>& v) {
     case BinaryOp::CeilDiv: return (a + b - 1) / b;
     case BinaryOp::Max: return std::max(a, b);
     case BinaryOp::Min: return std::min(a, b);
+    case BinaryOp::BitAnd: return a & b;           // non-negative words here: plain C++ is the rule
+    case BinaryOp::Shr: return a >> (b & 31);
+    case BinaryOp::ShrLogical: return a >> (b & 31);
     default: FAIL("unexpected operator"); return 0;
   }
 }
@@ -70,6 +73,24 @@ TEST_CASE("unknown variables, loads and signed division give no range") {
   CHECK_FALSE(expr_range(offset_of("bx % n", ", n: i32"), vars).has_value());
 }
 
+TEST_CASE("masks and right shifts of non-negative words have a range; other bit operators have none") {
+  RangeMap vars = {{"bx", {0, 100}}, {"i", {-4, 4}}};
+  auto masked = expr_range(offset_of("bx & 7"), vars);
+  REQUIRE(masked.has_value());
+  CHECK(masked->lo == 0);
+  CHECK(masked->hi == 7);
+  auto shifted = expr_range(offset_of("bx >> 2"), vars);
+  REQUIRE(shifted.has_value());
+  CHECK(shifted->hi == 25);
+  // A shift count is taken modulo 32: bx >> 34 is bx >> 2.
+  auto wrapped = expr_range(offset_of("bx >>> 34"), vars);
+  REQUIRE(wrapped.has_value());
+  CHECK(wrapped->hi == 25);
+  CHECK_FALSE(expr_range(offset_of("i >> 1"), vars).has_value());  // negative words shift in ones
+  CHECK_FALSE(expr_range(offset_of("bx | 1"), vars).has_value());
+  CHECK_FALSE(expr_range(offset_of("bx << 1"), vars).has_value());
+}
+
 TEST_CASE("products beyond 64 bits give no range instead of overflowing") {
   RangeMap vars = {{"bx", {0, int64_t(1) << 40}}};
   CHECK_FALSE(expr_range(offset_of("bx * 1099511627775"), vars).has_value());
@@ -78,7 +99,7 @@ TEST_CASE("products beyond 64 bits give no range instead of overflowing") {
 
 TEST_CASE("every value an expression takes lies inside its range (brute force)") {
   const char* exprs[] = {"bx * 3 - by", "max(bx, by * 2) - min(i, 3)", "(bx + i) / 3", "(bx * 5 + i) % 7", "ceildiv(bx, 4) * 2",
-                         "-(bx - 2 * i)", "bx % 64"};
+                         "-(bx - 2 * i)", "bx % 64", "(bx * 3) & 5", "(bx + i) >> 1", "(bx * 7) >>> 33"};
   RangeMap vars = {{"bx", {0, 9}}, {"by", {1, 4}}, {"i", {0, 5}}};
   for (const char* text : exprs) {
     CAPTURE(text);

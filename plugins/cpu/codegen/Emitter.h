@@ -132,6 +132,10 @@ public:
   llvm::Value* exp2(llvm::Value* x);
   llvm::Value* log(llvm::Value* x);
   llvm::Value* tanh(llvm::Value* x);
+  llvm::Value* log2(llvm::Value* x);
+  llvm::Value* log1p(llvm::Value* x);
+  llvm::Value* erf(llvm::Value* x);
+  llvm::Value* sigmoid(llvm::Value* x);
   /// max and min of floats as ir/OpList.h defines them (IEEE 754-2019 maximumNumber and
   /// minimumNumber: -0 < +0, a NaN loses to a number), on scalars and vectors alike.
   llvm::Value* max_number(llvm::Value* x, llvm::Value* y);

@@ -49,6 +49,44 @@ static std::pair<llvm::Value*, llvm::Value*> floor_divmod(Emitter& e, llvm::Valu
   return {q, r};
 }
 
+/// A bit operator on 32-bit words (ir/OpList.h, ir/BitOps.h): the i64 operands truncated to
+/// i32, shift counts masked to their low five bits (so no LLVM shift is poison), the result
+/// sign-extended back to an Index.
+static Result<Val> bitwise(Emitter& em, const ir::Expr& e) {
+  llvm::IRBuilder<>& b = em.b;
+  TG_ASSIGN_OR_RETURN(llvm::Value* x64, em.index_expr(e->args[0]));
+  TG_ASSIGN_OR_RETURN(llvm::Value* y64, em.index_expr(e->args[1]));
+  llvm::Value* x = b.CreateTrunc(x64, em.i32);
+  llvm::Value* y = b.CreateTrunc(y64, em.i32);
+  llvm::Value* count = b.CreateAnd(y, llvm::ConstantInt::get(em.i32, 31));
+  llvm::Value* r = nullptr;
+  switch (e->binary) {
+    case ir::BinaryOp::BitAnd: r = b.CreateAnd(x, y); break;
+    case ir::BinaryOp::BitOr: r = b.CreateOr(x, y); break;
+    case ir::BinaryOp::BitXor: r = b.CreateXor(x, y); break;
+    case ir::BinaryOp::Shl: r = b.CreateShl(x, count); break;
+    case ir::BinaryOp::Shr: r = b.CreateAShr(x, count); break;
+    case ir::BinaryOp::ShrLogical: r = b.CreateLShr(x, count); break;
+    case ir::BinaryOp::Or:
+    case ir::BinaryOp::And:
+    case ir::BinaryOp::Eq:
+    case ir::BinaryOp::Ne:
+    case ir::BinaryOp::Lt:
+    case ir::BinaryOp::Le:
+    case ir::BinaryOp::Gt:
+    case ir::BinaryOp::Ge:
+    case ir::BinaryOp::Add:
+    case ir::BinaryOp::Sub:
+    case ir::BinaryOp::Mul:
+    case ir::BinaryOp::Div:
+    case ir::BinaryOp::Mod:
+    case ir::BinaryOp::Max:
+    case ir::BinaryOp::Min:
+    case ir::BinaryOp::CeilDiv: return error(ErrorCode::Internal, "not a bit operator", e->loc);
+  }
+  return Val{b.CreateSExt(r, em.i64), VK::Index};
+}
+
 static Result<Val> binary(Emitter& em, const ir::Expr& e) {
   llvm::IRBuilder<>& b = em.b;
   ir::BinaryOp op = e->binary;
@@ -59,6 +97,7 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
     TG_ASSIGN_OR_RETURN(Val y, em.expr_as(rhs, VK::Bool));
     return Val{op == ir::BinaryOp::And ? b.CreateAnd(x.v, y.v) : b.CreateOr(x.v, y.v), VK::Bool};
   }
+  if (ir::is_bitwise(op)) return bitwise(em, e);
   bool ints = lhs->type.is_index() && rhs->type.is_index();
   if (ir::is_comparison(op)) {
     VK k = VK::Index;
@@ -87,6 +126,12 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
       case ir::BinaryOp::Mod:
       case ir::BinaryOp::Max:
       case ir::BinaryOp::Min:
+      case ir::BinaryOp::BitAnd:
+      case ir::BinaryOp::BitOr:
+      case ir::BinaryOp::BitXor:
+      case ir::BinaryOp::Shl:
+      case ir::BinaryOp::Shr:
+      case ir::BinaryOp::ShrLogical:
       case ir::BinaryOp::CeilDiv: return error(ErrorCode::Internal, "unexpected comparison operator", e->loc);
     }
     return Val{ints ? b.CreateICmp(p, x.v, y.v) : b.CreateFCmp(p, x.v, y.v), VK::Bool};
@@ -116,7 +161,14 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
       case ir::BinaryOp::Lt:
       case ir::BinaryOp::Le:
       case ir::BinaryOp::Gt:
-      case ir::BinaryOp::Ge: break;
+      case ir::BinaryOp::Ge:
+      case ir::BinaryOp::BitAnd:
+      case ir::BinaryOp::BitOr:
+      case ir::BinaryOp::BitXor:
+      case ir::BinaryOp::Shl:
+      case ir::BinaryOp::Shr:
+      case ir::BinaryOp::ShrLogical:
+        break;
     }
     return error(ErrorCode::Internal, "unexpected integer operator", e->loc);
   }
@@ -138,7 +190,14 @@ static Result<Val> binary(Emitter& em, const ir::Expr& e) {
     case ir::BinaryOp::Lt:
     case ir::BinaryOp::Le:
     case ir::BinaryOp::Gt:
-    case ir::BinaryOp::Ge: break;
+    case ir::BinaryOp::Ge:
+    case ir::BinaryOp::BitAnd:
+    case ir::BinaryOp::BitOr:
+    case ir::BinaryOp::BitXor:
+    case ir::BinaryOp::Shl:
+    case ir::BinaryOp::Shr:
+    case ir::BinaryOp::ShrLogical:
+      break;
   }
   return error(ErrorCode::Internal, std::string("operator '") + ir::binary_spelling(op) + "' on floats", e->loc);
 }
@@ -154,6 +213,8 @@ static Result<Val> unary(Emitter& em, const ir::Expr& e) {
   TG_ASSIGN_OR_RETURN(Val x, em.expr_as(e->args[0], k));
   if (k == VK::Index) {
     if (op == ir::UnaryOp::Neg) return Val{b.CreateNeg(x.v), k};
+    // ~ on the 32-bit word (ir/OpList.h), sign-extended back.
+    if (op == ir::UnaryOp::BitNot) return Val{b.CreateSExt(b.CreateNot(b.CreateTrunc(x.v, em.i32)), em.i64), k};
     return Val{b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x.v, b.getFalse()), k};
   }
   switch (op) {
@@ -168,7 +229,12 @@ static Result<Val> unary(Emitter& em, const ir::Expr& e) {
                               b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v)),
                  k};
     case ir::UnaryOp::Tanh: return Val{em.tanh(x.v), k};
-    case ir::UnaryOp::Not: break;
+    case ir::UnaryOp::Log2: return Val{em.log2(x.v), k};
+    case ir::UnaryOp::Log1p: return Val{em.log1p(x.v), k};
+    case ir::UnaryOp::Erf: return Val{em.erf(x.v), k};
+    case ir::UnaryOp::Sigmoid: return Val{em.sigmoid(x.v), k};
+    case ir::UnaryOp::Not:
+    case ir::UnaryOp::BitNot: break;
   }
   return error(ErrorCode::Internal, "unexpected unary operator", e->loc);
 }
@@ -199,6 +265,29 @@ static Result<Val> element_load(Emitter& em, const ir::Expr& e) {
     phi->addIncoming(llvm::cast<llvm::Instruction>(result)->getParent() == pred ? result : llvm::Constant::getNullValue(st),
                      pred);
   return em.decode(buf->dtype, phi);
+}
+
+/// bitcast<to>(x) (ir/OpList.h): x's bits as its dtype `from` (an integer truncated, a float
+/// encoded as a store would, with a NaN made canonical), read back as `to`.
+static Result<Val> bitcast(Emitter& em, const ir::Expr& e) {
+  llvm::IRBuilder<>& b = em.b;
+  const ir::Expr& arg = e->args[0];
+  DType from = arg->type.dtype, to = e->cast_to;
+  llvm::Type* bits_type = b.getIntNTy(unsigned(8 * dtype_size(from)));
+  TG_ASSIGN_OR_RETURN(Val x, em.expr_as(arg, kind_of(arg->type)));
+  llvm::Value* bits = nullptr;
+  if (x.k == VK::Index) {
+    bits = b.CreateTrunc(x.v, bits_type);
+  } else {
+    llvm::Value* v = x.v;
+    if (from == DType::F32 || from == DType::TF32 || from == DType::F64) {
+      llvm::Value* nan = llvm::ConstantFP::getNaN(v->getType());
+      v = b.CreateSelect(b.CreateFCmpUNO(v, v), b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, nan, v), v);
+    }
+    llvm::Value* raw = em.encode(from, Val{v, x.k});
+    bits = b.CreateBitCast(raw, bits_type);
+  }
+  return em.decode(to, b.CreateBitCast(bits, em.storage_type(to)));
 }
 
 /// A bare buffer name in a map: the element at the map's index, broadcasting size-1 dims.
@@ -237,6 +326,7 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
         x = Val{llvm::ConstantFP::get(f64, e->args[0]->float_value), VK::F64};
       return round_to(e->cast_to, x);
     }
+    case ir::ExprKind::Bitcast: return bitcast(*this, e);
     case ir::ExprKind::Select: {
       TG_ASSIGN_OR_RETURN(Val c, expr_as(e->args[0], VK::Bool));
       VK k = kind_of(e->type);

@@ -1,7 +1,9 @@
 /// \file
 /// exp, exp2, log and tanh. f32 versions are inline polynomial code (Cephes' single
 /// precision approximations, about 1-2 ulp) so that loops calling them vectorise; they work
-/// on scalars and vectors alike. f64 versions call libm. Also max and min with the IR's
+/// on scalars and vectors alike. f64 versions call libm. sigmoid is 1 / (1 + exp(-x)) over
+/// those, in a form that cannot overflow. log2, log1p and erf call libm's f64 function for f32 too, rounding once (within
+/// an ulp, scalar: a map calling them does not vectorise). Also max and min with the IR's
 /// signed-zero rule.
 #include <cmath>
 #include <cstdint>
@@ -115,6 +117,24 @@ F32Math f32_math(Emitter& e, llvm::Value* x) {
   return F32Math{e.b, x->getType(), it};
 }
 
+llvm::Value* libm(Emitter& e, const char* name, llvm::Value* x);
+
+/// An f64 libm function applied to an f32 or f64 scalar or vector, lane by lane; f32 lanes
+/// widen to f64 and round back once.
+llvm::Value* libm_lanes(Emitter& e, const char* name, llvm::Value* x) {
+  llvm::IRBuilder<>& b = e.b;
+  llvm::Type* ty = x->getType();
+  auto one = [&](llvm::Value* lane) {
+    if (lane->getType()->isDoubleTy()) return libm(e, name, lane);
+    return b.CreateFPTrunc(libm(e, name, b.CreateFPExt(lane, e.f64)), lane->getType());
+  };
+  auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(ty);
+  if (!vt) return one(x);
+  llvm::Value* out = llvm::PoisonValue::get(ty);
+  for (unsigned i = 0; i < vt->getNumElements(); ++i) out = b.CreateInsertElement(out, one(b.CreateExtractElement(x, i)), i);
+  return out;
+}
+
 llvm::Value* libm(Emitter& e, const char* name, llvm::Value* x) {
   llvm::FunctionCallee f = e.mod.getOrInsertFunction(name, llvm::FunctionType::get(e.f64, {e.f64}, false));
   if (auto* fn = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
@@ -148,5 +168,16 @@ llvm::Value* Emitter::exp(llvm::Value* x) { return is_f64(x) ? libm(*this, "exp"
 llvm::Value* Emitter::exp2(llvm::Value* x) { return is_f64(x) ? libm(*this, "exp2", x) : f32_math(*this, x).exp2(x); }
 llvm::Value* Emitter::log(llvm::Value* x) { return is_f64(x) ? libm(*this, "log", x) : f32_math(*this, x).log(x); }
 llvm::Value* Emitter::tanh(llvm::Value* x) { return is_f64(x) ? libm(*this, "tanh", x) : f32_math(*this, x).tanh(x); }
+llvm::Value* Emitter::log2(llvm::Value* x) { return libm_lanes(*this, "log2", x); }
+llvm::Value* Emitter::log1p(llvm::Value* x) { return libm_lanes(*this, "log1p", x); }
+llvm::Value* Emitter::erf(llvm::Value* x) { return libm_lanes(*this, "erf", x); }
+llvm::Value* Emitter::sigmoid(llvm::Value* x) {
+  // t = e^-|x| never overflows: 1 / (1 + t) for x >= 0 and t / (1 + t) below, which keeps
+  // the tiny results of very negative x (where e^-x would be inf). NaN: t is NaN.
+  llvm::Value* one = llvm::ConstantFP::get(x->getType(), 1.0);
+  llvm::Value* t = exp(b.CreateFNeg(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x)));
+  llvm::Value* num = b.CreateSelect(b.CreateFCmpOGE(x, llvm::ConstantFP::get(x->getType(), 0.0)), one, t);
+  return b.CreateFDiv(num, b.CreateFAdd(one, t));
+}
 
 }  // namespace tegula::cpu

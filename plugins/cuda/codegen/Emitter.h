@@ -177,6 +177,7 @@ public:
     const std::map<std::string, Value>* operands = nullptr;
   };
   Result<Value> expr(const ir::Expr& e, const MapContext* map = nullptr);
+  Result<Value> bitcast(const ir::Expr& e, const MapContext* map);  ///< bitcast<d>(x) (ir/OpList.h)
   Result<std::string> expr_as(const ir::Expr& e, Rep rep, const MapContext* map = nullptr);
   Result<std::string> index_expr(const ir::Expr& e) { return expr_as(e, Rep::I64); }
   /// The value `e` stores into an element of dtype d (fill, map, store): a literal is rounded

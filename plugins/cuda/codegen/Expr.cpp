@@ -236,6 +236,31 @@ Result<Value> Emitter::value_for(const ir::Expr& e, DType d, const MapContext* m
   return expr(e, map);
 }
 
+Result<Value> Emitter::bitcast(const ir::Expr& e, const MapContext* map) {
+  const ir::Expr& arg = e->args[0];
+  DType from = arg->type.dtype, to = e->cast_to;
+  TG_ASSIGN_OR_RETURN(Value x, expr(arg, map));
+  // The bits as an unsigned integer of the dtypes' size: an integer truncated, a float
+  // encoded as a store would (f32 and f64 with a NaN made canonical).
+  std::string bits;
+  size_t size = dtype_size(from);
+  if (arg->type.is_index()) bits = "(" + convert(x, Rep::I64) + ")";
+  else if (from == DType::F64) bits = "tg_dbits(" + convert(x, Rep::F64) + ")";
+  else if (size == 4) bits = "tg_fbits(" + convert(x, Rep::F32) + ")";
+  else bits = "(" + encode(x, from) + ")";
+  switch (size) {
+    case 8: return Value{"__longlong_as_double((long long)" + bits + ")", Rep::F64};
+    case 4:
+      if (to == DType::I32) return Value{"((long long)(int)(unsigned)" + bits + ")", Rep::I64};
+      return Value{"__uint_as_float((unsigned)" + bits + ")", Rep::F32};
+    default: break;
+  }
+  std::string raw = std::string("((") + raw_type(to) + ")(" + (size == 2 ? "unsigned short" : "unsigned char") + ")" + bits + ")";
+  Value v = decode(raw, to);
+  if (v.rep == Rep::I32) return Value{"((long long)" + v.code + ")", Rep::I64};
+  return v;
+}
+
 Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
   using ir::ExprKind;
   switch (e->kind) {
@@ -279,6 +304,7 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
       if (r.rep == Rep::I32) return Value{"((long long)" + r.code + ")", Rep::I64};
       return r;
     }
+    case ExprKind::Bitcast: return bitcast(e, map);
     case ExprKind::Select: {
       Rep rep = rep_of_type(e->type);
       TG_ASSIGN_OR_RETURN(std::string c, expr_as(e->args[0], Rep::Bool, map));
@@ -303,6 +329,13 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
         case ir::UnaryOp::Sqrt: return Value{(d ? "sqrt(" : "sqrtf(") + x + ")", rep};
         case ir::UnaryOp::Rsqrt: return Value{(d ? "(1.0 / sqrt(" : "(1.0f / sqrtf(") + x + "))", rep};
         case ir::UnaryOp::Tanh: return Value{(d ? "tanh(" : "tanhf(") + x + ")", rep};
+        case ir::UnaryOp::BitNot: return Value{"tg_bnot(" + x + ")", rep};
+        // CUDA's own functions (log2f 1 ulp, log1pf 1 ulp, erff 2 ulp); sigmoid through the
+        // full-range expf, not tg_exp, whose error grows with |x| (Prelude.cpp).
+        case ir::UnaryOp::Log2: return Value{(d ? "log2(" : "log2f(") + x + ")", rep};
+        case ir::UnaryOp::Log1p: return Value{(d ? "log1p(" : "log1pf(") + x + ")", rep};
+        case ir::UnaryOp::Erf: return Value{(d ? "erf(" : "erff(") + x + ")", rep};
+        case ir::UnaryOp::Sigmoid: return Value{(d ? "tg_sigmoid(" : "tg_sigmoidf(") + x + ")", rep};
         case ir::UnaryOp::Not: break;
       }
       return error(ErrorCode::Internal, "cuda codegen: unknown unary op", e->loc);
@@ -346,6 +379,12 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
         case BinaryOp::CeilDiv: return Value{"tg_ceildiv(" + a + ", " + b + ")", rep};
         case BinaryOp::Max: return Value{(i ? "tg_maxi(" : d ? "tg_maxd(" : "tg_maxf(") + a + ", " + b + ")", rep};
         case BinaryOp::Min: return Value{(i ? "tg_mini(" : d ? "tg_mind(" : "tg_minf(") + a + ", " + b + ")", rep};
+        case BinaryOp::BitAnd: return Value{"tg_band(" + a + ", " + b + ")", rep};
+        case BinaryOp::BitOr: return Value{"tg_bor(" + a + ", " + b + ")", rep};
+        case BinaryOp::BitXor: return Value{"tg_bxor(" + a + ", " + b + ")", rep};
+        case BinaryOp::Shl: return Value{"tg_shl(" + a + ", " + b + ")", rep};
+        case BinaryOp::Shr: return Value{"tg_shr(" + a + ", " + b + ")", rep};
+        case BinaryOp::ShrLogical: return Value{"tg_shru(" + a + ", " + b + ")", rep};
         // Logic and comparisons are emitted above.
         case BinaryOp::Or:
         case BinaryOp::And:

@@ -32,6 +32,29 @@ static __device__ __forceinline__ long long tg_ceildiv(long long a, long long b)
 static __device__ __forceinline__ long long tg_maxi(long long a, long long b) { return a > b ? a : b; }
 static __device__ __forceinline__ long long tg_mini(long long a, long long b) { return a < b ? a : b; }
 static __device__ __forceinline__ long long tg_absi(long long a) { return a < 0 ? -a : a; }
+// Bit operators on 32-bit words (ir/OpList.h): operands modulo 2^32, shift counts modulo 32
+// (so no shift is undefined), the result the i32 with those bits.
+static __device__ __forceinline__ long long tg_word(unsigned w) { return (long long)(int)w; }
+static __device__ __forceinline__ long long tg_band(long long a, long long b) { return tg_word((unsigned)a & (unsigned)b); }
+static __device__ __forceinline__ long long tg_bor(long long a, long long b) { return tg_word((unsigned)a | (unsigned)b); }
+static __device__ __forceinline__ long long tg_bxor(long long a, long long b) { return tg_word((unsigned)a ^ (unsigned)b); }
+static __device__ __forceinline__ long long tg_bnot(long long a) { return tg_word(~(unsigned)a); }
+static __device__ __forceinline__ long long tg_shl(long long a, long long n) { return tg_word((unsigned)a << ((unsigned)n & 31u)); }
+static __device__ __forceinline__ long long tg_shru(long long a, long long n) { return tg_word((unsigned)a >> ((unsigned)n & 31u)); }
+// sigmoid with t = e^-|x|, which never overflows: 1 / (1 + t) for x >= 0, t / (1 + t) below.
+static __device__ __forceinline__ float tg_sigmoidf(float x) { float t = expf(-fabsf(x)); return (x >= 0.0f ? 1.0f : t) / (1.0f + t); }
+static __device__ __forceinline__ double tg_sigmoid(double x) { double t = exp(-fabs(x)); return (x >= 0.0 ? 1.0 : t) / (1.0 + t); }
+// bitcast: a NaN has its dtype's canonical bits with its sign (no conversion keeps a payload).
+static __device__ __forceinline__ unsigned tg_fbits(float x) { return x != x ? (__float_as_uint(x) & 0x80000000u) | 0x7fc00000u : __float_as_uint(x); }
+static __device__ __forceinline__ unsigned long long tg_dbits(double x) {
+  unsigned long long b = (unsigned long long)__double_as_longlong(x);
+  return x != x ? (b & 0x8000000000000000ull) | 0x7ff8000000000000ull : b;
+}
+static __device__ __forceinline__ long long tg_shr(long long a, long long n) {
+  unsigned c = (unsigned)n & 31u, w = (unsigned)a;
+  unsigned fill = ((int)w < 0 && c != 0u) ? ~(~0u >> c) : 0u;
+  return tg_word((w >> c) | fill);
+}
 // max and min of floats as ir/OpList.h defines them (IEEE 754-2019 maximumNumber and
 // minimumNumber: a NaN loses, -0 < +0). For f32 this is what the hardware's min/max
 // (FMNMX) already does: the conformance suite's signed_zeros cases pass on the H200 with

@@ -1,7 +1,8 @@
 // Expressions: Index arithmetic in i32 (floor division and modulo), float arithmetic in f32,
 // or in f64 when an operand is f64 (the verifier's compute dtype), booleans as bool. max and
 // min are IEEE 754-2019 maximumNumber/minimumNumber (Builder::max_number). Casts round with the
-// exact rules of core/DType.h. exp, exp2, log and tanh come from Math.cpp.
+// exact rules of core/DType.h. exp, exp2, log, tanh, log2, log1p, erf and sigmoid come from
+// Math.cpp; bit operators and bitcast from Bits.cpp.
 #include "plugins/vulkan/codegen/KernelGen.h"
 #include "plugins/vulkan/codegen/Math.h"
 #include "plugins/vulkan/codegen/Roots.h"
@@ -61,6 +62,7 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
       TG_ASSIGN_OR_RETURN(Value x, expr(e->args[0], map));
       return cv_.round(e->cast_to, x);
     }
+    case ir::ExprKind::Bitcast: return bitcast_expr(e, map);
     case ir::ExprKind::Select: {
       TG_ASSIGN_OR_RETURN(Value c, expr_as(e->args[0], T::Bool, map));
       T ty = type_of(e->type);
@@ -76,6 +78,7 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
 
 Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
   if (saturates(e)) return saturating_expr(e, map);
+  if (e->unary == ir::UnaryOp::BitNot) return bit_not_expr(e, map);
   T ty = type_of(e->type);
   if (e->unary == ir::UnaryOp::Not) {
     TG_ASSIGN_OR_RETURN(Value x, expr_as(e->args[0], T::Bool, map));
@@ -93,6 +96,11 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::UnaryOp::Tanh: return math_tanh(b_, x);
     case ir::UnaryOp::Sqrt: return math_sqrt(b_, x);
     case ir::UnaryOp::Rsqrt: return math_rsqrt(b_, x);
+    case ir::UnaryOp::Log2: return math_log2(b_, x);
+    case ir::UnaryOp::Log1p: return math_log1p(b_, x);
+    case ir::UnaryOp::Erf: return math_erf(b_, x);
+    case ir::UnaryOp::Sigmoid: return math_sigmoid(b_, x);
+    case ir::UnaryOp::BitNot: break;  // bit_not_expr, above
   }
   return error(ErrorCode::Internal, "vulkan: unknown unary op");
 }
@@ -100,6 +108,7 @@ Result<Value> KernelGen::unary_expr(const ir::Expr& e, const MapCtx* map) {
 Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
   if (saturates(e)) return saturating_expr(e, map);
   ir::BinaryOp op = e->binary;
+  if (ir::is_bitwise(op)) return bitwise_expr(e, map);
   if (ir::is_logical(op)) {
     TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], T::Bool, map));
     TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[1], T::Bool, map));
@@ -132,7 +141,13 @@ Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::BinaryOp::Eq: return b_.eq(a, b);
     case ir::BinaryOp::Ne: return b_.ne(a, b);
     case ir::BinaryOp::And:
-    case ir::BinaryOp::Or: break;
+    case ir::BinaryOp::Or:
+    case ir::BinaryOp::BitAnd:  // bitwise_expr, above
+    case ir::BinaryOp::BitOr:
+    case ir::BinaryOp::BitXor:
+    case ir::BinaryOp::Shl:
+    case ir::BinaryOp::Shr:
+    case ir::BinaryOp::ShrLogical: break;
   }
   return error(ErrorCode::Internal, "vulkan: unknown binary op");
 }

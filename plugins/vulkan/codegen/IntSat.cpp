@@ -65,7 +65,13 @@ Result<Value> KernelGen::saturating_expr(const ir::Expr& e, const MapCtx* map) {
     case ir::BinaryOp::Mod:
     case ir::BinaryOp::Max:
     case ir::BinaryOp::Min:
-    case ir::BinaryOp::CeilDiv: break;
+    case ir::BinaryOp::CeilDiv:
+    case ir::BinaryOp::BitAnd:
+    case ir::BinaryOp::BitOr:
+    case ir::BinaryOp::BitXor:
+    case ir::BinaryOp::Shl:
+    case ir::BinaryOp::Shr:
+    case ir::BinaryOp::ShrLogical: break;
   }
   return fail(e->loc, std::string("saturating arithmetic has no '") + ir::binary_spelling(e->binary) + "'");
 }

@@ -519,7 +519,7 @@ KernelGen::ModulePlan KernelGen::plan_module() {
   };
   for (const ir::Param& p : k_.params) note_dtype(p.dtype);
   std::function<void(const ir::Expr&)> walk = [&](const ir::Expr& e) {
-    if (e->kind == ir::ExprKind::Cast) note_dtype(e->cast_to);
+    if (e->kind == ir::ExprKind::Cast || e->kind == ir::ExprKind::Bitcast) note_dtype(e->cast_to);
     for (const ir::Expr& a : e->args) walk(a);
   };
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {

@@ -302,6 +302,11 @@ public:
   Result<Value> saturating_expr(const ir::Expr& e, const MapCtx* map);
   Value saturating_unary(ir::UnaryOp op, Value x);
   Value saturating_binary(ir::BinaryOp op, Value a, Value b);
+  /// Bit operators and bitcast (Bits.cpp); word_operand is an operand taken modulo 2^32.
+  Result<Value> word_operand(const ir::Expr& e, const MapCtx* map);
+  Result<Value> bit_not_expr(const ir::Expr& e, const MapCtx* map);
+  Result<Value> bitwise_expr(const ir::Expr& e, const MapCtx* map);
+  Result<Value> bitcast_expr(const ir::Expr& e, const MapCtx* map);
 
   Status fail(const SourceLoc& loc, const std::string& what);
 

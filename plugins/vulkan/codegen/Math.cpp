@@ -1,5 +1,6 @@
-// exp, exp2, log and tanh in plain arithmetic (why: Math.h). One routine per function, each
-// written once for f32 and f64; the formats differ only in constants and polynomial length.
+// exp, exp2, log, tanh, log2, log1p, erf and sigmoid in plain arithmetic (why: Math.h). One
+// routine per function, each written once for f32 and f64; the formats differ only in
+// constants and polynomial length.
 #include "plugins/vulkan/codegen/Math.h"
 
 #include <bit>
@@ -134,8 +135,16 @@ Value math_exp2(Builder& b, Value x) {
   return b.select(b.is_nan(x), x, a.scale(p, b.convert(n, T::I32)));
 }
 
-Value math_log(Builder& b, Value x) {
-  Fp a(b, x.ty);
+namespace {
+
+/// x = 2^k (1 + f) with 1 + f in [sqrt(2)/2, sqrt(2)), and log(1 + f) = f - (hfsq - s (hfsq + R))
+/// in fdlibm's pieces (e_log.c, e_logf.c): s = f / (2 + f), hfsq = f^2 / 2, R = R(s^2).
+struct LogParts {
+  Value dk, f, s, hfsq, R;
+};
+
+LogParts log_parts(Fp& a, Value x) {
+  Builder& b = a.b;
   // Subnormals are scaled into the normal range first (2^25, 2^54 as in fdlibm), so the
   // exponent and mantissa read from the bits are right and nothing flushes.
   double min_normal = a.f64 ? 0x1p-1022 : 0x1p-126;
@@ -155,36 +164,146 @@ Value math_log(Builder& b, Value x) {
   k = b.select(big, b.add(k, b.ci(1)), k);
   Value f = a.sub(m, a.c(1));
 
-  // fdlibm (e_log.c, e_logf.c): s = f / (2 + f), log(1 + f) = 2s + s R(s^2), evaluated as
-  // f - (hfsq - s (hfsq + R)) with hfsq = f^2 / 2, and k ln2 split in hi + lo parts.
   Value s = a.div(f, a.add(a.c(2), f));
   Value z = a.mul(s, s);
   Value w = a.mul(z, z);
   Value R;
-  double ln2_hi, ln2_lo;
   if (a.f64) {
     Value t1 = a.mul(w, a.horner(w, {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01}));
     Value t2 = a.mul(z, a.horner(w, {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
                                      1.479819860511658591e-01}));
     R = a.add(t2, t1);
-    ln2_hi = std::bit_cast<double>(uint64_t(0x3fe62e42fee00000));
-    ln2_lo = std::bit_cast<double>(uint64_t(0x3dea39ef35793c76));
   } else {
     Value t1 = a.mul(w, a.horner(w, {0xccce13.0p-25, 0xf89e26.0p-26}));
     Value t2 = a.mul(z, a.horner(w, {0xaaaaaa.0p-24, 0x91e9ee.0p-25}));
     R = a.add(t2, t1);
-    ln2_hi = std::bit_cast<float>(0x3f317180u);
-    ln2_lo = std::bit_cast<float>(0x3717f7d1u);
   }
   Value dk = b.convert(k, a.f);
   Value hfsq = a.mul(a.c(0.5), a.mul(f, f));
-  Value tail = a.sub(a.sub(hfsq, a.add(a.mul(s, a.add(hfsq, R)), a.mul(dk, a.c(ln2_lo)))), f);
-  Value y = a.sub(a.mul(dk, a.c(ln2_hi)), tail);
+  return {dk, f, s, hfsq, R};
+}
 
-  // The reference's special values: log(+inf) = inf, log(+-0) = -inf, log(x < 0) = NaN.
+/// The logarithms' special values: log(+inf) = inf, log(+-0) = -inf, log(x < 0) = NaN, NaN.
+Value log_specials(Fp& a, Value x, Value y) {
+  Builder& b = a.b;
   y = b.select(b.eq(x, a.c(INFINITY)), x, y);
   y = b.select(b.eq(x, a.c(0)), a.c(-INFINITY), y);
   y = b.select(b.lt(x, a.c(0)), a.c(NAN), y);
+  return b.select(b.is_nan(x), x, y);
+}
+
+}  // namespace
+
+Value math_log(Builder& b, Value x) {
+  Fp a(b, x.ty);
+  LogParts p = log_parts(a, x);
+  // k ln2 split in hi + lo parts, the lo part folded into the small tail.
+  double ln2_hi = a.f64 ? std::bit_cast<double>(uint64_t(0x3fe62e42fee00000)) : double(std::bit_cast<float>(0x3f317180u));
+  double ln2_lo = a.f64 ? std::bit_cast<double>(uint64_t(0x3dea39ef35793c76)) : double(std::bit_cast<float>(0x3717f7d1u));
+  Value tail = a.sub(a.sub(p.hfsq, a.add(a.mul(p.s, a.add(p.hfsq, p.R)), a.mul(p.dk, a.c(ln2_lo)))), p.f);
+  Value y = a.sub(a.mul(p.dk, a.c(ln2_hi)), tail);
+  return log_specials(a, x, y);
+}
+
+Value math_log2(Builder& b, Value x) {
+  Fp a(b, x.ty);
+  LogParts p = log_parts(a, x);
+  // log2 x = k + log(1 + f) / ln2: exact for powers of two (f = 0), and otherwise k plus a
+  // term below 1/2 in magnitude, rounded once more.
+  Value log1pf = a.sub(p.f, a.sub(p.hfsq, a.mul(p.s, a.add(p.hfsq, p.R))));
+  Value y = a.add(p.dk, a.mul(log1pf, a.c(1 / kLn2)));
+  return log_specials(a, x, y);
+}
+
+Value math_log1p(Builder& b, Value x) {
+  Fp a(b, x.ty);
+  // Kahan's log1p: with u = 1 + x rounded, log(u) * (x / (u - 1)) corrects the rounding of u
+  // (Goldberg, "What every computer scientist should know about floating-point", thm. 4);
+  // u == 1 means |x| is below half an ulp of 1, where log1p x rounds to x (-0 and
+  // subnormals stay exact). log(0) = -inf gives log1p(-1) = -inf, log of a negative u gives
+  // NaN for x < -1, and +inf would be inf / inf.
+  Value u = a.add(a.c(1), x);
+  Value y = a.mul(math_log(b, u), a.div(x, a.sub(u, a.c(1))));
+  y = b.select(b.eq(u, a.c(1)), x, y);
+  return b.select(b.eq(x, a.c(INFINITY)), x, y);
+}
+
+Value math_sigmoid(Builder& b, Value x) {
+  Fp a(b, x.ty);
+  // t = e^-|x| never overflows: sigmoid x = 1 / (1 + t) for x >= 0 and t / (1 + t) below,
+  // which keeps the tiny results of very negative x (where e^-x would be inf). NaN: t is NaN.
+  Value t = math_exp(b, b.neg(b.glsl(GlslFAbs, a.f, {x})));
+  Value num = b.select(b.ge(x, a.c(0)), a.c(1), t);
+  return a.div(num, a.add(a.c(1), t));
+}
+
+namespace {
+
+// erf's polynomials, fitted for tegula with mpmath.chebyfit (near-minimax Chebyshev fits),
+// highest degree first, each in a variable centred on its interval: erf(x) / x in t - 1/2
+// with t = x^2 in [0, 1], and erfcx(x) = erfc(x) e^(x^2) in x - c on the intervals below.
+// Modelled in the format's own arithmetic against mpmath's erf, the worst errors are 1.8 ulp
+// (f32) and 2.0 ulp (f64), with a correctly rounded exp.
+const std::vector<double> kErfSmall32 = {7.875874871388078e-05, -0.0005654101842083037, 0.003480216721072793,
+                                         -0.018283355981111526, 0.07940998673439026,    -0.281072199344635,
+                                         0.9654687643051147};
+const std::vector<double> kErfSmall64 = {-7.795898827002142e-10, 9.432320191926508e-09,  -1.0420387617195658e-07,
+                                         1.0536323840680666e-06, -9.614808641390195e-06, 7.829649688379886e-05,
+                                         -0.0005611894221209664, 0.003480274496570158,   -0.018283884489152684,
+                                         0.07940998675593687,    -0.2810721780454342,    0.9654687386698673};
+struct ErfcxPiece {
+  double lo, hi, centre;
+  std::vector<double> coeffs;
+};
+const std::vector<ErfcxPiece> kErfcx32 = {
+    {1, 4, 2.5, {-2.5171827289227622e-08, 1.0640273018225344e-07, -2.4285128574774717e-07, 9.535816616335069e-07,
+                 -4.262210495653562e-06, 1.6171661627595313e-05, -5.883045378141105e-05, 0.00021085106709506363,
+                 -0.0007336055277846754, 0.0024671009741723537, -0.008001566864550114, 0.024937987327575684,
+                 -0.0743473470211029, 0.21080636978149414}}};
+const std::vector<ErfcxPiece> kErfcx64 = {
+    {1, 2, 1.5, {-4.932844202000261e-08, 1.8038197652346406e-07, -5.946998373950516e-07, 2.061689065129881e-06,
+                 -6.975285854904505e-06, 2.286543658874603e-05, -7.265888759557882e-05, 0.00022330981211640024,
+                 -0.0006619300686179933, 0.0018861348854630824, -0.005145957547915988, 0.013377340952802835,
+                 -0.03293090529956347, 0.07615103985548055, -0.16362291773256007, 0.3215854164543175}},
+    {2, 3, 2.5, {-1.696411408635626e-08, 7.05750661898197e-08, -2.726770726930534e-07, 1.0840311055681113e-06,
+                 -4.214343130963489e-06, 1.596205712687532e-05, -5.886896055724396e-05, 0.00021101980639242626,
+                 -0.0007335909373117802, 0.0024670368164479654, -0.008001569382098908, 0.024937997086645233,
+                 -0.07434734678979468, 0.21080636406114361}},
+    {3, 4, 3.5, {-4.1329775113846503e-07, 1.892044958266753e-06, -8.23544439319123e-06, 3.6169636321321364e-05,
+                 -0.00015546914576302278, 0.0006526874071154314, -0.00267307443252527, 0.010661133158714493,
+                 -0.04132357783328809, 0.1552936556090633}},
+    {4, 6, 5.0, {-2.4853846318629353e-08, 1.4552545520418797e-07, -7.791179192739018e-07, 4.435252862215888e-06,
+                 -2.49544276810777e-05, 0.00013810568506979497, -0.0007528967452212313, 0.004040688499736073,
+                 -0.021332789766191164, 0.11070463774125715}}};
+
+/// Horner over coefficients listed highest degree first (Fp::horner takes them lowest first).
+Value horner_high_first(Fp& a, Value x, const std::vector<double>& coeffs) {
+  return a.horner(x, std::vector<double>(coeffs.rbegin(), coeffs.rend()));
+}
+
+}  // namespace
+
+Value math_erf(Builder& b, Value x) {
+  Fp a(b, x.ty);
+  Value ax = b.glsl(GlslFAbs, a.f, {x});
+  // |x| < 1: x P(x^2 - 1/2). A subnormal or zero x gives x times 2/sqrt(pi), -0 stays -0.
+  Value t = a.mul(x, x);
+  Value small = a.mul(x, horner_high_first(a, a.sub(t, a.c(0.5)), a.f64 ? kErfSmall64 : kErfSmall32));
+  // 1 <= |x| < 4 (f32) or 6 (f64): 1 - e^(-x^2) erfcx(|x|); the subtracted term is below
+  // 0.16, so its errors shrink in the result. Beyond, erf rounds to +-1.
+  const std::vector<ErfcxPiece>& pieces = a.f64 ? kErfcx64 : kErfcx32;
+  double top = pieces.back().hi;
+  Value axc = b.select(b.lt(ax, a.c(top)), ax, a.c(top));
+  Value cx;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    Value v = horner_high_first(a, a.sub(axc, a.c(pieces[i].centre)), pieces[i].coeffs);
+    cx = i == 0 ? v : b.select(b.lt(axc, a.c(pieces[i].lo)), cx, v);
+  }
+  Value e = math_exp(b, b.neg(a.mul(axc, axc)));
+  Value mid = a.sub(a.c(1), a.mul(e, cx));
+  Value y = b.select(b.lt(ax, a.c(top)), mid, a.c(1));
+  y = b.select(b.lt(x, a.c(0)), b.neg(y), y);
+  y = b.select(b.lt(ax, a.c(1)), small, y);
   return b.select(b.is_nan(x), x, y);
 }
 

@@ -1,6 +1,6 @@
 /// \file
-/// exp, exp2, log and tanh of f32 and f64 values in plain SPIR-V arithmetic, in place of the
-/// GLSL.std.450 instructions.
+/// exp, exp2, log, tanh, log2, log1p, erf and sigmoid of f32 and f64 values in plain SPIR-V
+/// arithmetic, in place of the GLSL.std.450 instructions (which have no log1p or erf at all).
 ///
 /// Why not the extended instructions: GLSL.std.450's Exp, Exp2, Log and Tanh take 16- and
 /// 32-bit floats only (no f64 at all); their precision is implementation-defined (Vulkan
@@ -28,5 +28,10 @@ spv::Value math_exp2(spv::Builder& b, spv::Value x);
 spv::Value math_log(spv::Builder& b, spv::Value x);
 /// tanh of an F32 or F64 value.
 spv::Value math_tanh(spv::Builder& b, spv::Value x);
+/// log2, log1p, erf and sigmoid (1 / (1 + e^-x)) of an F32 or F64 value.
+spv::Value math_log2(spv::Builder& b, spv::Value x);
+spv::Value math_log1p(spv::Builder& b, spv::Value x);
+spv::Value math_erf(spv::Builder& b, spv::Value x);
+spv::Value math_sigmoid(spv::Builder& b, spv::Value x);
 
 }  // namespace tegula::vulkan

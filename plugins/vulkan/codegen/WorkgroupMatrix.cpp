@@ -196,6 +196,7 @@ Result<Value> KernelGen::workgroup_arithmetic(const ir::Expr& e, Buf& b) {
     case ir::ExprKind::Var:
     case ir::ExprKind::Load:
     case ir::ExprKind::Cast:
+    case ir::ExprKind::Bitcast:
     case ir::ExprKind::Select: break;
   }
   return fail(e->loc, "a workgroup matrix map takes + - * and negation only");

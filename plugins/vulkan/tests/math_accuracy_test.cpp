@@ -1,5 +1,6 @@
-// exp, exp2, log and tanh on the device, in f32 and f64, stay within the conformance table's
-// ulp limits (conformance/tolerances.json: 3 ulp, 5 for tanh) of a long double oracle over
+// exp, exp2, log, tanh, log2, log1p, erf and sigmoid on the device, in f32 and f64, stay
+// within the conformance table's ulp limits (conformance/tolerances.json: 3 ulp, 5 for tanh,
+// 4 for log1p and sigmoid) of a long double oracle over
 // wide random ranges, values near overflow and underflow, subnormal inputs and results, and
 // the special values (inf, NaN, -0), which must come out exactly as the float64 reference
 // gives them (the signs of zero results included). Every module passes spirv-val.
@@ -29,6 +30,10 @@ const Function kExp{"exp", [](long double x) { return expl(x); }, 3};
 const Function kExp2{"exp2", [](long double x) { return exp2l(x); }, 3};
 const Function kLog{"log", [](long double x) { return logl(x); }, 3};
 const Function kTanh{"tanh", [](long double x) { return tanhl(x); }, 5};
+const Function kLog2{"log2", [](long double x) { return log2l(x); }, 3};
+const Function kLog1p{"log1p", [](long double x) { return log1pl(x); }, 4};
+const Function kErf{"erf", [](long double x) { return erfl(x); }, 3};
+const Function kSigmoid{"sigmoid", [](long double x) { return 1.0L / (1.0L + expl(-x)); }, 4};
 
 template <typename F>
 const char* dtype_name() {
@@ -240,7 +245,65 @@ std::vector<F> tanh_inputs() {
   return in.v;
 }
 
+/// log1p: around 0 in every binade down to the subnormals (where log1p x = x), near -1
+/// (where it goes to -inf), and over every positive binade.
+template <typename F>
+std::vector<F> log1p_inputs() {
+  const bool d = sizeof(F) == 8;
+  Inputs<F> in;
+  in.specials();
+  in.log_uniform(10000, d ? -1074 : -149, 0, true);
+  in.positive_bits(10000);
+  in.uniform(3000, -1, -0.5);
+  for (double x : {-1.0, -0.9999, -0.5, 1e-8, -1e-8}) in.add(x);
+  in.uniform(200, -100, -1.01);  // below -1: NaN
+  return in.v;
+}
+
+/// erf: near 0 in every binade (2x/sqrt(pi)), across the interval joins (1, and 2, 3, 4 in
+/// f64) and out to where it rounds to +-1.
+template <typename F>
+std::vector<F> erf_inputs() {
+  const bool d = sizeof(F) == 8;
+  Inputs<F> in;
+  in.specials();
+  in.uniform(20000, -7, 7);
+  in.log_uniform(5000, d ? -1074 : -149, 3, true);
+  for (double t : {1.0, 2.0, 3.0, 4.0, 6.0}) in.uniform(500, t * 0.98, t * 1.02);
+  return in.v;
+}
+
+/// sigmoid: the whole range, out to where e^-x overflows and the result is subnormal or 0.
+template <typename F>
+std::vector<F> sigmoid_inputs() {
+  const bool d = sizeof(F) == 8;
+  Inputs<F> in;
+  in.specials();
+  in.uniform(20000, d ? -760 : -110, d ? 60 : 30);
+  in.uniform(5000, -8, 8);
+  in.log_uniform(3000, d ? -60 : -30, 3, true);
+  return in.v;
+}
+
 }  // namespace
+
+TEST_CASE("log2 within 3 ulp (exact on powers of two) and log1p within 4 ulp, near 0 and -1 included") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  check_function<float>(kLog2, log_inputs<float>());
+  check_function<float>(kLog1p, log1p_inputs<float>());
+  if (!env().target || !env().target->has_dtype(DType::F64)) return;
+  check_function<double>(kLog2, log_inputs<double>());
+  check_function<double>(kLog1p, log1p_inputs<double>());
+}
+
+TEST_CASE("erf within 3 ulp and sigmoid within 4 ulp, tiny, subnormal and saturated results included") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  check_function<float>(kErf, erf_inputs<float>());
+  check_function<float>(kSigmoid, sigmoid_inputs<float>());
+  if (!env().target || !env().target->has_dtype(DType::F64)) return;
+  check_function<double>(kErf, erf_inputs<double>());
+  check_function<double>(kSigmoid, sigmoid_inputs<double>());
+}
 
 TEST_CASE("exp and exp2 are within 3 ulp, subnormal results and overflow included") {
   TG_REQUIRE_VULKAN_DEVICE();
