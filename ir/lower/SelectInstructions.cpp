@@ -115,6 +115,9 @@ bool arithmetic_over(const Expr& e, const std::string& name, bool workgroup) {
     case ExprKind::Cast: return !workgroup && arithmetic_over(e->args[0], name, workgroup);
     case ExprKind::Load:
     case ExprKind::Select: return false;
+    // An opaque matrix hides which element a thread holds, so nothing can say an element's
+    // index there: a map with idx() keeps its accumulator in a described layout.
+    case ExprKind::ElemIndex: return false;
   }
   return false;
 }
@@ -333,7 +336,7 @@ std::optional<Candidate> consider(const MatrixInstruction& mi, const GemmFacts& 
   if (acc_opaque) {
     if (!g.c_may_be_opaque) {
       why = "its accumulator is an opaque matrix, and the kernel uses C in a way only a per-thread layout allows "
-            "(a reduction, a broadcast, a sub-tile or a function other than + - * /)";
+            "(a reduction, a broadcast, a sub-tile, an element index or a function other than + - * /)";
       return std::nullopt;
     }
     if (g.a_scope != Scope::Shared || g.b_scope != Scope::Shared) {

@@ -196,7 +196,8 @@ Result<Value> KernelGen::workgroup_arithmetic(const ir::Expr& e, Buf& b) {
     case ir::ExprKind::Var:
     case ir::ExprKind::Load:
     case ir::ExprKind::Cast:
-    case ir::ExprKind::Select: break;
+    case ir::ExprKind::Select:
+    case ir::ExprKind::ElemIndex: break;
   }
   return fail(e->loc, "a workgroup matrix map takes + - * and negation only");
 }
