@@ -37,7 +37,7 @@ const Bad kCases[] = {
      "is the index of the element a map writes"},
     {"in an if", "kernel k(A: f32[4]) grid(1) threads(4) {\n  if idx(0) < 2 {\n    barrier\n  }\n}\n", 2, 6,
      "is the index of the element a map writes"},
-    {"in a loop bound", "kernel k(A: f32[4]) grid(1) threads(4) {\n  for i in 0 .. idx(0) {\n    barrier\n  }\n}\n", 2, 18,
+    {"in a loop bound", "kernel k(A: f32[4]) grid(1) threads(4) {\n  for i in 0 .. idx(0) {\n    barrier\n  }\n}\n", 2, 17,
      "is the index of the element a map writes"},
     {"in a tile offset", "kernel k(A: f32[64]) grid(1) threads(32) {\n  alloc T: shared f32[16]\n  copy A[idx(0)], T\n}\n", 3, 10,
      "is the index of the element a map writes"},
