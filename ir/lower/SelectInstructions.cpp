@@ -203,7 +203,7 @@ std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmF
     return std::nullopt;
   }
   if (!g.c_store_only) {
-    why = "a workgroup matrix accumulator can only be filled, multiplied into, changed by + - * of scalars and copied whole "
+    why = "a workgroup matrix accumulator can only be filled, multiplied into, changed by + - * of scalars (no element index) and copied whole "
           "to an f16 or f32 tensor";
     return std::nullopt;
   }
