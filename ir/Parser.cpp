@@ -506,7 +506,9 @@ private:
   /// it is verified (a rank check) and lowered (a per-register constant).
   Result<Expr> parse_elem_index(const SourceLoc& l) {
     TG_RETURN_IF_ERROR(expect(Tok::LParen));
-    if (!at(Tok::Int)) return fail("idx takes the axis as a non-negative integer literal (idx(0), idx(1), ...), found " + describe(cur()));
+    if (!at(Tok::Int))
+      return fail("idx takes the axis as a non-negative integer literal (idx(0), idx(1), ...), found " +
+                  describe(cur()));
     int64_t axis = cur().int_value;
     next();
     TG_RETURN_IF_ERROR(expect(Tok::RParen));

@@ -392,8 +392,10 @@ private:
   Result<Type> infer_elem_index(const Expr& e, const ExprCtx& ctx) {
     std::string spelled = "idx(" + std::to_string(e->int_value) + ")";
     if (!ctx.tiles || !ctx.map_dst)
-      return fail(e->loc, spelled + " is the index of the element a map writes, and this expression is not a map's" +
-                              (parallel_depth_ > 0 ? " (inside a parallel loop the loop variables are the element's indices)" : ""));
+      return fail(
+          e->loc,
+          spelled + " is the index of the element a map writes, and this expression is not a map's" +
+              (parallel_depth_ > 0 ? " (inside a parallel loop the loop variables are the element's indices)" : ""));
     int64_t rank = int64_t(ctx.map_dst->shape.size());
     if (e->int_value < 0 || e->int_value >= rank)
       return fail(e->loc, spelled + " names axis " + std::to_string(e->int_value) + ", and the map's destination " +

@@ -41,7 +41,7 @@ struct Gemm {
   double init = 0;
   std::vector<int64_t> misalign;
   std::optional<MmaShape> exact_atom;  ///< the code must show exactly this instruction shape
-  bool causal = false;  ///< a causal mask over the accumulator (map with idx) before the store
+  bool causal = false;                 ///< a causal mask over the accumulator (map with idx) before the store
 };
 
 struct Layout {
@@ -378,7 +378,10 @@ public:
           g.causal = true;
           set_mnk(g, prime_above(g.tm + g.tm / 2), prime_above(g.tn + 2), g.tk + 3);
         },
-        opaque ? mi->id + "'s accumulator is an opaque matrix: its element positions are hidden, so a map with idx() cannot run on it" : "");
+        opaque ? mi->id +
+                     "'s accumulator is an opaque matrix: its element positions are hidden, so a map with idx() cannot "
+                     "run on it"
+               : "");
     if (a != acc && dtype_is_float(a)) variant(std::string("out_") + dt(a), [&](Gemm& g) { g.out = a; });
   }
 

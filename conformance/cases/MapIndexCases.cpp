@@ -32,9 +32,9 @@ std::string causal_expr(DType d, int64_t tm, int64_t tn) {
 
 std::string tile_kernel(DType d, const char* x_scope, const char* z_scope, const Tile2& t) {
   std::string ty = dt(d), tile = dims({n(t.tm), n(t.tn)}), at = "[by * " + n(t.tm) + ", bx * " + n(t.tn) + "]";
-  return "kernel map_index(X: " + ty + "[M, N], Z: " + ty + "[M, N]) grid(ceildiv(N, " + n(t.tn) + "), ceildiv(M, " + n(t.tm) +
-         ")) threads(128) {\n  alloc x: " + x_scope + " " + ty + tile + "\n  alloc z: " + z_scope + " " + ty + tile + "\n  copy X" + at +
-         ", x\n  map z = " + causal_expr(d, t.tm, t.tn) + "\n  copy z, Z" + at + "\n}\n";
+  return "kernel map_index(X: " + ty + "[M, N], Z: " + ty + "[M, N]) grid(ceildiv(N, " + n(t.tn) + "), ceildiv(M, " +
+         n(t.tm) + ")) threads(128) {\n  alloc x: " + x_scope + " " + ty + tile + "\n  alloc z: " + z_scope + " " + ty +
+         tile + "\n  copy X" + at + ", x\n  map z = " + causal_expr(d, t.tm, t.tn) + "\n  copy z, Z" + at + "\n}\n";
 }
 
 CaseSpec index_case(Generator& g, const std::string& name, const std::string& row, const std::string& kernel,
@@ -56,7 +56,8 @@ void add_causal(Generator& g) {
     const char* x;
     const char* z;
   };
-  const Scopes scopes[] = {{"fragment", "fragment", "fragment"}, {"to_shared", "fragment", "shared"}, {"shared", "shared", "shared"}};
+  const Scopes scopes[] = {
+      {"fragment", "fragment", "fragment"}, {"to_shared", "fragment", "shared"}, {"shared", "shared", "shared"}};
   const Tile2 tiles[] = {{"tail", 16, 64, 33, 130}, {"one", 1, 1, 1, 1}, {"prime", 7, 13, 29, 31}};
   for (DType d : all_dtypes()) {
     for (const Scopes& s : scopes) {
@@ -74,8 +75,10 @@ void add_causal(Generator& g) {
 void add_rank1(Generator& g) {
   for (DType d : {DType::F32, DType::I32, DType::F16}) {
     std::string ty = dt(d);
-    std::string k = "kernel map_index_1d(X: " + ty + "[L], Z: " + ty + "[L]) grid(ceildiv(L, 96)) threads(64) {\n  alloc x: fragment " + ty +
-                    "[96]\n  copy X[bx * 96], x\n  map x = select(bx * 96 + idx(0) < L - 3, x, bx * 96 + idx(0))\n  copy x, Z[bx * 96]\n}\n";
+    std::string k = "kernel map_index_1d(X: " + ty + "[L], Z: " + ty +
+                    "[L]) grid(ceildiv(L, 96)) threads(64) {\n  alloc x: fragment " + ty +
+                    "[96]\n  copy X[bx * 96], x\n  map x = select(bx * 96 + idx(0) < L - 3, x, bx * 96 + idx(0))\n  "
+                    "copy x, Z[bx * 96]\n}\n";
     g.add(index_case(g, std::string("tegula.map.index.tail_1d.") + ty, "map idx", k, {{"L", 197}}, d));
   }
 }
@@ -85,9 +88,13 @@ void add_rank1(Generator& g) {
 void add_rank3(Generator& g) {
   for (DType d : {DType::F32, DType::BF16}) {
     std::string ty = dt(d);
-    std::string k = "kernel map_index_3d(X: " + ty + "[B, S, S], Z: " + ty + "[B, S, S]) grid(1, 1, ceildiv(B, 2)) threads(128) {\n"
-                    "  alloc x: fragment " + ty + "[2, 8, 8]\n  alloc z: shared " + ty + "[2, 8, 8]\n  copy X[bz * 2, 0, 0], x\n"
-                    "  map z = select(idx(2) <= idx(1), x, cast<f32>(bz * 2 + idx(0)) * 0.5)\n  copy z, Z[bz * 2, 0, 0]\n}\n";
+    std::string k =
+        "kernel map_index_3d(X: " + ty + "[B, S, S], Z: " + ty +
+        "[B, S, S]) grid(1, 1, ceildiv(B, 2)) threads(128) {\n"
+        "  alloc x: fragment " +
+        ty + "[2, 8, 8]\n  alloc z: shared " + ty +
+        "[2, 8, 8]\n  copy X[bz * 2, 0, 0], x\n"
+        "  map z = select(idx(2) <= idx(1), x, cast<f32>(bz * 2 + idx(0)) * 0.5)\n  copy z, Z[bz * 2, 0, 0]\n}\n";
     g.add(index_case(g, std::string("tegula.map.index.triangular_3d.") + ty, "map idx", k, {{"B", 5}, {"S", 7}}, d));
   }
 }

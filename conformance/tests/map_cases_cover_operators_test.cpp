@@ -72,10 +72,11 @@ TEST_CASE("every expression kind a map can hold has a map case, idx along every 
   REQUIRE(used.map_kernels > 0);
   // An element load X[i, j] is only legal inside a parallel loop (the verifier refuses it
   // in a map), so it is the one kind no map case can hold.
-#define TG_EXPR_COVERED(e, what)                         \
-  if (ir::ExprKind::e != ir::ExprKind::Load)             \
+#define TG_EXPR_COVERED(e, what)             \
+  if (ir::ExprKind::e != ir::ExprKind::Load) \
     CHECK_MESSAGE(used.kinds.count(ir::ExprKind::e), "no map case uses the expression kind " #e " (" what ")");
   TG_FOR_EACH_EXPR(TG_EXPR_COVERED)
 #undef TG_EXPR_COVERED
-  for (int64_t axis = 0; axis < 3; ++axis) CHECK_MESSAGE(used.index_axes.count(axis), "no map case reads idx(" << axis << ")");
+  for (int64_t axis = 0; axis < 3; ++axis)
+    CHECK_MESSAGE(used.index_axes.count(axis), "no map case reads idx(" << axis << ")");
 }

@@ -162,7 +162,8 @@ private:
   Status note_indices(const Stmt& s, const std::string& exec) {
     const std::string& dst = s.target().buffer;
     if (exec.empty()) {
-      ctx_.note("map into '" + dst + "': element indices from its free thread plan (a base per thread, a constant per element)");
+      ctx_.note("map into '" + dst +
+                "': element indices from its free thread plan (a base per thread, a constant per element)");
       return Status::ok();
     }
     Stmt* alloc = ctx_.find_alloc(exec);

@@ -47,8 +47,10 @@ TEST_CASE("a causal mask over tiles of a larger tensor uses block indices and id
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < M; ++c) {
       double got = args[1].values[size_t(r * M + c)];
-      if (c > r) CHECK(got == -INFINITY);
-      else CHECK(got == 0.25 * (r * M + c));
+      if (c > r)
+        CHECK(got == -INFINITY);
+      else
+        CHECK(got == 0.25 * (r * M + c));
     }
 }
 

@@ -12,9 +12,11 @@ using namespace tegula::ir::testing;
 namespace {
 
 /// gemm_text with a causal mask over the accumulator before it is stored.
-std::string causal_gemm(const std::string& dt, int64_t m, int64_t n, int64_t k, int64_t threads, const std::string& extra = "") {
+std::string causal_gemm(const std::string& dt, int64_t m, int64_t n, int64_t k, int64_t threads,
+                        const std::string& extra = "") {
   std::string text = gemm_text(dt, m, n, k, threads, extra);
-  std::string mask = "  map Acc = select(bx * " + std::to_string(n) + " + idx(1) > by * " + std::to_string(m) + " + idx(0), -inf, Acc)\n";
+  std::string mask = "  map Acc = select(bx * " + std::to_string(n) + " + idx(1) > by * " + std::to_string(m) +
+                     " + idx(0), -inf, Acc)\n";
   auto pos = text.find("  copy Acc, C[");
   REQUIRE(pos != std::string::npos);
   return text.insert(pos, mask);
@@ -22,7 +24,8 @@ std::string causal_gemm(const std::string& dt, int64_t m, int64_t n, int64_t k, 
 
 const std::vector<std::string> kGemmShapes = {"M=70,N=33,K=45", "M=1,N=1,K=1", "M=131,N=67,K=19"};
 
-void check_same_results(const Kernel& original, const LowerResult& r, const std::vector<std::string>& shapes = kGemmShapes) {
+void check_same_results(const Kernel& original, const LowerResult& r,
+                        const std::vector<std::string>& shapes = kGemmShapes) {
   std::string text = print_kernel(r.kernel);
   auto back = read_lowered(text, "lowered");
   REQUIRE_MESSAGE(back.is_ok(), back.status().str());
@@ -63,7 +66,8 @@ TEST_CASE("a causal mask over mma.sync and wgmma accumulators, each forced") {
   for (const Forced& f : cases) {
     CAPTURE(f.target);
     CAPTURE(f.inst);
-    auto k = parse_and_verify(causal_gemm("f16", f.m, f.n, 32, f.threads, std::string(", inst=\"") + f.inst + "\""), "causal");
+    auto k = parse_and_verify(causal_gemm("f16", f.m, f.n, 32, f.threads, std::string(", inst=\"") + f.inst + "\""),
+                              "causal");
     REQUIRE_MESSAGE(k.is_ok(), k.status().str());
     auto r = lower(*k, target(f.target));
     REQUIRE_MESSAGE(r.is_ok(), r.status().str());
@@ -73,16 +77,18 @@ TEST_CASE("a causal mask over mma.sync and wgmma accumulators, each forced") {
 }
 
 TEST_CASE("maps with idx over fragments and shared tiles lower and compute the original") {
-  const char* scopes[][2] = {{"fragment", "fragment"}, {"fragment", "shared"}, {"shared", "shared"}, {"shared", "fragment"}};
+  const char* scopes[][2] = {
+      {"fragment", "fragment"}, {"fragment", "shared"}, {"shared", "shared"}, {"shared", "fragment"}};
   for (const std::string& tname : builtin_target_names()) {
     for (const auto& sc : scopes) {
       CAPTURE(tname);
       CAPTURE(sc[0]);
       CAPTURE(sc[1]);
-      std::string text = std::string("kernel m(A: f32[M, N], C: f32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(64) {\n") +
-                         "  alloc x: " + sc[0] + " f32[7, 13]\n  alloc z: " + sc[1] + " f32[7, 13]\n  copy A[by * 7, bx * 13], x\n" +
-                         "  map z = select(bx * 13 + idx(1) >= M - 2, x * 2.0, x + cast<f32>(idx(0) * 13 + idx(1)))\n" +
-                         "  copy z, C[by * 7, bx * 13]\n}\n";
+      std::string text =
+          std::string("kernel m(A: f32[M, N], C: f32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(64) {\n") +
+          "  alloc x: " + sc[0] + " f32[7, 13]\n  alloc z: " + sc[1] + " f32[7, 13]\n  copy A[by * 7, bx * 13], x\n" +
+          "  map z = select(bx * 13 + idx(1) >= M - 2, x * 2.0, x + cast<f32>(idx(0) * 13 + idx(1)))\n" +
+          "  copy z, C[by * 7, bx * 13]\n}\n";
       auto k = parse_and_verify(text, "m");
       REQUIRE_MESSAGE(k.is_ok(), k.status().str());
       auto r = lower(*k, target(tname));

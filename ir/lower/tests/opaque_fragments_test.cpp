@@ -89,7 +89,8 @@ TEST_CASE("a map with element indices keeps its accumulator out of an opaque mat
   CHECK(find_attr(alloc_of(r->kernel, "Acc")->attrs, "layout.opaque") == nullptr);
   CHECK(log_has(*r, "an element index"));
   CHECK(log_has(*r, "map into 'Acc': element indices from the layout of fragment 'Acc'"));
-  for (const char* shape : {"M=64,N=64,K=32", "M=70,N=33,K=45", "M=1,N=1,K=1"}) CHECK(*run_bytes(r->kernel, shape, 3) == *run_bytes(*k, shape, 3));
+  for (const char* shape : {"M=64,N=64,K=32", "M=70,N=33,K=45", "M=1,N=1,K=1"})
+    CHECK(*run_bytes(r->kernel, shape, 3) == *run_bytes(*k, shape, 3));
 }
 
 TEST_CASE("a cooperative matrix forced onto an accumulator a map with idx writes is refused by the lowering") {

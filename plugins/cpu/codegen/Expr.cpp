@@ -217,7 +217,8 @@ static Result<Val> tile_use(Emitter& em, const ir::Expr& e) {
 static Result<Val> elem_index(Emitter& em, const ir::Expr& e) {
   const Emitter::MapIndex* m = em.map_index;
   if (!m || m->flat || size_t(e->int_value) >= m->coords.size())
-    return error(ErrorCode::Internal, "cpu codegen: idx(" + std::to_string(e->int_value) + ") outside a map's loop nest", e->loc);
+    return error(ErrorCode::Internal,
+                 "cpu codegen: idx(" + std::to_string(e->int_value) + ") outside a map's loop nest", e->loc);
   return Val{m->coords[size_t(e->int_value)], VK::Index};
 }
 

@@ -50,7 +50,8 @@ TEST_CASE("maps with idx over fragments and shared tiles match the reference bit
 
 TEST_CASE("a sequence tail (rank 1) and a triangular mask per batch (rank 3)") {
   check_against_reference(
-      "kernel t(X: f32[L], Z: f32[L]) grid(ceildiv(L, 96)) threads(32) {\n  alloc x: fragment f32[96]\n  copy X[bx * 96], x\n"
+      "kernel t(X: f32[L], Z: f32[L]) grid(ceildiv(L, 96)) threads(32) {\n  alloc x: fragment f32[96]\n  copy X[bx * "
+      "96], x\n"
       "  map x = select(bx * 96 + idx(0) < L - 3, x, cast<f32>(bx * 96 + idx(0)))\n  copy x, Z[bx * 96]\n}\n",
       {{"L", 197}}, 3, Tolerance{});
   check_against_reference(

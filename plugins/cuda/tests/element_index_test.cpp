@@ -18,11 +18,13 @@ const char* kTargets[] = {"sm_80", "sm_89", "sm_90a", "sm_100a"};
 
 std::string causal_gemm(int64_t m, int64_t n, int64_t threads, const std::string& inst, const std::string& mask) {
   auto s = [](int64_t v) { return std::to_string(v); };
-  return "kernel causal(A: f16[M, K], B: f16[K, N], C: f32[M, N]) grid(ceildiv(N, " + s(n) + "), ceildiv(M, " + s(m) + ")) threads(" +
-         s(threads) + ") {\n  alloc As: shared f16[" + s(m) + ", 32]\n  alloc Bs: shared f16[32, " + s(n) + "]\n  alloc Acc: fragment f32[" +
-         s(m) + ", " + s(n) + "]\n  fill Acc, 0.0\n  for k in 0 .. ceildiv(K, 32) {\n    copy A[by * " + s(m) + ", k * 32], As\n" +
-         "    copy B[k * 32, bx * " + s(n) + "], Bs\n    gemm As, Bs, Acc, accumulate=true" + (inst.empty() ? "" : ", inst=\"" + inst + "\"") +
-         "\n  }\n  map Acc = " + mask + "\n  copy Acc, C[by * " + s(m) + ", bx * " + s(n) + "]\n}\n";
+  return "kernel causal(A: f16[M, K], B: f16[K, N], C: f32[M, N]) grid(ceildiv(N, " + s(n) + "), ceildiv(M, " + s(m) +
+         ")) threads(" + s(threads) + ") {\n  alloc As: shared f16[" + s(m) + ", 32]\n  alloc Bs: shared f16[32, " +
+         s(n) + "]\n  alloc Acc: fragment f32[" + s(m) + ", " + s(n) +
+         "]\n  fill Acc, 0.0\n  for k in 0 .. ceildiv(K, 32) {\n    copy A[by * " + s(m) + ", k * 32], As\n" +
+         "    copy B[k * 32, bx * " + s(n) + "], Bs\n    gemm As, Bs, Acc, accumulate=true" +
+         (inst.empty() ? "" : ", inst=\"" + inst + "\"") + "\n  }\n  map Acc = " + mask + "\n  copy Acc, C[by * " +
+         s(m) + ", bx * " + s(n) + "]\n}\n";
 }
 
 std::string causal_mask(int64_t m, int64_t n) {
@@ -33,7 +35,9 @@ int64_t count_div_mod(const std::string& src) {
   int64_t c = 0;
   for (size_t i = 0; i + 1 < src.size(); ++i) {
     // '/' or '%' as an operator (not the '//' of a comment, not inside "%d" formats).
-    if (src[i] == '/' && src[i + 1] != '/' && (i == 0 || src[i - 1] != '/') && src[i + 1] != '*' && (i == 0 || src[i - 1] != '*')) ++c;
+    if (src[i] == '/' && src[i + 1] != '/' && (i == 0 || src[i - 1] != '/') && src[i + 1] != '*' &&
+        (i == 0 || src[i - 1] != '*'))
+      ++c;
     if (src[i] == '%' && src[i + 1] == ' ') ++c;
   }
   return c;
@@ -95,9 +99,11 @@ TEST_CASE("maps with idx over fragments and shared tiles compile offline for eve
       CAPTURE(t);
       CAPTURE(sc[0]);
       CAPTURE(sc[1]);
-      std::string text = std::string("kernel m(X: i32[M, N], Z: i32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n") +
-                         "  alloc x: " + sc[0] + " i32[7, 13]\n  alloc z: " + sc[1] + " i32[7, 13]\n  copy X[by * 7, bx * 13], x\n" +
-                         "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), idx(0) * 3 - idx(1), x)\n  copy z, Z[by * 7, bx * 13]\n}\n";
+      std::string text =
+          std::string("kernel m(X: i32[M, N], Z: i32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n") +
+          "  alloc x: " + sc[0] + " i32[7, 13]\n  alloc z: " + sc[1] + " i32[7, 13]\n  copy X[by * 7, bx * 13], x\n" +
+          "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), idx(0) * 3 - idx(1), x)\n  copy z, Z[by * 7, bx * "
+          "13]\n}\n";
       auto ptx = ptx_for(text, t);
       REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
     }
@@ -114,10 +120,11 @@ TEST_CASE("on a CUDA device: causal masks and idx maps match the interpreter") {
   }
   RunOptions o;
   o.bindings = {{"M", 29}, {"N", 31}};
-  Status st = run_and_compare(*gpu,
-                              "kernel m(X: f32[M, N], Z: f32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n"
-                              "  alloc x: fragment f32[7, 13]\n  alloc z: shared f32[7, 13]\n  copy X[by * 7, bx * 13], x\n"
-                              "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), -inf, x)\n  copy z, Z[by * 7, bx * 13]\n}\n",
-                              o);
+  Status st = run_and_compare(
+      *gpu,
+      "kernel m(X: f32[M, N], Z: f32[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n"
+      "  alloc x: fragment f32[7, 13]\n  alloc z: shared f32[7, 13]\n  copy X[by * 7, bx * 13], x\n"
+      "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), -inf, x)\n  copy z, Z[by * 7, bx * 13]\n}\n",
+      o);
   CHECK_MESSAGE(st.is_ok(), st.str());
 }

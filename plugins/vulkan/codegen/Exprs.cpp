@@ -61,7 +61,8 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
       // The element's coordinate from the map's layout: a per-invocation base plus this
       // slot's constant (for_slots), never a division of a linear index.
       if (!map || !map->element_coords || size_t(e->int_value) >= map->coords.size())
-        return error(ErrorCode::Internal, "vulkan: idx(" + std::to_string(e->int_value) + ") outside an element-wise map", e->loc);
+        return error(ErrorCode::Internal,
+                     "vulkan: idx(" + std::to_string(e->int_value) + ") outside an element-wise map", e->loc);
       return map->coords[size_t(e->int_value)];
     }
     case ir::ExprKind::Cast: {

@@ -41,9 +41,11 @@ TEST_CASE("maps with idx over fragments and shared tiles match the reference bit
         std::string t = T;
         std::string masked = t == "i32" ? "idx(0) * 3 - idx(1)" : "-inf";
         RunSpec spec;
-        spec.text = "kernel m(X: " + t + "[M, N], Z: " + t + "[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n  alloc x: " +
-                    sc[0] + " " + t + "[7, 13]\n  alloc z: " + sc[1] + " " + t + "[7, 13]\n  copy X[by * 7, bx * 13], x\n" +
-                    "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), " + masked + ", x)\n  copy z, Z[by * 7, bx * 13]\n}\n";
+        spec.text = "kernel m(X: " + t + "[M, N], Z: " + t +
+                    "[M, N]) grid(ceildiv(N, 13), ceildiv(M, 7)) threads(32) {\n  alloc x: " + sc[0] + " " + t +
+                    "[7, 13]\n  alloc z: " + sc[1] + " " + t + "[7, 13]\n  copy X[by * 7, bx * 13], x\n" +
+                    "  map z = select(bx * 13 + idx(1) > by * 7 + idx(0), " + masked +
+                    ", x)\n  copy z, Z[by * 7, bx * 13]\n}\n";
         spec.bindings = shape;
         CHECK(run_compare(spec) == "");
       }
@@ -55,7 +57,8 @@ TEST_CASE("a sequence tail (rank 1) and a triangular mask per batch (rank 3)") {
   TG_REQUIRE_VULKAN_DEVICE();
   RunSpec tail;
   tail.text =
-      "kernel t(X: f32[L], Z: f32[L]) grid(ceildiv(L, 96)) threads(32) {\n  alloc x: fragment f32[96]\n  copy X[bx * 96], x\n"
+      "kernel t(X: f32[L], Z: f32[L]) grid(ceildiv(L, 96)) threads(32) {\n  alloc x: fragment f32[96]\n  copy X[bx * "
+      "96], x\n"
       "  map x = select(bx * 96 + idx(0) < L - 3, x, cast<f32>(bx * 96 + idx(0)))\n  copy x, Z[bx * 96]\n}\n";
   tail.bindings = "L=197";
   CHECK(run_compare(tail) == "");
