@@ -249,6 +249,12 @@ Expr tile_use(std::string buffer, SourceLoc loc) {
   return e;
 }
 
+Expr elem_index(int64_t axis, SourceLoc loc) {
+  Expr e = make(ExprKind::ElemIndex, std::move(loc));
+  e->int_value = axis;
+  return e;
+}
+
 Expr unary(UnaryOp op, Expr x, SourceLoc loc) {
   Expr e = make(ExprKind::Unary, std::move(loc));
   e->unary = op;
@@ -381,6 +387,7 @@ bool same_expr(const Expr& a, const Expr& b) {
   if (a->kind != b->kind || a->args.size() != b->args.size()) return false;
   switch (a->kind) {
     case ExprKind::IntImm:
+    case ExprKind::ElemIndex:
       if (a->int_value != b->int_value) return false;
       break;
     case ExprKind::FloatImm:

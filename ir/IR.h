@@ -150,7 +150,7 @@ using Expr = std::shared_ptr<ExprNode>;
 
 struct ExprNode {
   ExprKind kind = ExprKind::IntImm;
-  int64_t int_value = 0;
+  int64_t int_value = 0;  ///< IntImm's value; ElemIndex's axis
   double float_value = 0;
   std::string name;  ///< Var, Load, Tile
   UnaryOp unary = UnaryOp::Neg;
@@ -166,6 +166,7 @@ Expr float_imm(double v, SourceLoc loc = {});
 Expr var(std::string name, SourceLoc loc = {});
 Expr load(std::string buffer, std::vector<Expr> indices, SourceLoc loc = {});
 Expr tile_use(std::string buffer, SourceLoc loc = {});
+Expr elem_index(int64_t axis, SourceLoc loc = {});  ///< idx(axis), inside a map
 Expr unary(UnaryOp op, Expr x, SourceLoc loc = {});
 Expr binary(BinaryOp op, Expr a, Expr b, SourceLoc loc = {});
 Expr cast(DType to, Expr x, SourceLoc loc = {});

@@ -174,6 +174,11 @@ private:
       }
       case ExprKind::Load: return compile_load(e);
       case ExprKind::Tile: return compile_tile_use(e);
+      case ExprKind::ElemIndex: {
+        const std::vector<int64_t>* index = &map_index_;
+        size_t axis = size_t(e->int_value);
+        return ExprFn([index, axis] { return double((*index)[axis]); });
+      }
       case ExprKind::Cast: {
         TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
         DType to = e->cast_to;

@@ -191,7 +191,24 @@
   X(Binary, "a binary operator or function")                                                      \
   X(Cast, "cast<dtype>(x): round x to dtype")                                                     \
   X(Bitcast, "bitcast<dtype>(x): x's bits read as dtype (same size)")                            \
-  X(Select, "select(c, a, b)")
+  X(Select, "select(c, a, b)")                                                                    \
+  X(ElemIndex, "idx(a) inside a map: the index, along axis a, of the destination element")
+
+///
+/// Element indices: `idx(a)` (a an integer literal) is the index along axis a of the element
+/// a map is writing, counted from the destination tile's origin, an integer (Index) in
+/// [0, extent_a). A map has one element index however many operands it reads (each reads
+/// the element at that index, broadcasting), so the index is the destination's, and only
+/// one spelling is needed; a tile's place in the tensor is the kernel's arithmetic
+/// (`by * 128 + idx(0)`), as it is for copies. One kind with the axis as its value, not a
+/// name per axis (`row`, `col`), because tiles have any rank up to 4 and axis numbers are
+/// what `reduce` already uses. `idx` is a call, like the functions, so `idx` stays usable as
+/// an ordinary name. Only a map has an element index: inside a parallel loop the loop
+/// variables already are the element's indices (a store, an `if`), and every other
+/// expression (offsets, bounds, fill values) is one value for the whole block. Lowering
+/// computes it from the layout of whatever runs the map (a thread's base coordinate once,
+/// plus a constant per register); a matrix layout whose positions are hidden (cooperative
+/// matrices) is not chosen for a fragment that a map with idx writes.
 
 /// Memory scopes: X(Enumerator, spelling).
 #define TG_FOR_EACH_SCOPE(X) \

@@ -512,6 +512,19 @@ private:
     return args;
   }
 
+  /// idx(a): the axis is a literal, so that which index an expression reads is known when
+  /// it is verified (a rank check) and lowered (a per-register constant).
+  Result<Expr> parse_elem_index(const SourceLoc& l) {
+    TG_RETURN_IF_ERROR(expect(Tok::LParen));
+    if (!at(Tok::Int))
+      return fail("idx takes the axis as a non-negative integer literal (idx(0), idx(1), ...), found " +
+                  describe(cur()));
+    int64_t axis = cur().int_value;
+    next();
+    TG_RETURN_IF_ERROR(expect(Tok::RParen));
+    return elem_index(axis, l);
+  }
+
   Result<Expr> parse_primary() {
     SourceLoc l = loc();
     if (at(Tok::Int)) {
@@ -552,6 +565,7 @@ private:
       TG_ASSIGN_OR_RETURN(auto args, parse_call_args(3, "select"));
       return select(args[0], args[1], args[2], l);
     }
+    if (name == "idx" && at(Tok::LParen)) return parse_elem_index(l);
     if (auto u = unary_from_call(name); u && at(Tok::LParen)) {
       TG_ASSIGN_OR_RETURN(auto args, parse_call_args(1, name));
       return unary(*u, args[0], l);

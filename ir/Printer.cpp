@@ -45,6 +45,7 @@ void print_expr_to(std::string& out, const Expr& e, int parent_prec, bool right_
     case ExprKind::FloatImm: out += print_float(e->float_value); return;
     case ExprKind::Var:
     case ExprKind::Tile: out += e->name; return;
+    case ExprKind::ElemIndex: out += "idx(" + std::to_string(e->int_value) + ")"; return;
     case ExprKind::Load:
       out += e->name;
       out += "[";

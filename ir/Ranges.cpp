@@ -97,6 +97,7 @@ std::optional<IntRange> expr_range(const Expr& e, const RangeMap& vars) {
     case ExprKind::FloatImm:
     case ExprKind::Load:
     case ExprKind::Tile:
+    case ExprKind::ElemIndex:  // its range is the map destination's, which a range map does not hold
     case ExprKind::Cast:
     case ExprKind::Bitcast:
     case ExprKind::Select: return std::nullopt;

@@ -54,6 +54,7 @@ Result<int64_t> eval_header_expr(const Kernel& k, const Expr& e, const std::vect
     case ExprKind::FloatImm:
     case ExprKind::Load:
     case ExprKind::Tile:
+    case ExprKind::ElemIndex:
     case ExprKind::Cast:
     case ExprKind::Bitcast:
     case ExprKind::Select: break;

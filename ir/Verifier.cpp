@@ -282,6 +282,7 @@ private:
       case ExprKind::Var: return infer_var(e, ctx);
       case ExprKind::Load: return infer_load(e, ctx);
       case ExprKind::Tile: return infer_tile(e, ctx);
+      case ExprKind::ElemIndex: return infer_elem_index(e, ctx);
       case ExprKind::Cast: {
         TG_ASSIGN_OR_RETURN(Type x, infer(e->args[0], ctx));
         (void)x;
@@ -430,6 +431,22 @@ private:
                               shape_str(dst) + " (dimension " + std::to_string(i) + ")");
     }
     return value_type_of(b.dtype);
+  }
+
+  /// idx(a): only a map has an element being written; its axis must be one of the
+  /// destination's.
+  Result<Type> infer_elem_index(const Expr& e, const ExprCtx& ctx) {
+    std::string spelled = "idx(" + std::to_string(e->int_value) + ")";
+    if (!ctx.tiles || !ctx.map_dst)
+      return fail(
+          e->loc,
+          spelled + " is the index of the element a map writes, and this expression is not a map's" +
+              (parallel_depth_ > 0 ? " (inside a parallel loop the loop variables are the element's indices)" : ""));
+    int64_t rank = int64_t(ctx.map_dst->shape.size());
+    if (e->int_value < 0 || e->int_value >= rank)
+      return fail(e->loc, spelled + " names axis " + std::to_string(e->int_value) + ", and the map's destination " +
+                              shape_str(ctx.map_dst->shape) + " has axes 0.." + std::to_string(rank - 1));
+    return Type::index();
   }
 
   // --- tiles ------------------------------------------------------------------------

@@ -41,6 +41,7 @@ struct Gemm {
   double init = 0;
   std::vector<int64_t> misalign;
   std::optional<MmaShape> exact_atom;  ///< the code must show exactly this instruction shape
+  bool causal = false;                 ///< a causal mask over the accumulator (map with idx) before the store
 };
 
 struct Layout {
@@ -74,6 +75,13 @@ std::string gemm_kernel(const Gemm& g) {
   } else {
     s += std::string(g.body == Body::Pipelined ? "  pipelined" : "  for") + " kk in 0 .. ceildiv(K, " + n(g.tk) + ")" +
          (g.body == Body::Pipelined ? ", stages=3" : "") + " {\n" + step + "  }\n";
+  }
+  if (g.causal) {
+    // The motivating case of element indices: above the diagonal of the whole C, a special
+    // value (or the index difference for integer accumulators).
+    std::string row = "by * " + n(g.tm) + " + idx(0)", col = "bx * " + n(g.tn) + " + idx(1)";
+    std::string masked = dtype_is_int(g.acc) ? "idx(0) - idx(1)" : "-inf";
+    s += "  map Acc = select(" + col + " > " + row + ", " + masked + ", Acc)\n";
   }
   s += "  copy Acc, C[by * " + n(g.tm) + ", bx * " + n(g.tn) + "]\n}\n";
   return s;
@@ -166,6 +174,12 @@ std::string exact_mnemonic(const MatrixInstruction& mi, std::string m, const Mma
 
 /// A workgroup-scope cooperative matrix: one per block, loading A and B from the tensors.
 bool workgroup_matrix(const MatrixInstruction& mi) { return mi.kind == InstructionKind::Coopmat && mi.scope == GroupScope::Cta; }
+
+/// Whether the accumulator lives as an opaque matrix (its element positions unknown).
+bool is_opaque_accumulator(const MatrixInstruction& mi) {
+  const OperandPlacement* regs = mi.acc.find(OperandLocation::Registers);
+  return regs && regs->form == OperandPlacement::Form::Opaque;
+}
 
 /// The instruction shapes to test: fixed, or for a range the smallest, the first with
 /// N = 8 mod 16 and the largest.
@@ -355,6 +369,19 @@ public:
       g.values = Values::Random;
       set_mnk(g, g.tm + 3, g.tn, 8 * g.tk);
     });
+    // An opaque accumulator (cooperative matrices) hides which element a thread holds:
+    // forced onto one, a map with idx is NotSupported in the lowering.
+    bool opaque = is_opaque_accumulator(*mi);
+    variant(
+        "causal",
+        [&](Gemm& g) {
+          g.causal = true;
+          set_mnk(g, prime_above(g.tm + g.tm / 2), prime_above(g.tn + 2), g.tk + 3);
+        },
+        opaque ? mi->id +
+                     "'s accumulator is an opaque matrix: its element positions are hidden, so a map with idx() cannot "
+                     "run on it"
+               : "");
     if (a != acc && dtype_is_float(a)) variant(std::string("out_") + dt(a), [&](Gemm& g) { g.out = a; });
   }
 
@@ -418,7 +445,10 @@ void add_offline_gemm_cases(Generator& gen, const std::string& offline_target) {
   add_gemm_cases(inner);
   for (CaseSpec& c : all) {
     if (!c.unsupported.empty() || c.instruction.empty()) continue;
-    if (c.name.size() < 6 || c.name.compare(c.name.size() - 6, 6, ".exact") != 0) continue;
+    auto ends = [&](const std::string& tail) {
+      return c.name.size() >= tail.size() && c.name.compare(c.name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (!ends(".exact") && !ends(".causal")) continue;
     c.offline_target = offline_target;
     gen.add(std::move(c));
   }

@@ -41,6 +41,7 @@ void add_fill_cases(Generator& g);
 void add_gemm_cases(Generator& g);
 void add_reduce_cases(Generator& g);
 void add_map_cases(Generator& g);
+void add_map_index_cases(Generator& g);  ///< called by add_map_cases
 void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);

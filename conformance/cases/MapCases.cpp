@@ -238,6 +238,7 @@ void add_map_cases(Generator& g) {
   add_scalars(g);
   add_fused(g);
   add_casts(g);
+  add_map_index_cases(g);
 }
 
 }  // namespace tegula::conformance

@@ -71,6 +71,7 @@ int64_t divisibility(const Expr& e, const std::map<std::string, int64_t>& symbol
     case ExprKind::FloatImm:
     case ExprKind::Load:
     case ExprKind::Tile:
+    case ExprKind::ElemIndex:
     case ExprKind::Unary:
     case ExprKind::Cast:
     case ExprKind::Bitcast:
@@ -161,6 +162,25 @@ private:
     set_attr(s.attrs, "plan.vec", AttrValue::of_int(vec));
   }
 
+  /// Says where a map's element indices (idx) come from: the layout it runs over, a
+  /// coordinate per thread computed once plus a constant per register. An opaque matrix has
+  /// no such coordinates; select_instructions keeps every fragment a map with idx writes
+  /// out of one, so meeting one here is a bug of this lowering, not a kernel to refuse.
+  Status note_indices(const Stmt& s, const std::string& exec) {
+    const std::string& dst = s.target().buffer;
+    if (exec.empty()) {
+      ctx_.note("map into '" + dst +
+                "': element indices from its free thread plan (a base per thread, a constant per element)");
+      return Status::ok();
+    }
+    Stmt* alloc = ctx_.find_alloc(exec);
+    if (alloc && find_attr(alloc->attrs, "layout.opaque"))
+      return error(ErrorCode::Internal, "map into '" + dst + "' uses idx() over opaque matrix '" + exec + "'", s.loc);
+    ctx_.note("map into '" + dst + "': element indices from the layout of fragment '" + exec +
+              "' (a base per thread, a constant per register)");
+    return Status::ok();
+  }
+
   /// The vector width of a fragment's own layout along the last dimension.
   int64_t fragment_vector(const std::string& name) {
     Stmt* alloc = ctx_.find_alloc(name);
@@ -203,23 +223,21 @@ private:
       }
       case OpKind::Map: {
         const std::string& dst = s.target().buffer;
-        if (is_fragment(dst)) {
-          set_fragment_plan(s, dst, fragment_vector(dst));
-          return Status::ok();
-        }
-        std::string exec;
+        std::string exec = is_fragment(dst) ? dst : "";
+        bool indexed = false;
         std::function<void(const Expr&)> walk = [&](const Expr& e) {
           if (e->kind == ExprKind::Tile && is_fragment(e->name) && buffer(e->name)->shape == buffer(dst)->shape && exec.empty())
             exec = e->name;
+          indexed = indexed || e->kind == ExprKind::ElemIndex;
           for (const Expr& a : e->args) walk(a);
         };
         walk(s.value());
         if (!exec.empty()) {
-          set_fragment_plan(s, exec, 1);
-          return Status::ok();
+          set_fragment_plan(s, exec, exec == dst ? fragment_vector(dst) : 1);
+          return indexed ? note_indices(s, exec) : Status::ok();
         }
         set_free_plan(s, buffer(dst)->shape, 1);
-        return Status::ok();
+        return indexed ? note_indices(s, "") : Status::ok();
       }
       // Gemms and reductions get their plans from select_instructions and lower_reductions;
       // a store runs in its parallel loop's iteration; the rest move no elements.

@@ -116,6 +116,9 @@ bool arithmetic_over(const Expr& e, const std::string& name, bool workgroup) {
     case ExprKind::Load:
     case ExprKind::Bitcast:
     case ExprKind::Select: return false;
+    // An opaque matrix hides which element a thread holds, so nothing can say an element's
+    // index there: a map with idx() keeps its accumulator in a described layout.
+    case ExprKind::ElemIndex: return false;
   }
   return false;
 }
@@ -201,8 +204,10 @@ std::optional<Candidate> tile_workgroup(const MatrixInstruction& mi, const GemmF
     return std::nullopt;
   }
   if (!g.c_store_only) {
-    why = "a workgroup matrix accumulator can only be filled, multiplied into, changed by + - * of scalars and copied whole "
-          "to an f16 or f32 tensor";
+    why =
+        "a workgroup matrix accumulator can only be filled, multiplied into, changed by + - * of scalars (no element "
+        "index) and copied whole "
+        "to an f16 or f32 tensor";
     return std::nullopt;
   }
   if (!g.tensors_aligned) {
@@ -333,8 +338,9 @@ std::optional<Candidate> consider(const MatrixInstruction& mi, const GemmFacts& 
   if (acc_opaque && mi.scope == GroupScope::Cta) return tile_workgroup(mi, g, threads, why);
   if (acc_opaque) {
     if (!g.c_may_be_opaque) {
-      why = "its accumulator is an opaque matrix, and the kernel uses C in a way only a per-thread layout allows "
-            "(a reduction, a broadcast, a sub-tile or a function other than + - * /)";
+      why =
+          "its accumulator is an opaque matrix, and the kernel uses C in a way only a per-thread layout allows "
+          "(a reduction, a broadcast, a sub-tile, an element index or a function other than + - * /)";
       return std::nullopt;
     }
     if (g.a_scope != Scope::Shared || g.b_scope != Scope::Shared) {

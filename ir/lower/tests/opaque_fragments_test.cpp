@@ -74,3 +74,33 @@ TEST_CASE("an accumulator that a reduction reads cannot be opaque: fma fallback,
   CHECK(log_has(*r, "its accumulator is an opaque matrix"));
   CHECK(*run_bytes(r->kernel, "", 4) == *run_bytes(*k, "", 4));
 }
+
+TEST_CASE("a map with element indices keeps its accumulator out of an opaque matrix, and says why") {
+  // A cooperative matrix hides which element each invocation holds, so idx() could not be
+  // computed there: the lowering takes a described layout instead (fma here), once.
+  TargetDescription t = coopmat_target();
+  std::string text = gemm_text("f16", 64, 64, 32, 128);
+  text.insert(text.find("  copy Acc, C["), "  map Acc = select(bx * 64 + idx(1) > by * 64 + idx(0), -inf, Acc)\n");
+  auto k = parse_and_verify(text, "case");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto r = lower(*k, t);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(attr_text(*first_op(r->kernel.body, OpKind::Gemm), "mma.kind") != "coopmat");
+  CHECK(find_attr(alloc_of(r->kernel, "Acc")->attrs, "layout.opaque") == nullptr);
+  CHECK(log_has(*r, "an element index"));
+  CHECK(log_has(*r, "map into 'Acc': element indices from the layout of fragment 'Acc'"));
+  for (const char* shape : {"M=64,N=64,K=32", "M=70,N=33,K=45", "M=1,N=1,K=1"})
+    CHECK(*run_bytes(r->kernel, shape, 3) == *run_bytes(*k, shape, 3));
+}
+
+TEST_CASE("a cooperative matrix forced onto an accumulator a map with idx writes is refused by the lowering") {
+  TargetDescription t = coopmat_target();
+  std::string text = gemm_text("f16", 64, 64, 32, 128, ", inst=\"coopmat.m16n16k16.f16_f32\"");
+  text.insert(text.find("  copy Acc, C["), "  map Acc = select(idx(1) > idx(0), 0.0, Acc)\n");
+  auto k = parse_and_verify(text, "case");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto r = lower(*k, t);
+  REQUIRE_FALSE(r.is_ok());
+  CHECK(r.status().code() == ErrorCode::Unsupported);
+  CHECK_MESSAGE(r.status().message().find("an element index") != std::string::npos, r.status().str());
+}

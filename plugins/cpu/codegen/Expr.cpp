@@ -301,6 +301,16 @@ static Result<Val> tile_use(Emitter& em, const ir::Expr& e) {
   return em.load(*buf, em.linear_index(*buf, coords));
 }
 
+/// idx(a) in a map: the loop variable of axis a of the map's loop nest (emit_map takes the
+/// nest, not the flat loop, for every map that reads an element index).
+static Result<Val> elem_index(Emitter& em, const ir::Expr& e) {
+  const Emitter::MapIndex* m = em.map_index;
+  if (!m || m->flat || size_t(e->int_value) >= m->coords.size())
+    return error(ErrorCode::Internal,
+                 "cpu codegen: idx(" + std::to_string(e->int_value) + ") outside a map's loop nest", e->loc);
+  return Val{m->coords[size_t(e->int_value)], VK::Index};
+}
+
 Result<llvm::Value*> Emitter::stored_bits(const ir::Expr& e, DType d) {
   if (e->kind == ir::ExprKind::FloatImm) return encoded_constant(d, e->float_value);
   if (e->kind == ir::ExprKind::IntImm) return encoded_constant(d, double(e->int_value));
@@ -315,6 +325,7 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
     case ir::ExprKind::Var: return find_var(e->name);
     case ir::ExprKind::Load: return element_load(*this, e);
     case ir::ExprKind::Tile: return tile_use(*this, e);
+    case ir::ExprKind::ElemIndex: return elem_index(*this, e);
     case ir::ExprKind::Unary: return unary(*this, e);
     case ir::ExprKind::Binary: return binary(*this, e);
     case ir::ExprKind::Cast: {

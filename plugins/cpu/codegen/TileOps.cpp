@@ -256,15 +256,17 @@ Status Emitter::emit_atomic_add(const ir::Stmt& s) {
   });
 }
 
-/// Whether any bare buffer in a map expression broadcasts (has a size-1 dimension where
-/// the destination does not).
-static bool broadcasts(Emitter& e, const ir::Expr& x, const Buffer& dst) {
+/// Whether a map expression needs the element's coordinates, not only its linear index:
+/// a bare buffer broadcasts (has a size-1 dimension where the destination does not), or
+/// the expression reads an element index (idx), which is then a loop variable of the nest.
+static bool needs_coords(Emitter& e, const ir::Expr& x, const Buffer& dst) {
+  if (x->kind == ir::ExprKind::ElemIndex) return true;
   if (x->kind == ir::ExprKind::Tile) {
     const Buffer* buf = e.find_buffer(x->name);
     return !buf || buf->shape != dst.shape;
   }
   for (const ir::Expr& a : x->args)
-    if (broadcasts(e, a, dst)) return true;
+    if (needs_coords(e, a, dst)) return true;
   return false;
 }
 
@@ -275,8 +277,8 @@ Status Emitter::emit_map(const ir::Stmt& s) {
   const MapIndex* saved = map_index;
   map_index = &index;
   Status st;
-  if (!broadcasts(*this, s.value(), *dst)) {
-    // No broadcasting: one flat loop, the longest the vectoriser can get.
+  if (!needs_coords(*this, s.value(), *dst)) {
+    // No broadcasting and no element index: one flat loop, the longest the vectoriser can get.
     st = loop(ci(0), ci(dst->elements()), [&](llvm::Value* i) -> Status {
       index.flat = i;
       TG_ASSIGN_OR_RETURN(llvm::Value* bits, stored_bits(s.value(), dst->dtype));

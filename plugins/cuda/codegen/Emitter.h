@@ -175,6 +175,9 @@ public:
   /// What a bare buffer name means inside a map: the operand's value at the current element.
   struct MapContext {
     const std::map<std::string, Value>* operands = nullptr;
+    /// The element's coordinates in the map's destination (idx): a per-thread base computed
+    /// once from the layout, plus this register's constant.
+    const std::vector<std::string>* coords = nullptr;
   };
   Result<Value> expr(const ir::Expr& e, const MapContext* map = nullptr);
   Result<Value> bitcast(const ir::Expr& e, const MapContext* map);  ///< bitcast<d>(x) (ir/OpList.h)

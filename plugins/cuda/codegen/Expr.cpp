@@ -280,6 +280,11 @@ Result<Value> Emitter::expr(const ir::Expr& e, const MapContext* map) {
       Value v = f->second;
       return v;
     }
+    case ExprKind::ElemIndex: {
+      if (!map || !map->coords || size_t(e->int_value) >= map->coords->size())
+        return error(ErrorCode::Internal, "cuda codegen: idx(" + itos(e->int_value) + ") outside a map", e->loc);
+      return Value{"((long long)" + (*map->coords)[size_t(e->int_value)] + ")", Rep::I64};
+    }
     case ExprKind::Load: {
       const Buffer* b = buffer(e->name);
       if (!b) return error(ErrorCode::Internal, "cuda codegen: unknown buffer '" + e->name + "'", e->loc);

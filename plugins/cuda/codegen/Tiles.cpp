@@ -509,7 +509,7 @@ Status Emitter::emit_map(const ir::Stmt& s) {
       }
       if (operands[n].rep == Rep::I32) operands[n] = {"((long long)" + operands[n].code + ")", Rep::I64};
     }
-    MapContext ctx{&operands};
+    MapContext ctx{&operands, &e.idx};
     TG_ASSIGN_OR_RETURN(Value v, value_for(s.value(), dst->dtype, &ctx));
     if (dst->scope == ir::Scope::Fragment) {
       line(dst->cname + "[" + itos(e.slot) + "] = " + round_to(v, dst->dtype).code + ";");

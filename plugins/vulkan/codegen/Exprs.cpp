@@ -58,6 +58,14 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
     case ir::ExprKind::Var: return var_value(e->name);
     case ir::ExprKind::Load: return load_expr(e, map);
     case ir::ExprKind::Tile: return tile_expr(e, map);
+    case ir::ExprKind::ElemIndex: {
+      // The element's coordinate from the map's layout: a per-invocation base plus this
+      // slot's constant (for_slots), never a division of a linear index.
+      if (!map || !map->element_coords || size_t(e->int_value) >= map->coords.size())
+        return error(ErrorCode::Internal,
+                     "vulkan: idx(" + std::to_string(e->int_value) + ") outside an element-wise map", e->loc);
+      return map->coords[size_t(e->int_value)];
+    }
     case ir::ExprKind::Cast: {
       TG_ASSIGN_OR_RETURN(Value x, expr(e->args[0], map));
       return cv_.round(e->cast_to, x);

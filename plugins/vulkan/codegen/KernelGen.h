@@ -281,6 +281,10 @@ public:
   /// The element a map's bare buffer name refers to: (buffer, slot or coords).
   struct MapCtx {
     std::vector<Value> coords;  ///< the map's element
+    /// Whether `coords` are the element's own (idx reads them): not in an opaque matrix's
+    /// map, whose coords are the matrix's origin (select_instructions keeps maps with idx
+    /// off opaque matrices).
+    bool element_coords = false;
     std::map<std::string, int64_t> slot_of;  ///< fragment operand -> its slot for this element
     std::map<std::string, Value> opaque_value;  ///< opaque fragment -> this element's value
   };

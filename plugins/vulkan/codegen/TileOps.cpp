@@ -172,6 +172,7 @@ Status KernelGen::gen_map(const ir::Stmt& s) {
       if (!st.is_ok()) return;
       MapCtx ctx;
       ctx.coords = c;
+      ctx.element_coords = true;
       for (const auto& [name, m] : maps) ctx.slot_of[name] = m[size_t(v)];
       auto value = expr(s.value(), &ctx);
       if (!value.is_ok()) {

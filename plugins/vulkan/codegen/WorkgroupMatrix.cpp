@@ -197,7 +197,8 @@ Result<Value> KernelGen::workgroup_arithmetic(const ir::Expr& e, Buf& b) {
     case ir::ExprKind::Load:
     case ir::ExprKind::Cast:
     case ir::ExprKind::Bitcast:
-    case ir::ExprKind::Select: break;
+    case ir::ExprKind::Select:
+    case ir::ExprKind::ElemIndex: break;
   }
   return fail(e->loc, "a workgroup matrix map takes + - * and negation only");
 }
