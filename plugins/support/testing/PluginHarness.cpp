@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "plugins/abi/tegula_abi_entries.h"
+#include "plugins/support/PluginErrors.h"
 
 namespace tegula::plugin_testing {
 namespace {
@@ -15,24 +16,6 @@ struct LastError {
   std::string message;
 };
 thread_local LastError last_error;
-
-/// The tegula code a plugin's code stands for (as the runtime maps it).
-ErrorCode error_code_for(tg_status_code code) {
-  switch (code) {
-    case TG_ERR_INVALID_ARGUMENT: return ErrorCode::InvalidArgument;
-    case TG_ERR_UNIMPLEMENTED: return ErrorCode::Unimplemented;
-    case TG_ERR_UNSUPPORTED: return ErrorCode::Unsupported;
-    case TG_ERR_NOT_FOUND: return ErrorCode::NotFound;
-    case TG_ERR_CORRUPT: return ErrorCode::Corrupt;
-    case TG_ERR_TIMEOUT: return ErrorCode::Timeout;
-    case TG_ERR_OUT_OF_MEMORY:
-    case TG_ERR_DEVICE:
-    case TG_ERR_COMPILE: return ErrorCode::Device;
-    case TG_OK:  // an error object saying "ok" is itself a plugin bug
-    case TG_ERR_INTERNAL: return ErrorCode::Plugin;
-  }
-  return ErrorCode::Plugin;
-}
 
 /// A zeroed ABI struct with its size set.
 template <typename T>
@@ -61,20 +44,8 @@ tg_compile_request compile_request(const std::string& ir, const CompileRequest& 
 }  // namespace
 
 std::string status_code_name(tg_status_code code) {
-  switch (code) {
-    case TG_OK: return "TG_OK";
-    case TG_ERR_INVALID_ARGUMENT: return "TG_ERR_INVALID_ARGUMENT";
-    case TG_ERR_UNIMPLEMENTED: return "TG_ERR_UNIMPLEMENTED";
-    case TG_ERR_UNSUPPORTED: return "TG_ERR_UNSUPPORTED";
-    case TG_ERR_OUT_OF_MEMORY: return "TG_ERR_OUT_OF_MEMORY";
-    case TG_ERR_DEVICE: return "TG_ERR_DEVICE";
-    case TG_ERR_NOT_FOUND: return "TG_ERR_NOT_FOUND";
-    case TG_ERR_COMPILE: return "TG_ERR_COMPILE";
-    case TG_ERR_CORRUPT: return "TG_ERR_CORRUPT";
-    case TG_ERR_TIMEOUT: return "TG_ERR_TIMEOUT";
-    case TG_ERR_INTERNAL: return "TG_ERR_INTERNAL";
-  }
-  return "unknown status code " + std::to_string(int(code));
+  const char* name = plugin::status_code_name(code);
+  return name ? name : "unknown status code " + std::to_string(int(code));
 }
 
 tg_status_code last_code() { return last_error.code; }
@@ -193,7 +164,7 @@ Status Plugin::status(tg_error* e, const std::string& call) const {
   last_error.code = api_->error_code(e);
   last_error.message = copy(api_->error_message(e));
   api_->error_destroy(e);
-  return error(error_code_for(last_error.code),
+  return error(plugin::error_code_for(last_error.code),
                call + ": " + last_error.message + " (" + status_code_name(last_error.code) + ")");
 }
 
