@@ -3,11 +3,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "plugins/support/PluginErrors.h"
 #include "runtime/AbiTable.h"
 #include "runtime/PluginStrings.h"
 
 namespace tegula::runtime {
 namespace {
+
+using plugin::error_code_for;
+using plugin::status_code_name;
 
 /// An output struct followed by a guard zone. The host tells the plugin the struct's size;
 /// a plugin that writes further damages only the guard, which is checked afterwards.
@@ -32,40 +36,6 @@ struct Guarded {
     return Status::ok();
   }
 };
-
-const char* status_code_name(tg_status_code code) {
-  switch (code) {
-    case TG_OK: return "TG_OK";
-    case TG_ERR_INVALID_ARGUMENT: return "TG_ERR_INVALID_ARGUMENT";
-    case TG_ERR_UNIMPLEMENTED: return "TG_ERR_UNIMPLEMENTED";
-    case TG_ERR_UNSUPPORTED: return "TG_ERR_UNSUPPORTED";
-    case TG_ERR_OUT_OF_MEMORY: return "TG_ERR_OUT_OF_MEMORY";
-    case TG_ERR_DEVICE: return "TG_ERR_DEVICE";
-    case TG_ERR_NOT_FOUND: return "TG_ERR_NOT_FOUND";
-    case TG_ERR_COMPILE: return "TG_ERR_COMPILE";
-    case TG_ERR_CORRUPT: return "TG_ERR_CORRUPT";
-    case TG_ERR_TIMEOUT: return "TG_ERR_TIMEOUT";
-    case TG_ERR_INTERNAL: return "TG_ERR_INTERNAL";
-  }
-  return nullptr;
-}
-
-ErrorCode error_code_for(tg_status_code code) {
-  switch (code) {
-    case TG_ERR_INVALID_ARGUMENT: return ErrorCode::InvalidArgument;
-    case TG_ERR_UNIMPLEMENTED: return ErrorCode::Unimplemented;
-    case TG_ERR_UNSUPPORTED: return ErrorCode::Unsupported;
-    case TG_ERR_NOT_FOUND: return ErrorCode::NotFound;
-    case TG_ERR_CORRUPT: return ErrorCode::Corrupt;
-    case TG_ERR_TIMEOUT: return ErrorCode::Timeout;
-    case TG_ERR_OUT_OF_MEMORY:
-    case TG_ERR_DEVICE:
-    case TG_ERR_COMPILE: return ErrorCode::Device;
-    case TG_OK:  // an error object that says "ok" is itself a plugin bug
-    case TG_ERR_INTERNAL: return ErrorCode::Plugin;
-  }
-  return ErrorCode::Plugin;
-}
 
 Status null_output(const std::string& plugin, const char* call, const char* what) {
   return error(ErrorCode::Plugin, plugin + ": " + call + " reported success but returned no " + what);

@@ -44,6 +44,40 @@ tg_status_code status_code_for(const Status& status) {
   return TG_ERR_INTERNAL;
 }
 
+ErrorCode error_code_for(tg_status_code code) {
+  switch (code) {
+    case TG_ERR_INVALID_ARGUMENT: return ErrorCode::InvalidArgument;
+    case TG_ERR_UNIMPLEMENTED: return ErrorCode::Unimplemented;
+    case TG_ERR_UNSUPPORTED: return ErrorCode::Unsupported;
+    case TG_ERR_NOT_FOUND: return ErrorCode::NotFound;
+    case TG_ERR_CORRUPT: return ErrorCode::Corrupt;
+    case TG_ERR_TIMEOUT: return ErrorCode::Timeout;
+    case TG_ERR_OUT_OF_MEMORY:
+    case TG_ERR_DEVICE:
+    case TG_ERR_COMPILE: return ErrorCode::Device;
+    case TG_OK:
+    case TG_ERR_INTERNAL: return ErrorCode::Plugin;
+  }
+  return ErrorCode::Plugin;
+}
+
+const char* status_code_name(tg_status_code code) {
+  switch (code) {
+    case TG_OK: return "TG_OK";
+    case TG_ERR_INVALID_ARGUMENT: return "TG_ERR_INVALID_ARGUMENT";
+    case TG_ERR_UNIMPLEMENTED: return "TG_ERR_UNIMPLEMENTED";
+    case TG_ERR_UNSUPPORTED: return "TG_ERR_UNSUPPORTED";
+    case TG_ERR_OUT_OF_MEMORY: return "TG_ERR_OUT_OF_MEMORY";
+    case TG_ERR_DEVICE: return "TG_ERR_DEVICE";
+    case TG_ERR_NOT_FOUND: return "TG_ERR_NOT_FOUND";
+    case TG_ERR_COMPILE: return "TG_ERR_COMPILE";
+    case TG_ERR_CORRUPT: return "TG_ERR_CORRUPT";
+    case TG_ERR_TIMEOUT: return "TG_ERR_TIMEOUT";
+    case TG_ERR_INTERNAL: return "TG_ERR_INTERNAL";
+  }
+  return nullptr;
+}
+
 tg_error* error_from_status(const char* plugin, const Status& status, const char* context) {
   std::string message = status.str();
   std::string name = std::string(plugin) + ":";

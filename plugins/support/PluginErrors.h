@@ -1,8 +1,9 @@
 /// \file
 /// What every in-tree plugin needs at its ABI boundary, written once: error objects (a
 /// copied message; a static out-of-memory error stands in when even that allocation fails,
-/// since a NULL error means success), the mapping of tegula Status codes onto
-/// tg_status_code, and the guard that keeps exceptions from crossing the C ABI.
+/// since a NULL error means success), the mappings between tegula Status codes and
+/// tg_status_code (a plugin's and a host's: the runtime and the test harness read errors
+/// with them), and the guard that keeps exceptions from crossing the C ABI.
 ///
 /// Part of the plugin SDK (tegula::plugin_sdk, installed for out-of-tree plugins). Plugins link
 /// it statically (tg_plugin's LIBS), so each .so has its own copy and exports nothing more. A
@@ -22,6 +23,11 @@ namespace tegula::plugin {
 /// An error object; never nullptr.
 tg_error* make_error(tg_status_code code, const std::string& message);
 tg_status_code status_code_for(const Status& status);
+/// The other way, as a host reads a plugin's error: the tegula code a tg_status_code stands
+/// for (an error object saying TG_OK is itself a plugin bug: ErrorCode::Plugin).
+ErrorCode error_code_for(tg_status_code code);
+/// "TG_ERR_CORRUPT" for a code the ABI defines; nullptr for another value.
+const char* status_code_name(tg_status_code code);
 /// "<plugin>: <context>: <status>" with the status's code; a message that already names the
 /// plugin is kept as it is.
 tg_error* error_from_status(const char* plugin, const Status& status, const char* context);

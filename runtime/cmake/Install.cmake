@@ -10,11 +10,13 @@
 #
 # For backend plugins built outside the tree: tegula::plugin_sdk (plugins/support, with the IR
 # library) and tg_plugin() (plugins/cmake/TegulaPlugin.cmake); plugins/null builds this way.
+# For their tests: tegula::plugin_testing (plugins/support/testing, with the interpreter and
+# the examples' launch data, tegula::examples_checks).
 include(CMakePackageConfigHelpers)
 
 set(TEGULA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tegula)
 
-install(TARGETS tegula_runtime tegula_ir tegula_targets tegula_core tegula_plugin_support
+install(TARGETS tegula_runtime tegula_ir tegula_targets tegula_core tegula_plugin_support tegula_plugin_testing
   EXPORT tegulaTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT tegulaTargets NAMESPACE tegula:: DESTINATION ${TEGULA_CMAKE_DIR})
@@ -31,6 +33,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/plugins/abi/tegula_plugin.h ${PROJECT_SOURCE
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tegula/plugins/abi)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugins/support/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tegula/plugins/support
         FILES_MATCHING PATTERN "*.h" PATTERN "tests" EXCLUDE)
+# (tegula::examples_checks joins the export set in examples/CMakeLists.txt, where it is made.)
 install(FILES ${PROJECT_SOURCE_DIR}/plugins/cmake/TegulaPlugin.cmake ${PROJECT_SOURCE_DIR}/plugins/cmake/plugin_exports.map
         DESTINATION ${TEGULA_CMAKE_DIR})
 

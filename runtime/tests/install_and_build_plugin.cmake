@@ -6,7 +6,10 @@
 #   - the reference plugin's sources, copied: a complete SDK-based device (entry table and
 #     guarded thunks, error objects, the host device, launch validation, the executable
 #     container) that runs a filtered conformance run,
-#     so the installed SDK is shown to be enough for a working backend, not just a stub.
+#     so the installed SDK is shown to be enough for a working backend, not just a stub;
+#   - a vendor's test of that plugin against the installed test harness
+#     (tegula::plugin_testing, out_of_tree/harness_check.cpp): a kernel on the plugin matches
+#     the interpreter, and a wrong kernel's executable does not.
 #
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DGENERATOR=... -DWORK_DIR=... -P install_and_build_plugin.cmake
 
@@ -17,7 +20,8 @@ set(prefix ${WORK_DIR}/prefix)
 run(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(f lib/cmake/tegula/TegulaPlugin.cmake lib/cmake/tegula/plugin_exports.map
           include/tegula/plugins/abi/tegula_abi_entries.h include/tegula/plugins/support/EntryTable.h
-          include/tegula/plugins/support/Container.h include/tegula/ir/Lower.h)
+          include/tegula/plugins/support/Container.h include/tegula/ir/Lower.h
+          include/tegula/plugins/support/testing/RunCompare.h include/tegula/examples/checks/Checks.h)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
@@ -63,3 +67,20 @@ run(COMMAND ${dev_env} ${prefix}/bin/tegula plugins
 run(COMMAND ${dev_env} ${prefix}/bin/tegula conformance --device reference:0 --jobs 2 --quiet --out ${WORK_DIR}/report
             --filter "tegula.copy.global_fragment.f32.*,tegula.reduce.sum.*.exact,tegula.gemm.fma.*.exact"
     EXPECT "^conformant: {\"Pass\":[1-9][0-9]*,\"Fail\":0,\"NotSupported\":0,\"CompileOnly\":0,\"QualityWarning\":0,\"Crash\":0,\"Timeout\":0}")
+
+# --- the vendor's test of it, against the installed harness.
+set(check_src ${WORK_DIR}/harness-check)
+set(check_build ${WORK_DIR}/harness-check-build)
+file(COPY ${SOURCE_DIR}/runtime/tests/out_of_tree/harness_check.cpp DESTINATION ${check_src})
+file(WRITE ${check_src}/CMakeLists.txt [[
+cmake_minimum_required(VERSION 3.20)
+project(harness_check LANGUAGES CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(tegula 0.1 REQUIRED)
+add_executable(harness_check harness_check.cpp)
+target_link_libraries(harness_check PRIVATE tegula::plugin_testing)
+]])
+run(COMMAND ${CMAKE_COMMAND} -S ${check_src} -B ${check_build} ${configure_args})
+run(COMMAND ${CMAKE_COMMAND} --build ${check_build})
+run(COMMAND ${check_build}/harness_check ${dev_build}/lib/libtegula_reference.so
+    EXPECT "^harness: scale matches the interpreter; the wrong kernel is found: scale: Y: 100 of 100 elements differ")

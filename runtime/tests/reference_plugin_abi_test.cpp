@@ -4,57 +4,51 @@
 // foreign handles and a grid that disagrees with the kernel are refused, never crashed on.
 #include <doctest/doctest.h>
 
-#include <dlfcn.h>
-
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "plugins/support/Container.h"
+#include "plugins/support/testing/PluginHarness.h"
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula::testing;
 
 namespace {
 
+/// The reference plugin opened with the SDK's test harness, device 0 and a queue open; the raw
+/// table and handles for the calls made wrong on purpose.
 struct Reference {
-  void* handle = nullptr;
+  std::unique_ptr<tegula::plugin_testing::Plugin> opened;
+  std::unique_ptr<tegula::plugin_testing::Device> opened_device;
   const tg_plugin_api* api = nullptr;
   tg_plugin* plugin = nullptr;
   tg_device* device = nullptr;
   tg_queue* queue = nullptr;
 
   Reference() {
-    handle = ::dlopen(plugin_library("reference").c_str(), RTLD_NOW | RTLD_LOCAL);
-    REQUIRE(handle);
-    auto query = reinterpret_cast<tg_plugin_query_fn>(::dlsym(handle, "tg_plugin_query"));
-    const char* refusal = nullptr;
-    api = query(1, 1, &refusal);
-    REQUIRE(api);
-    tg_host_info host = {sizeof(tg_host_info), nullptr, 1, 0, "test", nullptr, nullptr};
-    REQUIRE(api->init(&host, &plugin) == nullptr);
-    REQUIRE(api->device_open(plugin, 0, &device) == nullptr);
-    REQUIRE(api->queue_create(device, &queue) == nullptr);
-  }
-  ~Reference() {
-    api->shutdown(plugin);  // frees the device, queue and anything left
-    ::dlclose(handle);
+    auto p = tegula::plugin_testing::Plugin::open(plugin_library("reference"));
+    REQUIRE_MESSAGE(p.is_ok(), p.status().str());
+    opened = std::move(p).value();
+    auto d = opened->open_device(0);
+    REQUIRE_MESSAGE(d.is_ok(), d.status().str());
+    opened_device = std::move(d).value();
+    api = opened->api();
+    plugin = opened->handle();
+    device = opened_device->handle();
+    queue = opened_device->queue();
   }
   std::string message;  ///< of the last error code() saw
   /// The code of `e`, released (its message kept in `message`).
   tg_status_code code(tg_error* e) {
-    if (!e) return TG_OK;
-    tg_status_code c = api->error_code(e);
-    message = api->error_message(e);
-    api->error_destroy(e);
+    tg_status_code c = opened->code(e);
+    message = c == TG_OK ? "" : tegula::plugin_testing::last_message();
     return c;
   }
   std::string compile(const char* ir) {
-    tg_compile_request req = {sizeof(req), nullptr, TG_IR_FORMAT_LOWERED_V1, ir, std::strlen(ir), ""};
-    tg_blob blob = {sizeof(blob)};
-    REQUIRE(api->compile(device, &req, &blob) == nullptr);
-    std::string bytes(static_cast<const char*>(blob.data), blob.size);
-    api->blob_release(&blob);
-    return bytes;
+    auto bytes = opened_device->compile(ir);
+    REQUIRE_MESSAGE(bytes.is_ok(), bytes.status().str());
+    return *bytes;
   }
 };
 

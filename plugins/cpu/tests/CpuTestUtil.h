@@ -1,9 +1,12 @@
 /// \file
 /// Helpers for the cpu plugin's tests: a runtime that loads only the cpu plugin from the
 /// build tree, runs of a kernel on cpu:0 and on the reference interpreter with the same
-/// inputs, and comparisons (bit-exact, with NaN equal to NaN, or within a tolerance).
-/// Outputs start as 0xff bytes (a NaN in every float encoding) on both sides, and every run
-/// checks that the kernel left its inputs alone.
+/// inputs, compared as every backend's tests compare (plugins/support/testing/OutputCompare.h:
+/// bit-exact, with NaN equal to NaN, or within a tolerance). Outputs start as 0xff bytes (a
+/// NaN in every float encoding) on both sides, and every run checks that the kernel left its
+/// inputs alone. For what the runtime API does not reach (executable bytes,
+/// executable_describe, error codes exactly as the plugin returns them), CpuPlugin opens the
+/// plugin through its C ABI with the SDK's test harness.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -13,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,10 @@
 #include "examples/checks/Checks.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
+#include "ir/Printer.h"
+#include "plugins/support/testing/OutputCompare.h"
+#include "plugins/support/testing/PluginHarness.h"
+#include "plugins/support/testing/RunCompare.h"
 #include "tegula/tegula.hpp"
 
 namespace tegula::cpu::testing {
@@ -116,57 +124,11 @@ inline Status run_cpu(const std::string& text, const ir::Kernel& k, examples::La
   return Status::ok();
 }
 
-inline Status run_reference(const ir::Kernel& k, examples::LaunchData& data) {
-  return ir::interpret(k, examples::interpreter_args(k, data));
-}
-
-/// How far a result may be from the reference: |got - want| <= abs + rel * |want|.
-struct Tolerance {
-  double abs = 0;
-  double rel = 0;
-  bool exact() const { return abs == 0 && rel == 0; }
-};
-
-/// Equal values, but -0 may stand for +0 (a vectorised max may meet zeros in another order).
-inline Tolerance same_value() { return Tolerance{std::numeric_limits<double>::denorm_min(), 0}; }
-
-/// The relative size of `n` units in the last place of a float dtype (0 for others).
-inline double ulps(DType d, double n) {
-  switch (d) {
-    case DType::F64: return n * std::ldexp(1.0, -52);
-    case DType::F32: return n * std::ldexp(1.0, -23);
-    case DType::TF32:
-    case DType::F16: return n * std::ldexp(1.0, -10);
-    case DType::BF16: return n * std::ldexp(1.0, -7);
-    case DType::E4M3: return n * std::ldexp(1.0, -3);
-    case DType::E5M2: return n * std::ldexp(1.0, -2);
-    default: return 0;
-  }
-}
-
-/// The number of elements of `got` that differ from `want` (bits, or beyond the
-/// tolerance); NaN matches NaN. The first mismatch is described in *first.
-inline int64_t mismatches(const examples::HostTensor& got, const examples::HostTensor& want, Tolerance tol,
-                          std::string* first = nullptr) {
-  int64_t bad = 0;
-  size_t esize = dtype_size(got.dtype);
-  for (int64_t i = 0; i < got.numel(); ++i) {
-    const uint8_t* g = got.bytes.data() + size_t(i) * esize;
-    const uint8_t* w = want.bytes.data() + size_t(i) * esize;
-    double gv = got.at(i), wv = want.at(i);
-    bool ok = std::memcmp(g, w, esize) == 0 || (std::isnan(gv) && std::isnan(wv));
-    // Bits may differ only where NaN payloads may (f32 and f64 keep the hardware's).
-    if (!ok && tol.exact() && (got.dtype == DType::F32 || got.dtype == DType::F64)) ok = std::isnan(gv) && std::isnan(wv);
-    if (!ok && !tol.exact()) ok = gv == wv || std::fabs(gv - wv) <= tol.abs + tol.rel * std::fabs(wv);
-    if (ok) continue;
-    if (bad++ == 0 && first) {
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "element %lld: got %.9g, expected %.9g", static_cast<long long>(i), gv, wv);
-      *first = buf;
-    }
-  }
-  return bad;
-}
+using plugin_testing::compare_tensor;
+using plugin_testing::run_reference;
+using plugin_testing::same_value;
+using plugin_testing::Tolerance;
+using plugin_testing::ulps;
 
 /// Run `text` on cpu:0 and on the reference interpreter with the same inputs; every output
 /// must match within `tol` and every input must come back unchanged.
@@ -179,19 +141,8 @@ inline void check_against_reference(const std::string& text, examples::LaunchDat
   REQUIRE_MESSAGE(ref.is_ok(), ref.str());
   Status got = run_cpu(text, k, data, options);
   REQUIRE_MESSAGE(got.is_ok(), got.str());
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    if (!k.params[i].is_tensor) continue;
-    bool output = false;
-    for (size_t o : data.outputs) output = output || o == i;
-    std::string first;
-    if (!output) {
-      CHECK_MESSAGE(data.tensors[i].bytes == before.tensors[i].bytes, "input ", k.params[i].name, " was modified");
-      continue;
-    }
-    int64_t bad = mismatches(data.tensors[i], want.tensors[i], tol, &first);
-    CHECK_MESSAGE(bad == 0, k.name, ": ", k.params[i].name, ": ", bad, " of ", data.tensors[i].numel(),
-                  " elements differ; ", first);
-  }
+  Status same = plugin_testing::compare_launch(k, before, data, want, tol);
+  CHECK_MESSAGE(same.is_ok(), same.str());
 }
 
 inline void check_against_reference(const std::string& text, const std::map<std::string, int64_t>& bind, uint64_t seed,
@@ -199,6 +150,46 @@ inline void check_against_reference(const std::string& text, const std::map<std:
   ir::Kernel k = parse(text);
   check_against_reference(text, make_data(k, bind, seed), tol, options);
 }
+
+inline std::string cpu_library() { return std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cpu.so"; }
+
+/// The cpu plugin through its C ABI (plugin_testing::Plugin), device 0 open.
+struct CpuPlugin {
+  std::unique_ptr<plugin_testing::Plugin> plugin;
+  std::unique_ptr<plugin_testing::Device> device;
+
+  CpuPlugin() {
+    auto p = plugin_testing::Plugin::open(cpu_library());
+    REQUIRE_MESSAGE(p.is_ok(), p.status().str());
+    plugin = std::move(p).value();
+    auto d = plugin->open_device(0);
+    REQUIRE_MESSAGE(d.is_ok(), d.status().str());
+    device = std::move(d).value();
+  }
+  /// The raw table, for calls made wrong on purpose.
+  const tg_plugin_api* api() const { return plugin->api(); }
+
+  /// The device's own target description.
+  TargetDescription target() const {
+    Result<TargetDescription> t = plugin->device_target(0);
+    REQUIRE_MESSAGE(t.is_ok(), t.status().str());
+    return std::move(t).value();
+  }
+
+  /// Lowered IR text of a source kernel, as the runtime would hand it over.
+  std::string lowered(const std::string& source) const {
+    Result<std::string> l = plugin_testing::lower_source(source, target());
+    REQUIRE_MESSAGE(l.is_ok(), l.status().str());
+    return *l;
+  }
+
+  /// compile() of IR text that must compile.
+  std::string compiled(const std::string& lowered_text) const {
+    Result<std::string> blob = device->compile(lowered_text);
+    REQUIRE_MESSAGE(blob.is_ok(), blob.status().str());
+    return *blob;
+  }
+};
 
 /// Replace every `{KEY}` in a template.
 inline std::string subst(std::string text, const std::map<std::string, std::string>& values) {

@@ -118,9 +118,8 @@ void check_pair(DType src, DType dst, const char* tmpl) {
                   want.bytes.data() + size_t(i) * dtype_size(dst));
   Status st = run_cpu(text, k, data);
   REQUIRE_MESSAGE(st.is_ok(), st.str());
-  std::string first;
-  int64_t bad = mismatches(data.tensors[1], want, Tolerance{}, &first);
-  CHECK_MESSAGE(bad == 0, bad, " of ", n, " wrong; ", first);
+  examples::OutputComparison c = compare_tensor("Y", data.tensors[1], want, Tolerance{});
+  CHECK_MESSAGE(c.mismatches == 0, c.mismatches, " of ", n, " wrong; ", c.first_mismatch);
   CHECK(data.tensors[0].bytes == bytes);
 }
 

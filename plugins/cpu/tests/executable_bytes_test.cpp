@@ -7,7 +7,7 @@
 
 #include "plugins/support/Container.h"
 
-#include "plugins/cpu/tests/PluginUtil.h"
+#include "plugins/cpu/tests/CpuTestUtil.h"
 
 using namespace tegula;
 using namespace tegula::cpu::testing;
@@ -41,67 +41,66 @@ std::string with_field(const std::string& blob, int index, const std::string& va
 }  // namespace
 
 TEST_CASE("a compiled executable loads; its header names the host CPU") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kKernel));
-  REQUIRE_MESSAGE(!blob.empty(), p.last_message);
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kKernel));
   CHECK(blob.compare(0, 8, "tgcpuexe") == 0);
   CHECK(blob.find("\x7f" "ELF") != std::string::npos);
-  CHECK(p.load(blob));
+  CHECK(p.device->load(blob).is_ok());
 }
 
 TEST_CASE("damaged, truncated and foreign bytes are refused as corrupt") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kKernel));
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kKernel));
   REQUIRE(!blob.empty());
   for (size_t at : {size_t(0), size_t(9), size_t(20), blob.size() / 2, blob.size() - 40, blob.size() - 1}) {
     std::string bad = blob;
     bad[at] = char(bad[at] ^ 0x5a);
     CAPTURE(at);
-    CHECK_FALSE(p.load(bad));
-    CHECK(p.last_code == TG_ERR_CORRUPT);
+    CHECK_FALSE(p.device->load(bad).is_ok());
+    CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
   }
   for (size_t size : {size_t(0), size_t(7), size_t(30), blob.size() - 1}) {
     CAPTURE(size);
-    CHECK_FALSE(p.load(blob.substr(0, size)));
-    CHECK(p.last_code == TG_ERR_CORRUPT);
+    CHECK_FALSE(p.device->load(blob.substr(0, size)).is_ok());
+    CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
   }
-  CHECK_FALSE(p.load(blob + "x"));
-  CHECK(p.last_code == TG_ERR_CORRUPT);
-  CHECK_FALSE(p.load(std::string("tgrefexe") + blob.substr(8)));
-  CHECK(p.last_code == TG_ERR_CORRUPT);
-  CHECK_FALSE(p.load(std::string(1000, '\0')));
-  CHECK(p.last_code == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.device->load(blob + "x").is_ok());
+  CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.device->load(std::string("tgrefexe") + blob.substr(8)).is_ok());
+  CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.device->load(std::string(1000, '\0')).is_ok());
+  CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
 }
 
 TEST_CASE("an executable for another CPU is refused, naming it") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kKernel));
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kKernel));
   REQUIRE(!blob.empty());
   // Rebuild the blob around another host identity and brand, with a valid checksum: the
   // format is the plugin's own, so this is what another machine's cache would hold.
   std::string foreign = with_field(with_field(blob, 0, "x86_64-unknown-linux-gnu|znver9|+avx2"), 1, "Some Other CPU");
-  CHECK_FALSE(p.load(foreign));
-  CHECK(p.last_code == TG_ERR_CORRUPT);
-  CHECK_MESSAGE(p.last_message.find("Some Other CPU") != std::string::npos, p.last_message);
+  CHECK_FALSE(p.device->load(foreign).is_ok());
+  CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
+  CHECK_MESSAGE(plugin_testing::last_message().find("Some Other CPU") != std::string::npos, plugin_testing::last_message());
 }
 
 TEST_CASE("a scratch size no kernel could need is refused as corrupt") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kKernel));
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kKernel));
   REQUIRE(!blob.empty());
   // Field 4 is the scratch bytes per core; resealed, as a damaged cache entry could be.
   for (uint64_t bytes : {~uint64_t(0), ~uint64_t(0) - 62, uint64_t(1) << 40}) {
     CAPTURE(bytes);
     std::string arena(reinterpret_cast<const char*>(&bytes), 8);
     std::string bad = with_field(blob, 4, arena);
-    CHECK_FALSE(p.load(bad));
-    CHECK(p.last_code == TG_ERR_CORRUPT);
+    CHECK_FALSE(p.device->load(bad).is_ok());
+    CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
   }
 }
 
 TEST_CASE("executable_describe shows the LLVM IR and the assembly") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(R"(
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(R"(
 kernel mm(A: f32[M, K], B: f32[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv(M, 32)) threads(1) {
   alloc a: shared f32[32, 16]
   alloc b: shared f32[16, 64]
@@ -116,10 +115,11 @@ kernel mm(A: f32[M, K], B: f32[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv
 }
 )"));
   REQUIRE(!blob.empty());
-  std::string text = p.describe(blob);
-  REQUIRE_MESSAGE(!text.empty(), p.last_message);
+  Result<std::string> described = p.plugin->describe(blob);
+  REQUIRE_MESSAGE(described.is_ok(), described.status().str());
+  std::string text = *described;
   CHECK(text.find("define void @tegula_kernel_mm") != std::string::npos);
   CHECK(text.find("vfmadd231ps") != std::string::npos);
-  CHECK_FALSE(!p.describe("garbage").empty());
-  CHECK(p.last_code == TG_ERR_CORRUPT);
+  CHECK_FALSE(p.plugin->describe("garbage").is_ok());
+  CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
 }

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <vector>
-#include "plugins/cpu/tests/PluginUtil.h"
 
 using namespace tegula;
 using namespace tegula::cpu::testing;
@@ -31,28 +30,15 @@ tg_launch_arg arg_of(uint32_t kind) {
 }
 
 /// Straight to the plugin: lowered text compiled, loaded, and launched with `args` and
-/// `grid`; the error code (TG_OK on success), with the message in p.last_message.
-tg_status_code launch_direct(Plugin& p, const std::string& lowered, std::vector<tg_launch_arg> args,
+/// `grid`; the error code (TG_OK on success), with the message in last_message().
+tg_status_code launch_direct(CpuPlugin& p, const std::string& lowered, std::vector<tg_launch_arg> args,
                              const uint32_t grid[3]) {
-  std::string blob = p.compile(lowered);
-  REQUIRE_MESSAGE(!blob.empty(), p.last_message);
-  tg_executable* exe = nullptr;
-  REQUIRE(p.ok(p.api->executable_load(p.device, blob.data(), blob.size(), &exe)));
-  tg_queue* q = nullptr;
-  REQUIRE(p.ok(p.api->queue_create(p.device, &q)));
-  tg_launch_params params{};
-  params.struct_size = sizeof params;
-  for (int d = 0; d < 3; ++d) params.grid[d] = grid[d];
-  params.args = args.data();
-  params.arg_count = args.size();
-  p.ok(p.api->launch(q, exe, &params));
-  tg_status_code code = p.last_code;
-  std::string message = p.last_message;
-  p.api->executable_free(exe);
-  p.api->queue_destroy(q);
-  p.last_code = code;
-  p.last_message = message;
-  return code;
+  Result<plugin_testing::Executable> exe = p.device->load(p.compiled(lowered));
+  REQUIRE_MESSAGE(exe.is_ok(), exe.status().str());
+  if (!p.device->launch(*exe, {grid[0], grid[1], grid[2]}, args).is_ok()) return plugin_testing::last_code();
+  Status done = p.device->synchronize();
+  REQUIRE_MESSAGE(done.is_ok(), done.str());
+  return TG_OK;
 }
 
 }  // namespace
@@ -73,15 +59,15 @@ TEST_CASE("wrong arguments through the runtime") {
 }
 
 TEST_CASE("wrong arguments straight to the plugin") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kKernel));
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kKernel));
   REQUIRE(!blob.empty());
   tg_executable* exe = nullptr;
-  REQUIRE(p.ok(p.api->executable_load(p.device, blob.data(), blob.size(), &exe)));
+  REQUIRE(p.plugin->ok(p.api()->executable_load(p.device->handle(), blob.data(), blob.size(), &exe)));
   tg_queue* q = nullptr;
-  REQUIRE(p.ok(p.api->queue_create(p.device, &q)));
+  REQUIRE(p.plugin->ok(p.api()->queue_create(p.device->handle(), &q)));
   tg_buffer* buf = nullptr;
-  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 64, &buf)));
+  REQUIRE(p.plugin->ok(p.api()->buffer_alloc(p.device->handle(), 64, &buf)));
   auto arg = [](uint32_t kind) {
     tg_launch_arg a{};
     a.struct_size = sizeof a;
@@ -98,33 +84,33 @@ TEST_CASE("wrong arguments straight to the plugin") {
   params.grid[0] = params.grid[1] = params.grid[2] = 1;
   params.args = args;
   params.arg_count = 4;
-  CHECK(p.ok(p.api->launch(q, exe, &params)));
+  CHECK(p.plugin->ok(p.api()->launch(q, exe, &params)));
   params.grid[0] = 2;  // the kernel's grid is ceildiv(16, 16) = 1
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
-  CHECK(p.last_code == TG_ERR_INVALID_ARGUMENT);
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
+  CHECK(plugin_testing::last_code() == TG_ERR_INVALID_ARGUMENT);
   params.grid[0] = 1;
   args[3].i64 = 17;  // needs 68 bytes
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   args[3].i64 = 16;
   args[1].offset = 65;
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   args[1].offset = 0;
   args[0].kind = 7;
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   args[0].kind = TG_ARG_I64;
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   args[0].kind = TG_ARG_BUFFER;
   args[0].buffer = reinterpret_cast<tg_buffer*>(&params);  // not a buffer of this device
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   args[0].buffer = buf;
   params.arg_count = 3;
-  CHECK_FALSE(p.ok(p.api->launch(q, exe, &params)));
+  CHECK_FALSE(p.plugin->ok(p.api()->launch(q, exe, &params)));
   params.arg_count = 4;
-  CHECK(p.ok(p.api->launch(q, exe, &params)));
-  CHECK(p.ok(p.api->queue_synchronize(q)));
-  p.api->buffer_free(buf);
-  p.api->executable_free(exe);
-  p.api->queue_destroy(q);
+  CHECK(p.plugin->ok(p.api()->launch(q, exe, &params)));
+  CHECK(p.plugin->ok(p.api()->queue_synchronize(q)));
+  p.api()->buffer_free(buf);
+  p.api()->executable_free(exe);
+  p.api()->queue_destroy(q);
 }
 
 TEST_CASE("a grid whose block count overflows is refused") {
@@ -135,13 +121,13 @@ kernel huge(X: f32[A, Z], Y: f32[B, Z], W: f32[C, Z]) grid(A, B, C) threads(1) {
   fill t, 0.0
 }
 )";
-  Plugin p;
+  CpuPlugin p;
   std::string lowered = p.lowered(text);
   Result<ir::Kernel> k = ir::parse_and_verify(text, "test.tile");
   REQUIRE(k.is_ok());
   std::vector<std::string> symbols = k->symbols();
   tg_buffer* buf = nullptr;
-  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 64, &buf)));
+  REQUIRE(p.plugin->ok(p.api()->buffer_alloc(p.device->handle(), 64, &buf)));
   const int64_t big = int64_t(1) << 31;
   for (std::vector<int64_t> g : std::vector<std::vector<int64_t>>{{big, big, big}, {3, big, big}, {big, big, 4}}) {
     CAPTURE(g[0]);
@@ -156,13 +142,13 @@ kernel huge(X: f32[A, Z], Y: f32[B, Z], W: f32[C, Z]) grid(A, B, C) threads(1) {
     }
     const uint32_t grid[3] = {uint32_t(g[0]), uint32_t(g[1]), uint32_t(g[2])};
     CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
-    CHECK_MESSAGE(p.last_message.find("grid") != std::string::npos, p.last_message);
+    CHECK_MESSAGE(plugin_testing::last_message().find("grid") != std::string::npos, plugin_testing::last_message());
   }
-  p.api->buffer_free(buf);
+  p.api()->buffer_free(buf);
 }
 
 TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
-  Plugin p;
+  CpuPlugin p;
   // The runtime lowers with a divisibility guarantee only for launches that keep it; a
   // plugin-ABI caller may not. Record the assumption as lowering would.
   Result<ir::Kernel> k = ir::parse_and_verify(kKernel, "test.tile");
@@ -173,7 +159,7 @@ TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
                ir::AttrValue::of_list({ir::AttrValue::of_list({ir::AttrValue::of_ident("N"), ir::AttrValue::of_int(16)})}));
   std::string lowered = ir::print_kernel(l->kernel);
   tg_buffer* buf = nullptr;
-  REQUIRE(p.ok(p.api->buffer_alloc(p.device, 256, &buf)));
+  REQUIRE(p.plugin->ok(p.api()->buffer_alloc(p.device->handle(), 256, &buf)));
   std::vector<tg_launch_arg> args = {arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_BUFFER), arg_of(TG_ARG_F64), arg_of(TG_ARG_I64)};
   args[0].buffer = args[1].buffer = buf;
   args[2].f64 = 1.0;
@@ -188,8 +174,8 @@ TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
     args[3].i64 = n;
     const uint32_t grid[3] = {uint32_t((n + 15) / 16), 1, 1};
     CHECK(launch_direct(p, lowered, args, grid) == TG_ERR_INVALID_ARGUMENT);
-    CHECK_MESSAGE(p.last_message.find("'N'") != std::string::npos, p.last_message);
-    CHECK_MESSAGE(p.last_message.find("16") != std::string::npos, p.last_message);
+    CHECK_MESSAGE(plugin_testing::last_message().find("'N'") != std::string::npos, plugin_testing::last_message());
+    CHECK_MESSAGE(plugin_testing::last_message().find("16") != std::string::npos, plugin_testing::last_message());
   }
-  p.api->buffer_free(buf);
+  p.api()->buffer_free(buf);
 }

@@ -4,7 +4,6 @@
 #include <thread>
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
-#include "plugins/cpu/tests/PluginUtil.h"
 
 using namespace tegula;
 using namespace tegula::cpu::testing;
@@ -44,11 +43,11 @@ TEST_CASE("four threads compile, launch and read back on cpu:0") {
 }
 
 TEST_CASE("two queues launching at once through the ABI") {
-  Plugin p;
-  std::string blob = p.compile(p.lowered(kAxpb));
+  CpuPlugin p;
+  std::string blob = p.compiled(p.lowered(kAxpb));
   REQUIRE(!blob.empty());
   tg_executable* exe = nullptr;
-  REQUIRE(p.ok(p.api->executable_load(p.device, blob.data(), blob.size(), &exe)));
+  REQUIRE(p.plugin->ok(p.api()->executable_load(p.device->handle(), blob.data(), blob.size(), &exe)));
   constexpr int kN = 100000;
   struct Lane {
     tg_queue* queue = nullptr;
@@ -57,14 +56,14 @@ TEST_CASE("two queues launching at once through the ABI") {
     bool ok = false;
   } lanes[2];
   for (Lane& l : lanes) {
-    REQUIRE(p.ok(p.api->queue_create(p.device, &l.queue)));
-    REQUIRE(p.ok(p.api->buffer_alloc(p.device, kN * 4, &l.x)));
-    REQUIRE(p.ok(p.api->buffer_alloc(p.device, kN * 4, &l.y)));
+    REQUIRE(p.plugin->ok(p.api()->queue_create(p.device->handle(), &l.queue)));
+    REQUIRE(p.plugin->ok(p.api()->buffer_alloc(p.device->handle(), kN * 4, &l.x)));
+    REQUIRE(p.plugin->ok(p.api()->buffer_alloc(p.device->handle(), kN * 4, &l.y)));
   }
   auto work = [&](int t) {
     Lane& l = lanes[t];
     std::vector<float> in(kN, float(t + 1));
-    if (p.api->copy_h2d(l.queue, l.x, 0, in.data(), kN * 4)) return;
+    if (p.api()->copy_h2d(l.queue, l.x, 0, in.data(), kN * 4)) return;
     tg_launch_arg args[5] = {};
     for (tg_launch_arg& a : args) a.struct_size = sizeof a;
     args[0].kind = args[1].kind = TG_ARG_BUFFER;
@@ -82,10 +81,10 @@ TEST_CASE("two queues launching at once through the ABI") {
     params.args = args;
     params.arg_count = 5;
     for (int i = 0; i < 50; ++i)
-      if (p.api->launch(l.queue, exe, &params)) return;  // (an error here leaks; the test fails anyway)
-    if (p.api->queue_synchronize(l.queue)) return;
+      if (p.api()->launch(l.queue, exe, &params)) return;  // (an error here leaks; the test fails anyway)
+    if (p.api()->queue_synchronize(l.queue)) return;
     std::vector<float> out(kN);
-    if (p.api->copy_d2h(l.queue, out.data(), l.y, 0, kN * 4)) return;
+    if (p.api()->copy_d2h(l.queue, out.data(), l.y, 0, kN * 4)) return;
     l.ok = out[0] == 3.0f * float(t + 1) + float(t) && out[kN - 1] == out[0];
   };
   std::thread other(work, 1);
@@ -94,9 +93,9 @@ TEST_CASE("two queues launching at once through the ABI") {
   CHECK(lanes[0].ok);
   CHECK(lanes[1].ok);
   for (Lane& l : lanes) {
-    p.api->buffer_free(l.x);
-    p.api->buffer_free(l.y);
-    p.api->queue_destroy(l.queue);
+    p.api()->buffer_free(l.x);
+    p.api()->buffer_free(l.y);
+    p.api()->queue_destroy(l.queue);
   }
-  p.api->executable_free(exe);
+  p.api()->executable_free(exe);
 }

@@ -1,10 +1,10 @@
 // Helpers for the cuda plugin's tests: the built plugin (build/lib/libtegula_cuda.so) opened
-// through its one exported symbol, offline compiles and descriptions, and, when a CUDA device
-// is present, kernels run on it and compared with the reference interpreter on the same
-// random inputs (outputs poisoned with 0xff bytes on both sides, inputs checked unchanged).
+// through its C ABI with the SDK's test harness (plugins/support/testing), offline compiles
+// and descriptions, and, when a CUDA device is present, kernels run on it and compared with
+// the reference interpreter by the harness (plugin_testing::run_and_compare). What is CUDA's
+// own: the exact architecture of the device, NVRTC's presence, the code generator's output.
 #pragma once
 
-#include <dlfcn.h>
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,70 +30,44 @@
 #include "plugins/cuda/DriverApi.h"
 #include "plugins/cuda/Nvrtc.h"
 #include "plugins/cuda/codegen/CodeGen.h"
+#include "plugins/support/testing/OutputCompare.h"
+#include "plugins/support/testing/PluginHarness.h"
+#include "plugins/support/testing/RunCompare.h"
 #include "targets/Target.h"
 
 namespace tegula::cuda::testing {
 
 inline std::string plugin_path() { return std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cuda.so"; }
 
-/// The plugin, opened and initialised once per test process.
-struct Plugin {
-  const tg_plugin_api* api = nullptr;
-  tg_plugin* plugin = nullptr;
+using plugin_testing::default_tolerance;
+using plugin_testing::Tolerance;
+
+/// The plugin through its C ABI (the SDK's test harness), opened and initialised once per
+/// test process.
+struct CudaPlugin {
+  std::unique_ptr<plugin_testing::Plugin> plugin;  ///< null when unusable
   uint32_t devices = 0;
-  std::string why;  ///< why the plugin is unusable, when api is null
+  std::string why;  ///< why the plugin is unusable, or device_count failed
 
-  static Plugin& get() {
-    static Plugin p = open();
+  static CudaPlugin& get() {
+    static CudaPlugin p = open();
     return p;
   }
-
-  static Plugin open() {
-    Plugin p;
-    void* lib = dlopen(plugin_path().c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      p.why = dlerror();
+  static CudaPlugin open() {
+    CudaPlugin p;
+    auto opened = plugin_testing::Plugin::open(plugin_path());
+    if (!opened.is_ok()) {
+      p.why = opened.status().str();
       return p;
     }
-    auto query = reinterpret_cast<tg_plugin_query_fn>(dlsym(lib, TG_PLUGIN_QUERY_SYMBOL));
-    if (!query) {
-      p.why = "no tg_plugin_query";
-      return p;
-    }
-    const char* refusal = nullptr;
-    p.api = query(TG_ABI_VERSION_1, TG_ABI_VERSION_1, &refusal);
-    if (!p.api) {
-      p.why = refusal ? refusal : "refused";
-      return p;
-    }
-    tg_host_info host{};
-    host.struct_size = sizeof host;
-    host.abi_version = TG_ABI_VERSION_1;
-    host.host_version = "test";
-    if (tg_error* e = p.api->init(&host, &p.plugin)) {
-      p.why = take(p.api, e);
-      p.api = nullptr;
-      return p;
-    }
-    tg_error* e = p.api->device_count(p.plugin, &p.devices);
-    if (e) p.why = take(p.api, e);
+    p.plugin = std::move(opened).value();
+    auto n = p.plugin->device_count();
+    if (n.is_ok()) p.devices = *n;
+    else p.why = n.status().str();
     return p;
   }
-
-  /// The message of an error, which is released.
-  static std::string take(const tg_plugin_api* api, tg_error* e) {
-    if (!e) return "";
-    std::string m = api->error_message(e);
-    api->error_destroy(e);
-    return m;
-  }
-  std::string take(tg_error* e) const { return take(api, e); }
-
-  static std::string blob_bytes(const tg_plugin_api* api, tg_blob& b) {
-    std::string s(static_cast<const char*>(b.data), b.size);
-    api->blob_release(&b);
-    return s;
-  }
+  const tg_plugin_api* api() const { return plugin->api(); }
+  tg_plugin* handle() const { return plugin->handle(); }
 };
 
 /// The text of a built-in target description file.
@@ -119,30 +94,15 @@ inline TargetDescription target(const std::string& name) {
   } while (0)
 
 inline Result<std::string> lower_text(const std::string& text, const TargetDescription& t, const ir::LowerOptions& o = {}) {
-  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_and_verify(text, "test.tile"));
-  TG_ASSIGN_OR_RETURN(ir::LowerResult r, ir::lower(k, t, o));
-  return ir::print_kernel(r.kernel);
+  return plugin_testing::lower_source(text, t, o);
 }
 
-/// compile_offline for a target description (JSON text); the error message on failure.
-inline Result<std::string> compile_offline_json(const std::string& lowered, const std::string& json) {
-  Plugin& p = Plugin::get();
-  if (!p.api) return error(ErrorCode::Plugin, "cuda plugin unusable: " + p.why);
-  tg_target_description t{};
-  t.struct_size = sizeof t;
-  t.format = TG_TARGET_FORMAT_JSON_V1;
-  t.data = json.data();
-  t.size = json.size();
-  tg_compile_request r{};
-  r.struct_size = sizeof r;
-  r.ir_format = TG_IR_FORMAT_LOWERED_V1;
-  r.ir_data = lowered.data();
-  r.ir_size = lowered.size();
-  r.options = "";
-  tg_blob b{};
-  b.struct_size = sizeof b;
-  if (tg_error* e = p.api->compile_offline(p.plugin, &t, &r, &b)) return error(ErrorCode::Plugin, p.take(e));
-  return Plugin::blob_bytes(p.api, b);
+/// compile_offline for a target description (JSON text).
+inline Result<std::string> compile_offline_json(const std::string& lowered, const std::string& json,
+                                                const std::string& options = "") {
+  CudaPlugin& p = CudaPlugin::get();
+  if (!p.plugin) return error(ErrorCode::Plugin, "cuda plugin unusable: " + p.why);
+  return p.plugin->compile_offline(json, lowered, {options});
 }
 
 /// compile_offline for a built-in target.
@@ -151,11 +111,9 @@ inline Result<std::string> compile_offline(const std::string& lowered, const std
 }
 
 inline Result<std::string> describe(const std::string& blob) {
-  Plugin& p = Plugin::get();
-  tg_blob b{};
-  b.struct_size = sizeof b;
-  if (tg_error* e = p.api->executable_describe(p.plugin, blob.data(), blob.size(), &b)) return error(ErrorCode::Plugin, p.take(e));
-  return Plugin::blob_bytes(p.api, b);
+  CudaPlugin& p = CudaPlugin::get();
+  if (!p.plugin) return error(ErrorCode::Plugin, "cuda plugin unusable: " + p.why);
+  return p.plugin->describe(blob);
 }
 
 /// Lower for a target, compile offline, return the PTX text.
@@ -187,8 +145,7 @@ inline bool contains(const std::string& hay, const std::string& needle) { return
 
 /// The first CUDA device, opened once; null when there is none (GPU tests then skip).
 struct Gpu {
-  tg_device* device = nullptr;
-  tg_queue* queue = nullptr;
+  std::unique_ptr<plugin_testing::Device> device;  ///< with its queue
   std::string target_name;
   std::string arch;  ///< the exact architecture ("sm_90a")
 
@@ -206,12 +163,11 @@ struct Gpu {
   }
   static Gpu open() {
     Gpu g;
-    Plugin& p = Plugin::get();
-    if (!p.api || p.devices == 0) return g;
-    tg_device_properties props{};
-    props.struct_size = sizeof props;
-    if (p.api->device_properties(p.plugin, 0, &props)) return g;
-    g.target_name = props.target;
+    CudaPlugin& p = CudaPlugin::get();
+    if (!p.plugin || p.devices == 0) return g;
+    auto props = p.plugin->device_properties(0);
+    if (!props.is_ok()) return g;
+    g.target_name = props->target;
     // The exact architecture the plugin compiles for (as Plugin.cpp derives it).
     if (const Driver* d = load_driver(nullptr)) {
       CUdevice cd = 0;
@@ -221,15 +177,12 @@ struct Gpu {
       d->cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor, cd);
       g.arch = "sm_" + std::to_string(major) + std::to_string(minor) + (major == 9 || major == 10 ? "a" : "");
     }
-    if (tg_error* e = p.api->device_open(p.plugin, 0, &g.device)) {
-      MESSAGE("cannot open cuda:0: " << p.take(e));
-      g.device = nullptr;
+    auto device = p.plugin->open_device(0);
+    if (!device.is_ok()) {
+      MESSAGE("cannot open cuda:0: " << device.status().str());
       return g;
     }
-    if (tg_error* e = p.api->queue_create(g.device, &g.queue)) {
-      MESSAGE("cannot create a queue: " << p.take(e));
-      g.device = nullptr;
-    }
+    g.device = std::move(device).value();
     return g;
   }
 };
@@ -238,29 +191,9 @@ struct Gpu {
 #define TG_REQUIRE_GPU(gpu)                                                        \
   ::tegula::cuda::testing::Gpu* gpu = ::tegula::cuda::testing::Gpu::get();         \
   if (!gpu) {                                                                      \
-    MESSAGE("skipped: no CUDA device (" << ::tegula::cuda::testing::Plugin::get().why << ")"); \
+    MESSAGE("skipped: no CUDA device (" << ::tegula::cuda::testing::CudaPlugin::get().why << ")"); \
     return;                                                                        \
   }
-
-struct Tolerance {
-  double rtol = 0;
-  double atol = 0;
-};
-
-/// Tolerance for results stored as `d` after float32 arithmetic (one rounding more than the
-/// float64 interpreter).
-inline Tolerance default_tolerance(DType d) {
-  switch (d) {
-    case DType::F64: return {1e-12, 1e-12};
-    case DType::F32: return {2e-5, 2e-5};
-    case DType::TF32: return {2e-3, 1e-5};
-    case DType::F16: return {2e-3, 1e-4};
-    case DType::BF16: return {1.6e-2, 1e-3};
-    case DType::E4M3: return {0.13, 0.002};
-    case DType::E5M2: return {0.26, 2e-5};
-    default: return {0, 0.5};  // integers and bool: exact (rounding of .5 ties aside)
-  }
-}
 
 struct RunOptions {
   ir::LowerOptions lower;
@@ -275,115 +208,24 @@ struct RunOptions {
   std::function<void(examples::LaunchData&)> prepare;
 };
 
+/// The harness's run and comparison on the device (plugin_testing::run_and_compare); with no
+/// device (TEGULA_CUDA_TEST_OFFLINE), the interpreter's run and an offline compile.
 inline Status run_and_compare(Gpu& g, const std::string& text, const RunOptions& o) {
-  Plugin& p = Plugin::get();
-  const tg_plugin_api& api = *p.api;
-  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_and_verify(text, "test.tile"));
+  plugin_testing::RunSpec spec;
+  spec.source = text;
+  spec.bindings = o.bindings;
+  spec.seed = o.seed;
+  spec.lower = o.lower;
+  spec.executable = o.blob;
+  if (!o.use_default_tolerance) spec.tolerance = o.tolerance;
+  if (o.prepare) spec.prepare = [&o](const ir::Kernel&, examples::LaunchData& d) { o.prepare(d); };
   TargetDescription t = target(g.target_name);
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(k, t, o.lower));
-  std::string lowered_text = ir::print_kernel(lowered.kernel);
-  TG_ASSIGN_OR_RETURN(examples::LaunchData data, examples::make_launch_data(k, o.bindings, o.seed));
-  if (o.prepare) o.prepare(data);
-  examples::LaunchData ref = data;
-  std::vector<ir::Arg> iargs = examples::interpreter_args(k, ref);
-  TG_RETURN_IF_ERROR(ir::interpret(k, iargs).with_context("reference interpreter"));
-  if (!g.device) return compile_offline(lowered_text, g.target_name).status();
-
-  tg_compile_request req{};
-  req.struct_size = sizeof req;
-  req.ir_format = TG_IR_FORMAT_LOWERED_V1;
-  req.ir_data = lowered_text.data();
-  req.ir_size = lowered_text.size();
-  req.options = "";
-  tg_executable* exe = nullptr;
-  if (!o.blob.empty()) {
-    if (tg_error* e = api.executable_load(g.device, o.blob.data(), o.blob.size(), &exe)) return error(ErrorCode::Plugin, "executable_load: " + p.take(e));
-  } else {
-    tg_blob blob{};
-    blob.struct_size = sizeof blob;
-    if (tg_error* e = api.compile(g.device, &req, &blob)) return error(ErrorCode::Plugin, "compile: " + p.take(e));
-    tg_error* e = api.executable_load(g.device, blob.data, blob.size, &exe);
-    api.blob_release(&blob);
-    if (e) return error(ErrorCode::Plugin, "executable_load: " + p.take(e));
-  }
-
-  std::vector<tg_buffer*> buffers(k.params.size(), nullptr);
-  Status status;
-  auto fail = [&](const std::string& m) {
-    if (status.is_ok()) status = error(ErrorCode::Device, m);
-  };
-  std::vector<tg_launch_arg> args;
-  for (size_t i = 0; i < k.params.size() && status.is_ok(); ++i) {
-    tg_launch_arg a{};
-    a.struct_size = sizeof a;
-    if (k.params[i].is_tensor) {
-      const auto& bytes = data.tensors[i].bytes;
-      if (tg_error* err = api.buffer_alloc(g.device, bytes.size(), &buffers[i])) fail("buffer_alloc: " + p.take(err));
-      else if (tg_error* err2 = api.copy_h2d(g.queue, buffers[i], 0, bytes.data(), bytes.size())) fail("copy_h2d: " + p.take(err2));
-      a.kind = TG_ARG_BUFFER;
-      a.buffer = buffers[i];
-    } else {
-      bool is_float = dtype_is_float(k.params[i].dtype);
-      a.kind = is_float ? TG_ARG_F64 : TG_ARG_I64;
-      a.f64 = data.scalars[i];
-      a.i64 = int64_t(data.scalars[i]);
-    }
-    args.push_back(a);
-  }
-  for (int64_t s : data.symbols) {
-    tg_launch_arg a{};
-    a.struct_size = sizeof a;
-    a.kind = TG_ARG_I64;
-    a.i64 = s;
-    args.push_back(a);
-  }
-  if (status.is_ok()) {
-    std::vector<ir::Arg> gargs = examples::interpreter_args(k, data);
-    auto grid = ir::launch_grid(k, gargs);
-    if (!grid.is_ok()) fail(grid.status().str());
-    tg_launch_params lp{};
-    lp.struct_size = sizeof lp;
-    for (int d = 0; d < 3 && status.is_ok(); ++d) lp.grid[d] = d < int(grid->size()) ? uint32_t((*grid)[size_t(d)]) : 1;
-    lp.args = args.data();
-    lp.arg_count = args.size();
-    if (status.is_ok())
-      if (tg_error* err = api.launch(g.queue, exe, &lp)) fail("launch: " + p.take(err));
-    if (status.is_ok())
-      if (tg_error* err = api.queue_synchronize(g.queue)) fail("synchronize: " + p.take(err));
-  }
-  // Read everything back: outputs compared with the interpreter, inputs unchanged.
-  std::vector<size_t> outputs = ir::written_params(k);
-  for (size_t i = 0; i < k.params.size() && status.is_ok(); ++i) {
-    if (!k.params[i].is_tensor) continue;
-    examples::HostTensor got = data.tensors[i];
-    if (tg_error* err = api.copy_d2h(g.queue, got.bytes.data(), buffers[i], 0, got.bytes.size())) {
-      fail("copy_d2h: " + p.take(err));
-      break;
-    }
-    if (tg_error* err = api.queue_synchronize(g.queue)) {
-      fail("synchronize: " + p.take(err));
-      break;
-    }
-    bool is_output = std::find(outputs.begin(), outputs.end(), i) != outputs.end();
-    const examples::HostTensor& want = ref.tensors[i];
-    if (!is_output) {
-      if (got.bytes != data.tensors[i].bytes) fail("input '" + k.params[i].name + "' was modified by the kernel");
-      continue;
-    }
-    Tolerance tol = o.use_default_tolerance ? default_tolerance(got.dtype) : o.tolerance;
-    int64_t bad = 0;
-    std::string first;
-    for (int64_t e2 = 0; e2 < got.numel(); ++e2) {
-      double x = got.at(e2), y = want.at(e2);
-      bool ok = (std::isnan(x) && std::isnan(y)) || x == y || (std::isfinite(x) && std::isfinite(y) && std::fabs(x - y) <= tol.atol + tol.rtol * std::fabs(y));
-      if (!ok && bad++ == 0) first = k.params[i].name + "[" + std::to_string(e2) + "]: got " + std::to_string(x) + ", expected " + std::to_string(y);
-    }
-    if (bad) fail(std::to_string(bad) + " of " + std::to_string(got.numel()) + " elements differ; first " + first);
-  }
-  for (tg_buffer* b : buffers)
-    if (b) api.buffer_free(b);
-  api.executable_free(exe);
-  return status;
+  if (g.device) return plugin_testing::run_and_compare(*g.device, t, spec);
+  TG_ASSIGN_OR_RETURN(std::string lowered, lower_text(text, t, o.lower));
+  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_and_verify(text, "test.tile"));
+  TG_ASSIGN_OR_RETURN(examples::LaunchData data, plugin_testing::make_data(k, spec));
+  TG_RETURN_IF_ERROR(plugin_testing::run_reference(k, data));
+  return compile_offline(lowered, g.target_name).status();
 }
 
 }  // namespace tegula::cuda::testing

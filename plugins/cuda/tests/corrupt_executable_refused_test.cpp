@@ -6,17 +6,8 @@ using namespace tegula;
 using namespace tegula::cuda::testing;
 
 static tg_status_code describe_code(const std::string& bytes) {
-  Plugin& p = Plugin::get();
-  tg_blob b{};
-  b.struct_size = sizeof b;
-  tg_error* e = p.api->executable_describe(p.plugin, bytes.data(), bytes.size(), &b);
-  if (!e) {
-    p.api->blob_release(&b);
-    return TG_OK;
-  }
-  tg_status_code c = p.api->error_code(e);
-  p.api->error_destroy(e);
-  return c;
+  if (describe(bytes).is_ok()) return TG_OK;
+  return plugin_testing::last_code();
 }
 
 TEST_CASE("altered executables are refused as corrupt") {
@@ -48,19 +39,13 @@ TEST_CASE("altered executables are refused as corrupt") {
   // With a device: executable_load refuses the same bytes, and an executable for another
   // architecture.
   if (Gpu* g = Gpu::get(); g && g->device) {
-    Plugin& p = Plugin::get();
     std::string bad = good;
     bad[good.size() / 2] ^= 1;
-    tg_executable* exe = nullptr;
-    tg_error* e = p.api->executable_load(g->device, bad.data(), bad.size(), &exe);
-    REQUIRE(e);
-    CHECK(p.api->error_code(e) == TG_ERR_CORRUPT);
-    p.api->error_destroy(e);
+    CHECK_FALSE(g->device->load(bad).is_ok());
+    CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
     auto other = compile_offline(*lower_text(example("reduce/row_sum.tile"), target("sm_80")), "sm_80");
     REQUIRE(other.is_ok());
-    e = p.api->executable_load(g->device, other->data(), other->size(), &exe);
-    REQUIRE(e);
-    CHECK(p.api->error_code(e) == TG_ERR_CORRUPT);
-    p.api->error_destroy(e);
+    CHECK_FALSE(g->device->load(*other).is_ok());
+    CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
   }
 }

@@ -10,21 +10,14 @@ using namespace tegula::cuda::testing;
 
 TEST_CASE("without a driver the plugin reports no devices and no error") {
   setenv("TEGULA_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
-  Plugin& p = Plugin::get();
-  REQUIRE_MESSAGE(p.api, p.why);
+  CudaPlugin& p = CudaPlugin::get();
+  REQUIRE_MESSAGE(p.plugin, p.why);
   CHECK(p.why.empty());
   CHECK(p.devices == 0);
-  tg_device_properties props{};
-  props.struct_size = sizeof props;
-  tg_error* e = p.api->device_properties(p.plugin, 0, &props);
-  REQUIRE(e);
-  CHECK(p.api->error_code(e) == TG_ERR_NOT_FOUND);
-  p.api->error_destroy(e);
+  CHECK_FALSE(p.plugin->device_properties(0).is_ok());
+  CHECK(tegula::plugin_testing::last_code() == TG_ERR_NOT_FOUND);
   tg_device* d = nullptr;
-  e = p.api->device_open(p.plugin, 0, &d);
-  REQUIRE(e);
-  CHECK(p.api->error_code(e) == TG_ERR_NOT_FOUND);
-  p.api->error_destroy(e);
+  CHECK(p.plugin->code(p.api()->device_open(p.handle(), 0, &d)) == TG_ERR_NOT_FOUND);
   CHECK(d == nullptr);
 
   TG_REQUIRE_NVRTC();

@@ -39,7 +39,7 @@ TEST_CASE("copies convert between every pair of dtypes exactly") {
     RunOptions o;
     o.bindings = {{"N", int64_t(values.size())}};
     o.use_default_tolerance = false;
-    o.tolerance = {0, 0};
+    o.tolerance = Tolerance{};
     o.prepare = [&](examples::LaunchData& data) {
       for (size_t e = 0; e < values.size(); ++e) store_element(src, values[e], data.tensors[0].bytes.data() + e * dtype_size(src));
     };
@@ -60,7 +60,7 @@ TEST_CASE("every 8- and 16-bit float encoding decodes exactly, through fragments
     RunOptions o;
     o.bindings = {{"N", n}};
     o.use_default_tolerance = false;
-    o.tolerance = {0, 0};
+    o.tolerance = Tolerance{};
     o.prepare = [&](examples::LaunchData& data) {
       for (int64_t e = 0; e < n; ++e) {
         if (dtype_size(d) == 2) {

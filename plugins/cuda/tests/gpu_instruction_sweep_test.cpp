@@ -57,9 +57,11 @@ TEST_CASE("every instruction of the device's catalogue computes its gemm") {
     // sum that size.
     DType acc = k->params[2].dtype;
     o.use_default_tolerance = false;
-    o.tolerance = acc == DType::I32 ? Tolerance{0, 0} : acc == DType::F16 ? Tolerance{4e-3, 4e-3 * double(K)} : Tolerance{1e-5, 1e-6 * double(K)};
-    if (c.label.find("tf32") != std::string::npos) o.tolerance = Tolerance{1e-5, 2e-4 * double(K)};
-    if (k->params[0].dtype == DType::E4M3 || k->params[0].dtype == DType::E5M2) o.tolerance = Tolerance{1e-3, 2e-4 * double(K)};
+    o.tolerance = acc == DType::I32   ? Tolerance{}
+                  : acc == DType::F16 ? Tolerance{.abs = 4e-3 * double(K), .rel = 4e-3}
+                                      : Tolerance{.abs = 1e-6 * double(K), .rel = 1e-5};
+    if (c.label.find("tf32") != std::string::npos) o.tolerance = Tolerance{.abs = 2e-4 * double(K), .rel = 1e-5};
+    if (k->params[0].dtype == DType::E4M3 || k->params[0].dtype == DType::E5M2) o.tolerance = Tolerance{.abs = 2e-4 * double(K), .rel = 1e-3};
     o.blob = blobs[ci];
     CAPTURE(c.label);
     REQUIRE_MESSAGE(!o.blob.empty(), c.label << " did not compile");

@@ -46,7 +46,7 @@ TEST_CASE("pipelined gemms match the interpreter with every copy engine") {
       for (const auto& [sym, v] : c.shape) o.lower.divisibility[sym] = 16;
       o.lower.raster_group = raster;
       o.use_default_tolerance = false;
-      o.tolerance = c.label.rfind("i8", 0) == 0 ? Tolerance{0, 0} : Tolerance{1e-5, 1e-6 * double(c.shape.at("K"))};
+      o.tolerance = c.label.rfind("i8", 0) == 0 ? Tolerance{} : Tolerance{.abs = 1e-6 * double(c.shape.at("K")), .rel = 1e-5};
       CAPTURE(c.label);
       CAPTURE(raster);
       Status st = run_and_compare(*gpu, c.text, o);
@@ -69,7 +69,7 @@ TEST_CASE("the H200 benchmark gemms match the interpreter at small shapes") {
     o.lower.divisibility = {{"M", 16}, {"N", 16}, {"K", 16}};
     o.lower.raster_group = 8;
     o.use_default_tolerance = false;
-    o.tolerance = {8e-3, 4e-3};
+    o.tolerance = {.abs = 4e-3, .rel = 8e-3};
     CAPTURE(f);
     Status st = run_and_compare(*gpu, *text, o);
     CHECK_MESSAGE(st.is_ok(), f << ": " << st.str());

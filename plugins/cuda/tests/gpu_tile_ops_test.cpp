@@ -207,7 +207,7 @@ TEST_CASE("atomic_add from many blocks into every dtype it takes") {
   RunOptions o;
   o.bindings = {{"M", 40}};
   o.use_default_tolerance = false;
-  o.tolerance = {3e-2, 2e-2};  // the order of the additions (and so each one's rounding) differs
+  o.tolerance = {.abs = 2e-2, .rel = 3e-2};  // the order of the additions (and so each one's rounding) differs
   o.prepare = [](examples::LaunchData& d) {
     for (size_t t = 1; t <= 4; ++t)
       for (int64_t i = 0; i < 512; ++i) put(d.tensors[t], i, 0.125 * double((i * 7) % 13) - 0.5);
@@ -234,7 +234,7 @@ TEST_CASE("literal fills round once to their dtype: f64 specials bit for bit") {
   // Bit-exact: an f64 subnormal lost to 0 would pass any relative tolerance.
   RunOptions exact;
   exact.use_default_tolerance = false;
-  exact.tolerance = {0, 0};
+  exact.tolerance = Tolerance{};
   exact.bindings = {{"M", 17}, {"N", 67}};
   for (const char* value : {"1.7976931348623157e308", "5e-324", "0.1", "1.0e300", "-1.0e300"}) {
     std::string text = std::string("kernel fill_tile(Y: f64[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n") +
@@ -247,7 +247,7 @@ TEST_CASE("integer min reductions padded with inf give the true minimum") {
   TG_REQUIRE_GPU(gpu);
   RunOptions exact;
   exact.use_default_tolerance = false;
-  exact.tolerance = {0, 0};
+  exact.tolerance = Tolerance{};
   for (const char* d : {"i8", "u8", "i32"}) {
     std::string t = d;
     std::string text = "kernel reduce_rows(X: " + t + "[M, N], Y: " + t + "[M]) grid(ceildiv(M, 8)) threads(128) {\n  alloc xs: fragment " + t +

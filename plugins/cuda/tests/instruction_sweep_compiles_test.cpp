@@ -40,7 +40,7 @@ TEST_CASE("every catalogue instruction compiles to itself") {
     }
   }
   // NVRTC is thread-safe: compile on every core.
-  Plugin::get();
+  CudaPlugin::get();
   std::map<std::string, std::string> json;
   for (const Job& j : jobs) json[j.target] = target_json(j.target);
   std::atomic<size_t> next{0};

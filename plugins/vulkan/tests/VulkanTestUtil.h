@@ -3,7 +3,10 @@
 // VK_DRIVER_FILES is already set), and run_compare, which runs a kernel on the device and on
 // the reference interpreter from the same inputs (outputs poisoned with 0xff bytes, a NaN in
 // every float encoding), checks that inputs come back unchanged, compares the outputs within
-// a tolerance, and validates the generated module with spirv-val.
+// a tolerance (the comparison every backend's tests share, plugins/support/testing), and
+// validates the generated module with spirv-val. VulkanPlugin: the plugin through its C ABI
+// (the SDK's test harness), for entry points the runtime does not expose one to one
+// (compile_offline, executable_describe, raw blobs) and for machines without a loader.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -13,11 +16,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <sys/stat.h>
 
 #include "examples/checks/Checks.h"
 #include "ir/Interpreter.h"
+#include "ir/Printer.h"
+#include "plugins/support/testing/OutputCompare.h"
+#include "plugins/support/testing/PluginHarness.h"
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 #include "tegula/tegula.hpp"
 
@@ -98,25 +105,63 @@ inline bool device_required() { return std::getenv("TEGULA_VULKAN_TEST_ICD") != 
     }                                                                                     \
   } while (0)
 
-struct Tolerance {
-  double rtol = 0;  ///< relative to |expected|
-  double atol = 0;
+using plugin_testing::Tolerance;
+using plugin_testing::ulp_tolerance;
+
+/// The vulkan plugin loaded directly through its C ABI (no runtime).
+struct VulkanPlugin {
+  std::unique_ptr<plugin_testing::Plugin> plugin;
+  bool simulated_absence = false;  ///< the test hid the loader or the drivers on purpose
+
+  /// Load and init; `loader` overrides the Vulkan loader path (TEGULA_VULKAN_LOADER).
+  explicit VulkanPlugin(const char* loader = nullptr) {
+    pin_icd();
+    if (loader) setenv("TEGULA_VULKAN_LOADER", loader, 1);
+    const char* icd = std::getenv("VK_ICD_FILENAMES");
+    simulated_absence = loader || (icd && std::string(icd).find("/nonexistent") != std::string::npos);
+    auto p = plugin_testing::Plugin::open(plugin_library());
+    if (loader) unsetenv("TEGULA_VULKAN_LOADER");
+    REQUIRE_MESSAGE(p.is_ok(), p.status().str());
+    plugin = std::move(p).value();
+  }
+  const tg_plugin_api* api() const { return plugin->api(); }
+  tg_plugin* handle() const { return plugin->handle(); }
+
+  /// The code of an error (TG_OK for success), releasing it; its message is logged.
+  tg_status_code code(tg_error* e) const {
+    tg_status_code c = plugin->code(e);
+    if (c != TG_OK) MESSAGE(plugin_testing::last_message());
+    return c;
+  }
+
+  uint32_t devices() const {
+    auto n = plugin->device_count();
+    REQUIRE_MESSAGE(n.is_ok(), n.status().str());
+    if (*n == 0 && device_required() && !simulated_absence) FAIL("no Vulkan device for TEGULA_VULKAN_TEST_ICD");
+    return *n;
+  }
+
+  std::string target_json(uint32_t index) const {
+    auto json = plugin->device_target_json(index);
+    REQUIRE_MESSAGE(json.is_ok(), json.status().str());
+    return *json;
+  }
+
+  /// compile_offline for a description; the blob bytes (empty on error, with *code set).
+  std::string compile_offline(const std::string& target_json, const std::string& lowered,
+                              tg_status_code* code_out = nullptr) const {
+    auto blob = plugin->compile_offline(target_json, lowered);
+    if (!blob.is_ok()) MESSAGE(blob.status().str());
+    if (code_out) *code_out = blob.is_ok() ? TG_OK : plugin_testing::last_code();
+    return blob.is_ok() ? *blob : std::string();
+  }
 };
 
-/// Ulp-style tolerances in an output dtype: `ulps` units of its precision.
-inline Tolerance ulps(DType t, double n, double atol = 0) {
-  double eps = 0;
-  switch (t) {
-    case DType::F64: eps = 0x1p-52; break;
-    case DType::F32: eps = 0x1p-23; break;
-    case DType::TF32:
-    case DType::F16: eps = 0x1p-10; break;
-    case DType::BF16: eps = 0x1p-7; break;
-    case DType::E4M3: eps = 0x1p-3; break;
-    case DType::E5M2: eps = 0x1p-2; break;
-    default: eps = 0; break;
-  }
-  return {n * eps, atol};
+/// A kernel lowered for a description, as text.
+inline std::string lowered_text(const std::string& text, const TargetDescription& t) {
+  auto k = lower_for(text, t);
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  return ir::print_kernel(*k);
 }
 
 struct RunSpec {
@@ -191,26 +236,9 @@ inline std::string run_compare(const RunSpec& spec) {
       if (!r.is_ok()) return "read: " + r.str();
     }
     device_data.tensors[i].bytes = got;
-    bool output = std::find(data->outputs.begin(), data->outputs.end(), i) != data->outputs.end();
-    if (!output) {
-      if (got != data->tensors[i].bytes) return "input '" + p.name + "' changed";
-      continue;
-    }
-    size_t es = dtype_size(p.dtype);
-    for (size_t n = 0; n * es < got.size(); ++n) {
-      double g = load_element(p.dtype, got.data() + n * es);
-      double w = load_element(p.dtype, expected.tensors[i].bytes.data() + n * es);
-      bool ok;
-      if (std::isnan(w)) ok = std::isnan(g);
-      else if (std::isinf(w)) ok = g == w;
-      else ok = !std::isnan(g) && std::fabs(g - w) <= spec.tol.rtol * std::fabs(w) + spec.tol.atol;
-      if (!ok) {
-        char buf2[256];
-        std::snprintf(buf2, sizeof buf2, "%s[%zu]: got %.9g, expected %.9g", p.name.c_str(), n, g, w);
-        return buf2;
-      }
-    }
   }
+  Status same = plugin_testing::compare_launch(*k, *data, device_data, expected, spec.tol);
+  if (!same.is_ok()) return same.message();
   if (spec.direct) {
     auto check = examples::check_outputs(*k, device_data);
     if (!check.is_ok()) return "direct computation: " + check.status().str();

@@ -27,7 +27,7 @@ TEST_CASE("atomic_add from many blocks matches the reference") {
       for (int64_t i = 0; i < y.numel(); ++i) store_element(y.dtype, double(i % 7) - 3.0, y.bytes.data() + i * int64_t(dtype_size(y.dtype)));
     };
     // Eight adds in any order: f16 and bf16 round after each add.
-    spec.tol = ulps(*parse_dtype(dt), 8, 1e-6);
+    spec.tol = ulp_tolerance(*parse_dtype(dt), 8, 1e-6);
     CHECK(run_compare(spec) == "");
   }
 }

@@ -2,7 +2,7 @@
 // rebuilt, never misread): a flipped byte anywhere, truncation, a wrong magic, another
 // plugin's executable, and an executable compiled for another device's description.
 // executable_describe refuses them the same way.
-#include "plugins/vulkan/tests/PluginTestUtil.h"
+#include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 #include <cstring>
 
@@ -11,7 +11,7 @@ using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
 
 TEST_CASE("damaged or foreign executables are refused as corrupt") {
-  Plugin p;
+  VulkanPlugin p;
   if (p.devices() == 0) {
     MESSAGE("no Vulkan device");
     return;
@@ -22,11 +22,11 @@ TEST_CASE("damaged or foreign executables are refused as corrupt") {
   std::string good = p.compile_offline(json, lowered_text(example_text("reduce/row_sum.tile"), *t));
   REQUIRE(!good.empty());
   tg_device* d = nullptr;
-  REQUIRE(p.code(p.api->device_open(p.plugin, 0, &d)) == TG_OK);
+  REQUIRE(p.code(p.api()->device_open(p.handle(), 0, &d)) == TG_OK);
   auto load = [&](const std::string& bytes) {
     tg_executable* e = nullptr;
-    tg_status_code c = p.code(p.api->executable_load(d, bytes.data(), bytes.size(), &e));
-    if (e) p.api->executable_free(e);
+    tg_status_code c = p.code(p.api()->executable_load(d, bytes.data(), bytes.size(), &e));
+    if (e) p.api()->executable_free(e);
     return c;
   };
   CHECK(load(good) == TG_OK);
@@ -52,6 +52,6 @@ TEST_CASE("damaged or foreign executables are refused as corrupt") {
   text.struct_size = sizeof(text);
   std::string bad = good;
   bad[good.size() / 2] ^= 1;
-  CHECK(p.code(p.api->executable_describe(p.plugin, bad.data(), bad.size(), &text)) == TG_ERR_CORRUPT);
-  p.api->device_close(d);
+  CHECK(p.code(p.api()->executable_describe(p.handle(), bad.data(), bad.size(), &text)) == TG_ERR_CORRUPT);
+  p.api()->device_close(d);
 }

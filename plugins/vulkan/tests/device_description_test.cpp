@@ -2,7 +2,7 @@
 // device reports (subgroup width, workgroup and shared-memory limits, dtypes its features
 // allow), and lists one coopmat entry per usable cooperative-matrix shape plus the fma
 // fallback. The H200 facts come from shared/research/mma.md.
-#include "plugins/vulkan/tests/PluginTestUtil.h"
+#include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 #include <cstdint>
 #include <cstring>
@@ -66,7 +66,7 @@ TEST_CASE("f64 needs both shaderFloat64 and shaderInt64 (exp, exp2, log work on 
 }
 
 TEST_CASE("the devices found describe themselves from what they report") {
-  Plugin p;
+  VulkanPlugin p;
   for (uint32_t i = 0; i < p.devices(); ++i) {
     std::string json = p.target_json(i);
     auto t = parse_target(json, "device");
@@ -74,7 +74,7 @@ TEST_CASE("the devices found describe themselves from what they report") {
     tg_device_properties props;
     std::memset(&props, 0, sizeof(props));
     props.struct_size = sizeof(props);
-    REQUIRE(p.code(p.api->device_properties(p.plugin, i, &props)) == TG_OK);
+    REQUIRE(p.code(p.api()->device_properties(p.handle(), i, &props)) == TG_OK);
     CHECK(t->name == props.target);
     CHECK(t->backend == Backend::Vulkan);
     CHECK(t->subgroup_width >= 1);

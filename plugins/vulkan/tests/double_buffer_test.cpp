@@ -159,7 +159,7 @@ TEST_CASE("double-buffered gemms match the reference for every trip count") {
     RunSpec spec;
     spec.text = gemm(c.m, c.n, c.k);
     spec.bindings = c.bindings;
-    spec.tol = ulps(DType::F32, 64, 1e-5);
+    spec.tol = ulp_tolerance(DType::F32, 64, 1e-5);
     CHECK(run_compare(spec) == "");
   }
 }

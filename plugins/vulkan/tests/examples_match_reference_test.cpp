@@ -44,7 +44,7 @@ TEST_CASE("examples on the Vulkan device match the reference interpreter") {
     spec.direct = true;
     // Sums in f32 on the device against float64 in the reference: a few units of the f32
     // sum for f32 outputs, one unit of the output's last place for narrow ones.
-    spec.tol = ulps(c.out, c.ulps, 1e-6);
+    spec.tol = ulp_tolerance(c.out, c.ulps, 1e-6);
     CHECK_MESSAGE(run_compare(spec) == "", c.file);
   }
 }

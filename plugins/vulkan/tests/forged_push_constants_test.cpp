@@ -2,7 +2,7 @@
 // interface is inconsistent is refused at load, never trusted: an f64 entry in the last 4
 // bytes of the block, an offset that wraps a 32-bit sum, and a block larger than the
 // device's maxPushConstantsSize. Launch would otherwise write past the push-constant bytes.
-#include "plugins/vulkan/tests/PluginTestUtil.h"
+#include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 #include <cstring>
 #include <functional>
@@ -14,7 +14,7 @@ using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
 
 TEST_CASE("executables with push constants outside their block are refused") {
-  Plugin p;
+  VulkanPlugin p;
   if (p.devices() == 0) {
     MESSAGE("no Vulkan device");
     return;
@@ -30,7 +30,7 @@ TEST_CASE("executables with push constants outside their block are refused") {
   REQUIRE(original->iface.push.size() == 4);
   REQUIRE(original->iface.push_bytes == 16);
   tg_device* d = nullptr;
-  REQUIRE(p.code(p.api->device_open(p.plugin, 0, &d)) == TG_OK);
+  REQUIRE(p.code(p.api()->device_open(p.handle(), 0, &d)) == TG_OK);
   // The executable with one edit, its digest recomputed (write_executable).
   auto forge = [&](const std::function<void(ShaderInterface&)>& edit) {
     Executable e = *original;
@@ -39,16 +39,16 @@ TEST_CASE("executables with push constants outside their block are refused") {
   };
   auto load = [&](const std::string& bytes) {
     tg_executable* e = nullptr;
-    tg_status_code c = p.code(p.api->executable_load(d, bytes.data(), bytes.size(), &e));
-    if (e) p.api->executable_free(e);
+    tg_status_code c = p.code(p.api()->executable_load(d, bytes.data(), bytes.size(), &e));
+    if (e) p.api()->executable_free(e);
     return c;
   };
   auto describe = [&](const std::string& bytes) {
     tg_blob text;
     std::memset(&text, 0, sizeof(text));
     text.struct_size = sizeof(text);
-    tg_status_code c = p.code(p.api->executable_describe(p.plugin, bytes.data(), bytes.size(), &text));
-    if (c == TG_OK) p.api->blob_release(&text);
+    tg_status_code c = p.code(p.api()->executable_describe(p.handle(), bytes.data(), bytes.size(), &text));
+    if (c == TG_OK) p.api()->blob_release(&text);
     return c;
   };
   CHECK(load(forge([](ShaderInterface&) {})) == TG_OK);
@@ -68,5 +68,5 @@ TEST_CASE("executables with push constants outside their block are refused") {
   // at most a few KiB).
   std::string too_large = forge([](ShaderInterface& i) { i.push_bytes = 1u << 20; });
   CHECK(load(too_large) == TG_ERR_CORRUPT);
-  p.api->device_close(d);
+  p.api()->device_close(d);
 }

@@ -49,7 +49,7 @@ TEST_CASE("fma gemms match the reference across dtypes, transposes and operand s
     RunSpec spec;
     spec.text = gemm(c.dt, c.out, c.ta, c.tb, c.a_scope, c.fixed);
     spec.bindings = c.fixed ? "" : "M=45,N=70,K=37";
-    spec.tol = ulps(*parse_dtype(c.out), std::string(c.out) == "f32" ? 64 : 1, 1e-5);
+    spec.tol = ulp_tolerance(*parse_dtype(c.out), std::string(c.out) == "f32" ? 64 : 1, 1e-5);
     CHECK(run_compare(spec) == "");
   }
 }
@@ -63,6 +63,6 @@ TEST_CASE("an f64 accumulator sums f32 products in f64") {
               "  alloc As: shared f32[32, 64]\n  alloc Bs: shared f32[64, 32]\n  alloc Acc: fragment f64[32, 32]\n"
               "  copy A[0, 0], As\n  copy B[0, 0], Bs\n  fill Acc, 0.0\n  gemm As, Bs, Acc, accumulate=true\n"
               "  copy Acc, C[0, 0]\n}\n";
-  spec.tol = ulps(DType::F64, 64);
+  spec.tol = ulp_tolerance(DType::F64, 64);
   CHECK(run_compare(spec) == "");
 }

@@ -3,7 +3,7 @@
 // that break them, so the plugin refuses those with INVALID_ARGUMENT naming the symbol or
 // the tensor. The runtime normally picks a variant whose assumptions hold; this test loads
 // one directly through the plugin ABI and breaks them.
-#include "plugins/vulkan/tests/PluginTestUtil.h"
+#include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,7 +14,7 @@ using namespace tegula;
 using namespace tegula::vulkan::testing;
 
 TEST_CASE("launches that break the lowering's assumptions are refused") {
-  Plugin p;
+  VulkanPlugin p;
   if (p.devices() == 0) {
     MESSAGE("no Vulkan device");
     return;
@@ -36,13 +36,13 @@ TEST_CASE("launches that break the lowering's assumptions are refused") {
   REQUIRE(!blob.empty());
 
   tg_device* d = nullptr;
-  REQUIRE(p.code(p.api->device_open(p.plugin, 0, &d)) == TG_OK);
+  REQUIRE(p.code(p.api()->device_open(p.handle(), 0, &d)) == TG_OK);
   tg_executable* exe = nullptr;
-  REQUIRE(p.code(p.api->executable_load(d, blob.data(), blob.size(), &exe)) == TG_OK);
+  REQUIRE(p.code(p.api()->executable_load(d, blob.data(), blob.size(), &exe)) == TG_OK);
   tg_queue* q = nullptr;
-  REQUIRE(p.code(p.api->queue_create(d, &q)) == TG_OK);
+  REQUIRE(p.code(p.api()->queue_create(d, &q)) == TG_OK);
   tg_buffer *a = nullptr, *b = nullptr, *c = nullptr;
-  for (tg_buffer** buf : {&a, &b, &c}) REQUIRE(p.code(p.api->buffer_alloc(d, 64 * 1024, buf)) == TG_OK);
+  for (tg_buffer** buf : {&a, &b, &c}) REQUIRE(p.code(p.api()->buffer_alloc(d, 64 * 1024, buf)) == TG_OK);
 
   // gemm_f16(A: f16[M, K], B: f16[K, N], C: f16[M, N]) grid(ceildiv(N, 128), ceildiv(M, 128)).
   std::vector<std::string> symbols = k.symbols();
@@ -75,11 +75,11 @@ TEST_CASE("launches that break the lowering's assumptions are refused") {
     lp.grid[2] = 1;
     lp.args = args.data();
     lp.arg_count = args.size();
-    tg_error* e = p.api->launch(q, exe, &lp);
+    tg_error* e = p.api()->launch(q, exe, &lp);
     if (!e) return "";
-    std::string message = p.api->error_message(e);
-    CHECK_MESSAGE(p.api->error_code(e) == TG_ERR_INVALID_ARGUMENT, message);
-    p.api->error_destroy(e);
+    std::string message = p.api()->error_message(e);
+    CHECK_MESSAGE(p.api()->error_code(e) == TG_ERR_INVALID_ARGUMENT, message);
+    p.api()->error_destroy(e);
     return message;
   };
   CHECK(launch(128, 128, 128, 0) == "");
@@ -97,10 +97,10 @@ TEST_CASE("launches that break the lowering's assumptions are refused") {
   }
   std::string misaligned = launch(128, 128, 128, 8);
   CHECK(misaligned.find("'A'") != std::string::npos);
-  CHECK(p.code(p.api->queue_synchronize(q)) == TG_OK);
+  CHECK(p.code(p.api()->queue_synchronize(q)) == TG_OK);
 
-  for (tg_buffer* buf : {a, b, c}) p.api->buffer_free(buf);
-  p.api->queue_destroy(q);
-  p.api->executable_free(exe);
-  p.api->device_close(d);
+  for (tg_buffer* buf : {a, b, c}) p.api()->buffer_free(buf);
+  p.api()->queue_destroy(q);
+  p.api()->executable_free(exe);
+  p.api()->device_close(d);
 }

@@ -1,16 +1,14 @@
 // compile_offline generates SPIR-V for a description without its device (here an H200's,
 // with cooperative matrices), the same bytes twice, and executable_describe shows its
 // instructions: the gemm example uses OpCooperativeMatrixMulAddKHR there and fma on lavapipe.
-#include "plugins/vulkan/tests/PluginTestUtil.h"
-
-#include <cstring>
+#include "plugins/vulkan/tests/VulkanTestUtil.h"
 
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
 
 TEST_CASE("offline compilation for an H200 description emits cooperative-matrix code") {
-  Plugin p;
+  VulkanPlugin p;
   std::string json = device_target_json(h200_caps());
   auto t = parse_target(json, "h200");
   REQUIRE(t.is_ok());
@@ -19,19 +17,16 @@ TEST_CASE("offline compilation for an H200 description emits cooperative-matrix 
   std::string blob = p.compile_offline(json, ir);
   REQUIRE(!blob.empty());
   CHECK(p.compile_offline(json, ir) == blob);
-  tg_blob text;
-  std::memset(&text, 0, sizeof(text));
-  text.struct_size = sizeof(text);
-  REQUIRE(p.code(p.api->executable_describe(p.plugin, blob.data(), blob.size(), &text)) == TG_OK);
-  std::string listing(static_cast<const char*>(text.data), text.size);
-  p.api->blob_release(&text);
+  auto described = p.plugin->describe(blob);
+  REQUIRE_MESSAGE(described.is_ok(), described.status().str());
+  const std::string& listing = *described;
   CHECK(listing.find("OpCooperativeMatrixMulAddKHR") != std::string::npos);
   CHECK(listing.find("OpCooperativeMatrixLoadKHR") != std::string::npos);
   CHECK(listing.find("kernel gemm_f16") != std::string::npos);
 }
 
 TEST_CASE("offline compilation refuses IR lowered for another description, and other backends' targets") {
-  Plugin p;
+  VulkanPlugin p;
   std::string h200 = device_target_json(h200_caps()), lvp = device_target_json(lavapipe_caps());
   auto t = parse_target(lvp, "lavapipe");
   REQUIRE(t.is_ok());

@@ -22,7 +22,7 @@ TEST_CASE("parallel loops with locals, branches and serial loops match the refer
       "      store Y[bx * 100 + i * 10 + j] = s[(i * 10 + j + 1) % 100] + s[i * 10 + j]\n"
       "      store Z[bx * 100 + i * 10 + j] = select(s[i * 10 + j] > 0.0, i - j, (i + 3) / 4)\n    }\n  }\n}\n";
   spec.bindings = "N=257";
-  spec.tol = {1e-6, 1e-6};
+  spec.tol = {.abs = 1e-6, .rel = 1e-6};
   CHECK(run_compare(spec) == "");
 }
 

@@ -40,7 +40,7 @@ TEST_CASE("reductions over fragments match the reference for every op and plan s
         CAPTURE(clear);
         RunSpec spec;
         spec.text = reduce_kernel(op, sh.rows, sh.cols, sh.threads, sh.axis, clear);
-        spec.tol = {2e-6 * std::sqrt(double(sh.rows * sh.cols)), 1e-6};
+        spec.tol = {.abs = 1e-6, .rel = 2e-6 * std::sqrt(double(sh.rows * sh.cols))};
         spec.prepare = [&](const ir::Kernel&, examples::LaunchData& data) {
           auto& x = data.tensors[0].bytes;
           // Some NaNs, and (for max/min) one row of only NaN.
