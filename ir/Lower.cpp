@@ -22,8 +22,9 @@ struct Pass {
 // shapes, fragment exchange and staging add copies that thread mapping, pipelining, placement and barriers
 // must see, thread mapping needs layouts, in-bounds facts need the final tile offsets and
 // extents, pipelining needs vector widths, register prefetching takes the loops pipelining
-// left, shared memory is placed once stages and copy engines are known, and barriers go in
-// last, once every access and every copy's engine is known.
+// left, tiles are packed into words once their copies' engines and stages are known, shared memory is placed once stages and copy engines are known, and barriers go in
+// last, once every access and every copy's engine is known; whether a gemm stays in flight
+// is decided on the final loop bodies, barriers included (plan.inflight indexes the body).
 const Pass kPipeline[] = {
     {"select_instructions", select_instructions},
     {"forward_operands", forward_operands},
@@ -36,8 +37,10 @@ const Pass kPipeline[] = {
     {"prove_in_bounds", prove_in_bounds},
     {"plan_pipelines", plan_pipelines},
     {"plan_register_prefetch", plan_register_prefetch},
+    {"pack_shared_tiles", pack_shared_tiles},
     {"place_shared", place_shared},
     {"insert_barriers", insert_barriers},
+    {"plan_mma_overlap", plan_mma_overlap},
     {"rasterize", rasterize},
 };
 

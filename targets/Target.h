@@ -156,6 +156,16 @@ struct MatrixInstruction {
   /// when a kernel uses it ("shared_reserve"; Vulkan's workgroup-scope matrices stage through
   /// driver-reserved shared memory). Lowering fits the kernel's own regions in what is left.
   int64_t shared_reserve = 0;
+  /// "async_groups": the instruction runs asynchronously in commit groups that complete in
+  /// issue order, and its threads can wait until all but the newest group are done (wgmma's
+  /// commit_group / wait_group). A pipelined loop may then leave one gemm's group in flight
+  /// while the next iteration starts (ir/lower/PlanMmaOverlap.cpp).
+  bool async_groups = false;
+  /// "any_pointee": the instruction loads its A and B tiles from shared memory through a
+  /// pointer whose pointee type may differ from the operands' element type
+  /// (SPV_KHR_cooperative_matrix), so their tiles may be stored as 16-byte words
+  /// (ir/lower/PackSharedTiles.cpp).
+  bool any_pointee = false;
 };
 
 struct SharedMemoryBanks {

@@ -198,8 +198,8 @@ auto list_of(std::optional<E> (*parse)(std::string_view), const char* what, cons
 Result<MatrixInstruction> read_instruction(const Json& v, const JsonPath& path) {
   TG_RETURN_IF_ERROR(check_object(
       v, path,
-      {"id", "kind", "m", "n", "k", "dtypes", "locations", "scope", "group_threads",
-       "issue_threads", "majors", "layouts", "mnemonic", "requires", "rate", "shared_reserve"}));
+      {"id", "kind", "m", "n", "k", "dtypes", "locations", "scope", "group_threads", "issue_threads", "majors",
+       "layouts", "mnemonic", "requires", "rate", "shared_reserve", "async_groups", "any_pointee"}));
   MatrixInstruction mi;
   TG_RETURN_IF_ERROR(read_field(v, path, "id", mi.id, read_string));
   TG_RETURN_IF_ERROR(read_field(v, path, "kind", mi.kind,
@@ -249,6 +249,14 @@ Result<MatrixInstruction> read_instruction(const Json& v, const JsonPath& path) 
   TG_RETURN_IF_ERROR(read_field(v, path, "rate", mi.rate, read_number));
   if (const Json* reserve = v.find("shared_reserve")) {
     TG_ASSIGN_OR_RETURN(mi.shared_reserve, read_int(*reserve, path.field("shared_reserve"), 0, int64_t(1) << 30));
+  }
+  for (auto [key, flag] :
+       {std::pair<const char*, bool*>{"async_groups", &mi.async_groups}, {"any_pointee", &mi.any_pointee}}) {
+    const Json* f = v.find(key);
+    if (!f) continue;
+    if (!f->is_bool())
+      return path.field(key).fail(std::string("expected true or false, got ") + json_kind_name(f->kind()));
+    *flag = f->as_bool();
   }
   return mi;
 }

@@ -216,6 +216,9 @@ Result<PipelinePlan> get_pipeline_plan(const Stmt& loop) {
   TG_ASSIGN_OR_RETURN(p.prefetch, ints_in(loop.attrs, "plan.prefetch", 0, int64_t(loop.body().stmts.size()) - 1));
   int64_t source_stages = stmt_attr_int(loop, "stages");
   TG_ASSIGN_OR_RETURN(p.stages, int_in(loop.attrs, "plan.stages", source_stages, 1, 1 << 20));
+  TG_ASSIGN_OR_RETURN(p.inflight, int_in(loop.attrs, "plan.inflight", -1, 0, int64_t(loop.body().stmts.size()) - 1));
+  if (p.inflight >= 0 && loop.body().stmts[size_t(p.inflight)].op != OpKind::Gemm)
+    return bad(*find_attr(loop.attrs, "plan.inflight"), "the index of a gemm in the loop body");
   return p;
 }
 

@@ -133,6 +133,9 @@ struct PipelinePlan {
   bool pipelined = false;  ///< plan.prefetch is present: planning pipelined this loop
   int64_t stages = 1;
   std::vector<int64_t> prefetch;
+  /// plan.inflight: the body index of the gemm whose matrix instructions stay in flight while
+  /// the next iteration starts (PlanMmaOverlap.cpp); -1 when every iteration waits for its own.
+  int64_t inflight = -1;
 };
 Result<PipelinePlan> get_pipeline_plan(const Stmt& loop);
 

@@ -22,8 +22,10 @@ Status lower_reductions(LowerContext& ctx);      // LowerReductions.cpp
 Status prove_in_bounds(LowerContext& ctx);       // ProveInBounds.cpp
 Status plan_pipelines(LowerContext& ctx);        // PlanPipelines.cpp
 Status plan_register_prefetch(LowerContext& ctx);  // PlanRegisterPrefetch.cpp
+Status pack_shared_tiles(LowerContext& ctx);       // PackSharedTiles.cpp
 Status place_shared(LowerContext& ctx);          // PlaceShared.cpp
 Status insert_barriers(LowerContext& ctx);       // InsertBarriers.cpp
+Status plan_mma_overlap(LowerContext& ctx);      // PlanMmaOverlap.cpp
 Status rasterize(LowerContext& ctx);             // Rasterize.cpp
 
 }  // namespace tegula::ir

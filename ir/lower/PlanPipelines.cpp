@@ -7,7 +7,8 @@
 // Each such buffer gets `stages` copies (layout.stages); the copy is marked plan.async with
 // the engine that moves it (bulk: the tensor copy engine, where the target has one and the
 // tile is 2-D with 16-byte rows; async: per-thread asynchronous copies; a target with
-// neither runs the loop unpipelined, and says so). The loop lists its prefetched statements
+// neither runs the loop unpipelined, and says so, unless it prefetches through registers,
+// which plan_register_prefetch plans and explains). The loop lists its prefetched statements
 // (plan.prefetch) for the backend, which emits the prologue, the waits and the one barrier
 // per iteration that make the stage reuse safe. Stages shrink until shared memory fits; a
 // kernel that does not fit even unpipelined is rejected with the byte counts. Forwarded
@@ -87,7 +88,11 @@ Status plan_pipelines(LowerContext& ctx) {
     int64_t stages = stmt_attr_int(loop, "stages");
     if (stages <= 1) return;
     if (!has_bulk && !has_async) {
-      ctx.note(where(loop) + "pipelined loop runs unpipelined: target '" + ctx.target.name + "' has no asynchronous copies");
+      // A target that prefetches through registers pipelines the loop in the next pass, which
+      // says how (or that it runs unpipelined after all).
+      if (!ctx.target.has_feature(Feature::RegisterPrefetch))
+        ctx.note(where(loop) + "pipelined loop runs unpipelined: target '" + ctx.target.name +
+                 "' has no asynchronous copies");
       return;
     }
     std::vector<int64_t> prefetch;

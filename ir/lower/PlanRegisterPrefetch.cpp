@@ -195,8 +195,10 @@ Status plan_register_prefetch(LowerContext& ctx) {
     if (loop.op != OpKind::Pipelined || find_attr(loop.attrs, "plan.prefetch")) return;
     std::vector<size_t> copies = register_prefetchable(loop, buffers, written);
     if (copies.empty()) {
-      ctx.note(where(loop) + "nothing is prefetched through registers: the loop does not start with a copy from a tensor the kernel "
-                             "never writes into a shared tile of its dtype");
+      ctx.note(
+          where(loop) +
+          "pipelined loop runs unpipelined: nothing is prefetched through registers: the loop does not start with a "
+          "copy from a tensor the kernel never writes into a shared tile of its dtype");
       return;
     }
     std::vector<int64_t> prefetch;

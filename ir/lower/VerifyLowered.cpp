@@ -16,6 +16,8 @@
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
+#include "ir/lower/MmaOverlap.h"
+#include "ir/lower/PackedTiles.h"
 #include "ir/lower/RegisterPrefetch.h"
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/SharedPlacement.h"
@@ -29,14 +31,14 @@ Status fail(const SourceLoc& loc, const std::string& msg) { return error(ErrorCo
 constexpr const char* kKernelAttrs[] = {"lower.target", "lower.target_hash", "lower.subgroup", "lower.assume",
                                         "lower.tensor_align", "lower.shared_bytes", "lower.raster", "lower.tmem_slot",
                                         "lower.opaque_staging"};
-constexpr const char* kSharedAllocAttrs[] = {"layout.block", "layout.pad", "layout.swizzle", "layout.align", "layout.stages",
-                                             "layout.offset", "layout.forwarded"};
+constexpr const char* kSharedAllocAttrs[] = {"layout.block",  "layout.pad",    "layout.swizzle",   "layout.align",
+                                             "layout.stages", "layout.offset", "layout.forwarded", "layout.words"};
 constexpr const char* kFragmentAllocAttrs[] = {"layout.threads", "layout.values", "layout.opaque", "layout.atom", "layout.groups",
                                                "layout.repeat"};
 constexpr const char* kThreadPlanAttrs[] = {"plan.kind", "plan.layout", "plan.vec", "plan.threads", "plan.values"};
 constexpr const char* kCopyAttrs[] = {"plan.async", "plan.engine", "plan.forward"};
 constexpr const char* kReduceAttrs[] = {"plan.kind", "plan.threads", "plan.values", "plan.shuffle", "plan.cross", "plan.scratch"};
-constexpr const char* kPipelineAttrs[] = {"plan.prefetch", "plan.stages", "plan.barriers"};
+constexpr const char* kPipelineAttrs[] = {"plan.prefetch", "plan.stages", "plan.barriers", "plan.inflight"};
 constexpr const char* kGemmAttrs[] = {"mma.inst", "mma.kind", "mma.atom", "mma.groups", "mma.repeat", "mma.group_threads",
                                       "mma.a", "mma.b", "mma.padded", "plan.barriers"};
 
@@ -133,7 +135,10 @@ private:
   }
 
   Status check_alloc(const Stmt& s) {
-    if (s.type.scope == Scope::Shared) return get_shared_layout(s.attrs).status();
+    if (s.type.scope == Scope::Shared) {
+      TG_RETURN_IF_ERROR(packed_word_bytes(s).status());
+      return get_shared_layout(s.attrs).status();
+    }
     if (is_opaque(s)) {
       if (find_attr(s.attrs, "layout.threads") || find_attr(s.attrs, "layout.values"))
         return fail(s.loc, "fragment '" + s.name + "' is opaque (layout.opaque) and cannot also have a distribution");
@@ -249,7 +254,8 @@ private:
   /// otherwise reach a backend that emits exactly what the plan says.
   Status check_engine(const Stmt& copy, const SharedLayout& dst) {
     TG_ASSIGN_OR_RETURN(CopyPlan c, get_copy_plan(copy));
-    BufferMap buffers = kernel_buffers(k_);
+    if (!tensors_) tensors_ = kernel_buffers(k_);
+    const BufferMap& buffers = *tensors_;
     if (c.engine == CopyEngine::Bulk) {
       auto box = bulk_copy_box(copy, buffers, dst);
       if (!box.is_ok()) return fail(copy.loc, "plan.engine=bulk on a copy the tensor copy engine cannot move: " + box.status().message());
@@ -365,11 +371,32 @@ private:
   BufferMap buffers_;  ///< filled by the first loop prefetching through registers
   std::set<std::string> written_;
   std::optional<std::map<const Stmt*, TileBounds>> facts_;  ///< what the ranges prove, computed on first need
+  /// The kernel's top-level buffers, for the copy-engine rules; computed on first need.
+  std::optional<BufferMap> tensors_;
 };
 
 }  // namespace
 
 Status verify_lowered(const Kernel& k) { return LoweredChecker(k).run(); }
+
+/// A gemm left in flight (plan.inflight) must be the one the rules allow on this target
+/// (MmaOverlap.h): the backend moves the loop's barrier and waits for all but the newest group,
+/// which on an instruction that does not run in groups, or with a second gemm or an
+/// accumulator something else touches, would read registers still being written.
+static Status check_inflight(const Kernel& k, const Stmt& loop, const TargetDescription& target) {
+  TG_ASSIGN_OR_RETURN(PipelinePlan p, get_pipeline_plan(loop));
+  if (p.inflight < 0) return Status::ok();
+  std::string why;
+  int64_t allowed = overlappable_gemm(k, loop, p, target, why);
+  if (allowed == p.inflight) return Status::ok();
+  if (why.empty() && allowed < 0)
+    why = "no gemm of the loop uses an instruction of target '" + target.name +
+          "' that runs in asynchronous groups (async_groups)";
+  if (why.empty()) why = "the gemm that may is statement " + std::to_string(allowed);
+  return fail(loop.loc,
+              "plan.inflight=" + std::to_string(p.inflight) +
+                  " leaves a gemm in flight across iterations, which it may not: " + why);
+}
 
 Status verify_lowered_for(const Kernel& k, const TargetDescription& target, const std::string& hash) {
   TG_RETURN_IF_ERROR(verify_lowered(k));
@@ -409,6 +436,17 @@ Status verify_lowered_for(const Kernel& k, const TargetDescription& target, cons
         st = fail(s.loc, "plan.engine=async, but target '" + target.name + "' has no asynchronous copies (async_copy)");
       if (e == CopyEngine::Registers && !target.has_feature(Feature::RegisterPrefetch))
         st = fail(s.loc, "plan.engine=registers, but target '" + target.name + "' does not prefetch through registers (register_prefetch)");
+    }
+  });
+  TG_RETURN_IF_ERROR(st);
+  // Plans whose rules read the instructions, once every instruction is the target's.
+  for_each_stmt(k.body, [&](const Stmt& s) {
+    if (st.is_ok() && s.op == OpKind::Pipelined) st = check_inflight(k, s, target);
+    // A backend declares a packed tile as words and stores whole words into it, which only
+    // the rules make right (PackedTiles.h).
+    if (st.is_ok() && s.op == OpKind::Alloc && s.type.scope == Scope::Shared && *packed_word_bytes(s) > 0) {
+      std::string why = packing_refusal(k, s, target);
+      if (!why.empty()) st = fail(s.loc, "layout.words on shared tile '" + s.name + "', which cannot be stored as words: " + why);
     }
   });
   return st;

@@ -119,6 +119,9 @@ void add_subgroup_matrices(const DeviceCaps& caps, const std::vector<std::string
     // Operands are f16, i8 or u8 (emitted() above), so 16- or 8-bit.
     bool int8 = a == "i8" || a == "u8";
     e.set("rate", Json(int64_t(int8 ? 1024 : 512)));
+    // OpCooperativeMatrixLoadKHR's pointer may point to another type than the components
+    // (16-byte words: ir/lower/PackSharedTiles.cpp).
+    e.set("any_pointee", Json(true));
     instructions.push(e);
     matrix_features.insert(int8 ? "int8" : "f16");
   }
@@ -177,6 +180,8 @@ void add_workgroup_matrices(const DeviceCaps& caps, int subgroup, int max_thread
     // The driver stages workgroup matrices through shared memory it keeps (VkPhysicalDevice
     // CooperativeMatrix2PropertiesNV): the lowering fits the kernel in the rest.
     if (caps.coopmat_workgroup_reserved_shared) e.set("shared_reserve", Json(int64_t(caps.coopmat_workgroup_reserved_shared)));
+    // Its loads, like the subgroup matrices', take a pointer to any type.
+    e.set("any_pointee", Json(true));
     instructions.push(e);
   }
 }

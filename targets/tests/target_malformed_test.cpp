@@ -168,3 +168,17 @@ TEST_CASE("an instruction's shared-memory reserve is a byte count") {
   check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"shared_reserve\": \"8K\""),
                  "t.json: matrix_instructions[0].shared_reserve: expected an integer, got a string");
 }
+
+TEST_CASE("an instruction's async_groups and any_pointee are booleans, false when absent") {
+  Result<TargetDescription> t = parse_target(
+      small_with("\"rate\": 512", "\"rate\": 512, \"async_groups\": true, \"any_pointee\": true"), "t.json");
+  REQUIRE_MESSAGE(t.is_ok(), t.status().str());
+  CHECK(t->matrix_instructions[0].async_groups);
+  CHECK(t->matrix_instructions[0].any_pointee);
+  CHECK_FALSE(t->matrix_instructions[1].async_groups);
+  CHECK_FALSE(t->matrix_instructions[1].any_pointee);
+  check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"async_groups\": 1"),
+                 "t.json: matrix_instructions[0].async_groups: expected true or false, got a number");
+  check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"any_pointee\": \"yes\""),
+                 "t.json: matrix_instructions[0].any_pointee: expected true or false, got a string");
+}

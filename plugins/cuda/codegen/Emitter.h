@@ -317,8 +317,8 @@ public:
   Result<std::vector<int64_t>> extent_of(const ir::Stmt& s);
   /// Whether `n`-element vectors of a shared buffer's tile are contiguous and aligned for
   /// every element group of distribution `d` (constant tile offsets `off`).
-  bool shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& extent,
-                        const std::vector<int64_t>& off, int64_t n, int64_t threads_used);
+  bool shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& off, int64_t n,
+                        int64_t threads_used);
 
 private:
   Status declare_buffers();
@@ -338,7 +338,6 @@ private:
   int indent_ = 1;
   int counter_ = 0;
   int64_t smem_align_ = 16;
-  int64_t smem_used_ = 0;
   int64_t placed_end_ = 0;  ///< the end of what the lowering placed (ir::placed_end)
 
   friend class ScopeGuard;

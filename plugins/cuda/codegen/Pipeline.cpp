@@ -6,15 +6,16 @@
 /// it starts; iteration i waits for its own copies (cp.async.wait_group S-2, or the stage's
 /// mbarrier for the bulk tensor copy engine, with a per-stage phase bit), and issues the
 /// copies of iteration i + S - 1 into the stage iteration i - 1 used, after one block-wide
-/// barrier that ends every thread's use of that stage. With a wgmma gemm that leaves its
-/// group in flight (wait_group 1), the barrier and the issue move to the end of the
-/// iteration, after the wait that retires iteration i - 1's group.
+/// barrier that ends every thread's use of that stage. With a gemm the lowering leaves in
+/// flight (plan.inflight; wgmma, wait_group 1), the barrier and the issue move to the end of
+/// the iteration, after the wait that retires iteration i - 1's group.
 ///
 /// Engines, as the lowering planned them (plan.engine; ir/lower/CopyEngines.h says when each
 /// applies): `bulk` copies go through cp.async.bulk.tensor (one thread, tensor maps built at
 /// launch, passed as __grid_constant__ parameters), `async` ones through cp.async, 4-, 8- or
-/// 16-byte vectors per thread with zero fill past the edge; the others are plain loads and
-/// stores, still ahead of time. The mbarriers sit where place_shared put them.
+/// 16-byte vectors per thread with zero fill past the edge, the edge tested only in the
+/// dimensions the lowering did not prove inside the tensor (plan.inbounds); the others are
+/// plain loads and stores, still ahead of time. The mbarriers sit where place_shared put them.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -209,14 +210,30 @@ Status Emitter::emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map
     else open("");
     std::vector<std::string> c;
     for (size_t d = 0; d < e.idx.size(); ++d) c.push_back("(" + off[d] + " + " + e.idx[d] + ")");
+    // Bytes of the vector inside the tensor: the rows' tests and the column's, each dropped
+    // where the lowering proved the dimension inside (plan.inbounds).
     std::string rows_in;
     for (size_t d = 0; d + 1 < c.size(); ++d)
-      rows_in += "(unsigned long long)" + c[d] + " < (unsigned long long)gd_" + src->name + "_" + itos(int64_t(d)) + " && ";
-    std::string last = "gd_" + src->name + "_" + itos(int64_t(c.size()) - 1);
-    line("const long long cl = " + c.back() + ";");
-    line("const long long left = (" + rows_in + "cl >= 0) ? " + last + " - cl : 0;");
-    line("const int src_bytes = left <= 0 ? 0 : (left >= " + itos(vec) + " ? " + itos(bytes) + " : (int)left * " + itos(es) + ");");
+      if (!copy_plan.src_in.at(d))
+        rows_in +=
+            "(unsigned long long)" + c[d] + " < (unsigned long long)gd_" + src->name + "_" + itos(int64_t(d)) + " && ";
+    bool column_in = copy_plan.src_in.at(c.size() - 1);
     std::string dst_addr = shared_addr(*dst, e.idx);
+    std::string src_addr = "(const void*)(" + src->cname + " + (" + global_linear(*src, c) + ") * " + itos(es) + ")";
+    if (column_in && rows_in.empty()) {
+      line("tg_cp_async(" + dst_addr + ", " + src_addr + ", " + itos(bytes) + ", " + itos(bytes) + ");");
+      close();
+      continue;
+    }
+    if (column_in) {
+      line("const int src_bytes = (" + rows_in.substr(0, rows_in.size() - 4) + ") ? " + itos(bytes) + " : 0;");
+    } else {
+      std::string last = "gd_" + src->name + "_" + itos(int64_t(c.size()) - 1);
+      line("const long long cl = " + c.back() + ";");
+      line("const long long left = (" + rows_in + "cl >= 0) ? " + last + " - cl : 0;");
+      line("const int src_bytes = left <= 0 ? 0 : (left >= " + itos(vec) + " ? " + itos(bytes) + " : (int)left * " +
+           itos(es) + ");");
+    }
     if (pad == 0) {
       line("tg_cp_async(" + dst_addr + ", src_bytes ? (const void*)(" + src->cname + " + (" + global_linear(*src, c) + ") * " + itos(es) + ") : (const void*)" +
            src->cname + ", " + itos(bytes) + ", src_bytes);");
@@ -242,22 +259,6 @@ Status Emitter::emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map
 }
 
 // --- the loop ----------------------------------------------------------------------------------
-
-static bool mentions(const ir::Stmt& s, const std::string& name) {
-  bool found = false;
-  std::function<void(const ir::Expr&)> expr = [&](const ir::Expr& e) {
-    if ((e->kind == ir::ExprKind::Tile || e->kind == ir::ExprKind::Load) && e->name == name) found = true;
-    for (const ir::Expr& a : e->args) expr(a);
-  };
-  std::function<void(const ir::Stmt&)> st = [&](const ir::Stmt& x) {
-    for (const ir::TileRef& t : x.tiles) found = found || t.buffer == name;
-    for (const ir::Expr& e : x.exprs) expr(e);
-    for (const ir::Block& b : x.blocks)
-      for (const ir::Stmt& y : b.stmts) st(y);
-  };
-  st(s);
-  return found;
-}
 
 Result<Emitter::PipelineEmit> Emitter::plan_pipelined(const ir::Stmt& loop) {
   TG_ASSIGN_OR_RETURN(ir::PipelinePlan pipeline, ir::get_pipeline_plan(loop));
@@ -289,19 +290,15 @@ Result<Emitter::PipelineEmit> Emitter::plan_pipelined(const ir::Stmt& loop) {
     p.any_sync = p.any_sync || p.engine[size_t(i)] == Engine::Sync;
     if (std::find(p.staged.begin(), p.staged.end(), dst) == p.staged.end()) p.staged.push_back(dst);
   }
-  // One wgmma gemm whose accumulator nothing else in the body touches may stay in flight.
-  int gemms = 0;
-  for (const ir::Stmt& s : body) {
-    if (s.op != ir::OpKind::Gemm) continue;
-    ++gemms;
-    auto g = ir::get_gemm_plan(s);
-    if (g.is_ok() && g->kind == InstructionKind::Wgmma && sm_ == 90) p.inflight = &s;
-  }
-  if (p.inflight) {
-    const Buffer* C = buffer(p.inflight->gemm_c().buffer);
-    for (const ir::Stmt& s : body)
-      if (&s != p.inflight && mentions(s, C->name)) p.inflight = nullptr;
-    if (gemms != 1 || C->dtype == DType::F16 || p.stages < 2) p.inflight = nullptr;
+  // Which gemm stays in flight the lowering decided (plan.inflight, ir/lower/PlanMmaOverlap.cpp)
+  // and read_lowered checked against the target; of this backend's instructions only wgmma
+  // runs in groups.
+  if (pipeline.inflight >= 0) {
+    p.inflight = &body[size_t(pipeline.inflight)];
+    auto g = ir::get_gemm_plan(*p.inflight);
+    if (!g.is_ok() || g->kind != InstructionKind::Wgmma)
+      return error(ErrorCode::Internal, "cuda codegen: plan.inflight names a gemm that does not use wgmma",
+                   p.inflight->loc);
   }
   p.bar0 = mbarrier_of.count(&loop) ? itos(mbarrier_of.at(&loop).offset) : "0";
   p.phase = mbarrier_of.count(&loop) ? "pph" + itos(mbarrier_of.at(&loop).index) : "";

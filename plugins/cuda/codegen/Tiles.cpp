@@ -21,9 +21,8 @@ Result<std::vector<int64_t>> Emitter::extent_of(const ir::Stmt& s) {
   return ir::tile_op_extent(s, m);
 }
 
-bool Emitter::shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& extent,
-                               const std::vector<int64_t>& off, int64_t n, int64_t threads_used) {
-  (void)extent;
+bool Emitter::shared_vector_ok(const Buffer& b, const ir::Distribution& d, const std::vector<int64_t>& off, int64_t n,
+                               int64_t threads_used) {
   if (b.offset % 16) return false;
   return ir::shared_vectors_contiguous(b.layout, b.shape, b.dtype, d, off, n, threads_used);
 }
@@ -240,7 +239,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
   const Side* sides[2] = {&src, &dst};
   for (size_t i = 0; i < 2; ++i)
     shared_ok[i] = n > 1 && sides[i]->b->scope == ir::Scope::Shared && !sides[i]->const_off.empty() &&
-                   shared_vector_ok(*sides[i]->b, exec_dist, extent, sides[i]->const_off, n, threads());
+                   shared_vector_ok(*sides[i]->b, exec_dist, sides[i]->const_off, n, threads());
   CopyAccess a = plan_copy_access(src, dst, std::move(elems), op_plan, extent.size(), shared_ok);
   a.pad = pad;
   CopyValues v;

@@ -32,8 +32,8 @@ Value KernelGen::global_inside(const Buf& b, const std::vector<Value>& coords) {
   return ok;
 }
 
-bool KernelGen::tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const {
-  if (b.scope != ir::Scope::Global || extent.size() != b.shape.size()) return false;
+bool KernelGen::tile_within(const ir::TileRef& t, const Buf& b) const {
+  if (b.scope != ir::Scope::Global) return false;
   if (!within_) {
     // The kernel was read through read_lowered, so every plan reads back.
     within_.emplace();

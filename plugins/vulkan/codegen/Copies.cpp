@@ -111,7 +111,7 @@ bool KernelGen::gen_vector_copy(const ir::Stmt& s, Buf& src, Buf& dst, const Exe
     if (d + 1 == src.shape.size() && src.shape[d] > 0 && src.shape[d] % vec) return false;
   if (dst.packed && !copies_whole_words(s, e.dist, extent, src, dst)) return false;
   Value aligned = b_.eq(b_.umod(b_.bitcast(src.offset, T::U32), b_.cu(uint32_t(vec))), b_.cu(0));
-  bool within = tile_within(s.copy_src(), src, extent);
+  bool within = tile_within(s.copy_src(), src);
   // Each vector of slots v0 .. v0 + vec - 1, inside the tile.
   auto each_vector = [&](const std::function<void(const std::vector<Value>& gc, const std::vector<Value>& sc)>& fn) {
     for (int64_t v0 = 0; v0 < e.slots(); v0 += vec) {

@@ -173,7 +173,8 @@ Status KernelGen::declare_alloc(const ir::Stmt& s) {
       b.elem_type = m_.type(b.elem);
       b.stage_elems = ir::shared_stage_bytes(b.layout, b.shape, b.dtype) / esize;
       int64_t total = b.stage_elems * std::max<int64_t>(1, b.layout.stages);
-      if (packed_.count(b.name)) {
+      TG_ASSIGN_OR_RETURN(int64_t word_bytes, ir::packed_word_bytes(s));
+      if (word_bytes > 0) {
         b.packed = true;
         b.word_type = m_.type_vector(T::U32, 4);
         b.var = m_.global_variable(SCWorkgroup, m_.type_array(b.word_type, uint32_t(total * esize / 16)));
@@ -555,7 +556,6 @@ Result<GeneratedShader> KernelGen::run() {
   uses_coopmat_ = mp.coop;
   TG_ASSIGN_OR_RETURN(mp.kernel, ir::get_kernel_plan(k_));
   if (mp.kernel.tensor_align) tensor_align_ = mp.kernel.tensor_align;
-  find_packed_tiles();
   if (mp.coop) {
     b_.vulkan_memory_model = true;
     m_.capability(CapVulkanMemoryModel);

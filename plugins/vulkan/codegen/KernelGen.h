@@ -30,6 +30,7 @@
 #include "ir/IR.h"
 #include "ir/lower/Distribution.h"
 #include "ir/lower/Lowered.h"
+#include "ir/lower/PackedTiles.h"
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/codegen/CodegenTarget.h"
 #include "plugins/vulkan/codegen/Convert.h"
@@ -61,8 +62,9 @@ struct Buf {
   // Shared buffers.
   ir::SharedLayout layout;
   int64_t stage_elems = 0;
-  /// A packed tile (Packed.cpp): declared as 16-byte words, written only by 16-byte vector
-  /// copies from global memory and read only by cooperative-matrix loads.
+  /// A packed tile (layout.words, ir/lower/PackSharedTiles.cpp): declared as 16-byte words,
+  /// written only by 16-byte vector copies from global memory and read only by
+  /// cooperative-matrix loads (Packed.cpp).
   bool packed = false;
   uint32_t word_type = 0;  ///< uvec4, when packed
   /// A double-buffered tile (DoubleBuffer.cpp, layout.stages=2 by the lowering's plan) holds
@@ -84,13 +86,6 @@ struct Buf {
   /// variable; the gemm loads the copy's source instead.
   bool forwarded = false;
 };
-
-/// Whether a statement (not its nested blocks) names the buffer anywhere (Packed.cpp).
-bool stmt_mentions(const ir::Stmt& s, const std::string& name);
-
-/// The kernel's tensor parameters and its allocs at any depth, as tile ops see them (what
-/// ir::kernel_buffers gives for top-level allocs only).
-ir::BufferMap all_buffers(const ir::Kernel& k);
 
 /// A distribution bound to this invocation: thread coordinates per dimension (I32) and the
 /// constant value coordinates per slot.
@@ -154,16 +149,17 @@ public:
   /// Whether every element of the tile `t` of a copy (of the copy's extent) lies inside
   /// tensor `b` for every value its origin can take, as lowering proved it (the side's
   /// plan.inbounds, every dimension; ProveInBounds.cpp): its accesses then need no bounds test.
-  bool tile_within(const ir::TileRef& t, const Buf& b, const std::vector<int64_t>& extent) const;
+  bool tile_within(const ir::TileRef& t, const Buf& b) const;
   /// The raw elements of a word vector of `src`'s dtype.
   std::vector<Value> unpack_words(Value words, uint32_t count, DType d, T elem);
 
   // --- packed shared tiles (Packed.cpp) ---------------------------------------------------
-  /// Which shared tiles can be packed: see Buf::packed and the conditions in Packed.cpp.
-  void find_packed_tiles();
-  /// Whether a global -> shared copy moves whole 16-byte words into aligned positions.
-  bool copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent, const Buf& src,
-                          const Buf& dst) const;
+  /// Whether a global -> shared copy moves whole 16-byte words into aligned positions (the
+  /// lowering's rule, ir/lower/PackedTiles.h).
+  static bool copies_whole_words(const ir::Stmt& s, const ir::Distribution& dist, const std::vector<int64_t>& extent,
+                                 const Buf& src, const Buf& dst) {
+    return ir::copies_whole_words(s, dist, extent, src.dtype, src.shape, dst.dtype);
+  }
   /// A pointer to the 16-byte word holding shared element `index` (a multiple of the
   /// elements per word).
   uint32_t packed_ptr(const Buf& b, Value index);
@@ -340,8 +336,7 @@ public:
   std::map<std::string, const ir::Stmt*> forwarded_;   ///< forwarded tile -> the copy that staged it (plan.forward)
   /// Tile operand -> whether lowering proved the whole tile inside its tensor (tile_within).
   mutable std::optional<std::map<const ir::TileRef*, bool>> within_;
-  int64_t tensor_align_ = 0;  ///< lower.tensor_align: every tensor starts on this many bytes
-  std::set<std::string> packed_;  ///< shared tiles to declare packed (find_packed_tiles)
+  int64_t tensor_align_ = 0;      ///< lower.tensor_align: every tensor starts on this many bytes
   bool packed_misuse_ = false;    ///< an element access reached a packed tile (a generator bug)
   uint32_t smul_result_type_ = 0;  ///< struct { i32 lo; i32 hi; } of OpSMulExtended
   uint32_t staging_var_ = 0;    ///< Workgroup staging for cooperative matrices

@@ -96,7 +96,7 @@ Status KernelGen::prefetch_load(RegPrefetch& p, const std::string& var, Value k)
     });
   };
   // The loop variable takes `k`'s values only inside the loop's range (the caller tests it).
-  bool within = tile_within(p.copy->copy_src(), *p.src, p.extent);
+  bool within = tile_within(p.copy->copy_src(), *p.src);
   auto vector_path = [&] {
     each_vector([&](int64_t v0, const std::vector<Value>& gc) {
       Value words = load_words(*p.src, global_index(*p.src, gc), within ? b_.cb(true) : global_inside(*p.src, gc), p.vec, p.pad);

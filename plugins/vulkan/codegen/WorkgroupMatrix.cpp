@@ -110,7 +110,7 @@ Status KernelGen::workgroup_gemm(const ir::Stmt& s, Buf* A, Buf* B, Buf* C) {
       return fail(copy.loc, "a forwarded copy must read a 2-D tensor");
     TG_ASSIGN_OR_RETURN(src.origin, tile_origin(copy.copy_src()));
     if (src.origin.empty()) src.origin = {b_.ci(0), b_.ci(0)};
-    src.inside = tile_within(copy.copy_src(), *src.tensor, tile->shape);
+    src.inside = tile_within(copy.copy_src(), *src.tensor);
     src.transposed = ir::stmt_attr_bool(s, which[0] == 'A' ? "trans_a" : "trans_b");
     return src;
   };
@@ -223,7 +223,7 @@ Status KernelGen::workgroup_store(const ir::Stmt& s, Buf& frag, Buf& mem) {
     uint32_t type = m_.type_coopmat(want, uint32_t(c.m), uint32_t(c.n), CoopUseAccumulator, ScopeWorkgroup);
     mat = b_.op_type(OpFConvert, type, {mat.id});
   }
-  bool inside = tile_within(s.copy_dst(), mem, frag.shape);
+  bool inside = tile_within(s.copy_dst(), mem);
   Value layout = tensor_layout(mem, origin, c.m, c.n, !inside);
   uint32_t access = b_.shared_access().empty() ? 0u : b_.shared_access()[0];
   m_.emit(OpCooperativeMatrixStoreTensorNV, {tensor_base(mem), mat.id, layout.id, access, 0u});

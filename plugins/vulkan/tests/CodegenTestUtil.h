@@ -49,6 +49,31 @@ inline Result<GeneratedShader> generate_for(const std::string& text, const Targe
   return generate_shader(k, ct);
 }
 
+/// How many Workgroup variables of a module are arrays of 4 x u32: the tiles declared as
+/// 16-byte words (layout.words).
+inline int packed_workgroup_arrays(const std::vector<uint32_t>& words) {
+  std::vector<uint32_t> u32, uvec4, array_of_uvec4, ptr_to_packed;
+  auto has = [](const std::vector<uint32_t>& v, uint32_t id) {
+    for (uint32_t x : v)
+      if (x == id) return true;
+    return false;
+  };
+  int count = 0;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t op = words[i] & 0xffff, len = words[i] >> 16;
+    if (len == 0 || i + len > words.size()) break;
+    const uint32_t* w = &words[i];
+    if (op == 21 && len >= 4 && w[2] == 32 && w[3] == 0) u32.push_back(w[1]);        // OpTypeInt 32 unsigned
+    if (op == 23 && len >= 4 && has(u32, w[2]) && w[3] == 4) uvec4.push_back(w[1]);  // OpTypeVector u32 4
+    if (op == 28 && len >= 4 && has(uvec4, w[2])) array_of_uvec4.push_back(w[1]);    // OpTypeArray
+    if (op == 32 && len >= 4 && w[2] == 4 && has(array_of_uvec4, w[3]))
+      ptr_to_packed.push_back(w[1]);                                             // Workgroup pointer
+    if (op == 59 && len >= 4 && has(ptr_to_packed, w[1]) && w[3] == 4) ++count;  // OpVariable Workgroup
+    i += len;
+  }
+  return count;
+}
+
 /// spirv-val's verdict ("" when valid), or "skip" when spirv-val is not installed. Modules
 /// of SPIR-V 1.4 and later (workgroup matrices need 1.6) are checked as Vulkan 1.3 code.
 inline std::string spirv_val(const std::vector<uint32_t>& words, const char* env = "vulkan1.1") {

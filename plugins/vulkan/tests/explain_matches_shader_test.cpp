@@ -3,7 +3,9 @@
 // iteration ahead through registers" <=> the module loads from a storage buffer before its
 // first loop (the prologue that fills the registers for the first iteration); "double-buffered"
 // <=> one workgroup barrier in the loop instead of the two around the tile stores; and the
-// shader declares exactly the lower.shared_bytes that place_shared recorded. Checked for
+// shader declares exactly the lower.shared_bytes that place_shared recorded; and the
+// explanation says the loop "runs unpipelined" exactly when nothing is prefetched; and the
+// tiles it says are "stored as 16-byte words" are exactly the shader's uvec4 arrays. Checked for
 // the pipelined examples and for gemms that keep one stage, on the lavapipe and H200
 // descriptions.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
@@ -55,6 +57,12 @@ ShaderFacts facts_of(const std::vector<uint32_t>& words) {
   return f;
 }
 
+int lines_saying(const std::vector<std::string>& log, const std::string& needle) {
+  int n = 0;
+  for (const std::string& line : log) n += line.find(needle) != std::string::npos;
+  return n;
+}
+
 bool says(const std::vector<std::string>& log, const std::string& needle) {
   for (const std::string& line : log)
     if (line.find(needle) != std::string::npos) return true;
@@ -84,7 +92,7 @@ TEST_CASE("explain's register prefetch and double buffering are the shader's") {
                                   "kernel g(A: f32[N], B: f32[N]) grid(1) threads(32) {\n  alloc S: shared f32[32]\n"
                                   "  pipelined i in 0 .. ceildiv(N, 32), stages=2 {\n"
                                   "    copy A[i * 32], S\n    copy S, B[i * 32]\n    copy S, A[i * 32]\n  }\n}\n"}};
-  int prefetching = 0, double_buffered = 0, single = 0, none = 0;
+  int prefetching = 0, double_buffered = 0, single = 0, none = 0, packed = 0;
   for (const DeviceCaps& caps : {lavapipe_caps(), h200_caps()})
     for (const Kernel& kernel : kernels)
       for (bool aligned : {false, true}) {
@@ -112,6 +120,10 @@ TEST_CASE("explain's register prefetch and double buffering are the shader's") {
         bool registers = says(lowered->log, "loaded one iteration ahead through registers");
         bool two = says(lowered->log, "(double-buffered: one barrier per iteration)");
         CHECK(registers == (f.prologue_loads > 0));
+        CHECK(says(lowered->log, "runs unpipelined") == !registers);
+        int words = lines_saying(lowered->log, "stored as 16-byte words");
+        CHECK(words == packed_workgroup_arrays(shader->words));
+        packed += words;
         if (registers) CHECK(two == (f.barriers_in_first_loop == 1));
         if (registers && !two) CHECK(f.barriers_in_first_loop == 2);
         prefetching += registers;
@@ -124,4 +136,5 @@ TEST_CASE("explain's register prefetch and double buffering are the shader's") {
   CHECK(double_buffered > 0);
   CHECK(single > 0);
   CHECK(none > 0);
+  CHECK(packed > 0);
 }
