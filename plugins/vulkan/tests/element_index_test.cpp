@@ -23,7 +23,7 @@ TEST_CASE("a causal mask over a gemm accumulator matches the reference") {
         "  map Acc = select(bx * 32 + idx(1) > by * 32 + idx(0), -inf, Acc)\n"
         "  copy Acc, C[by * 32, bx * 32]\n}\n";
     spec.bindings = shape;
-    spec.tol = ulps(DType::F32, 64, 1e-5);
+    spec.tol = ulp_tolerance(DType::F32, 64, 1e-5);
     CHECK(run_compare(spec) == "");
   }
 }
