@@ -181,6 +181,7 @@ public:
   };
   Result<Value> expr(const ir::Expr& e, const MapContext* map = nullptr);
   Result<Value> bitcast(const ir::Expr& e, const MapContext* map);  ///< bitcast<d>(x) (ir/OpList.h)
+  std::string narrow_float_bits(const Value& x, DType d);
   Result<std::string> expr_as(const ir::Expr& e, Rep rep, const MapContext* map = nullptr);
   Result<std::string> index_expr(const ir::Expr& e) { return expr_as(e, Rep::I64); }
   /// The value `e` stores into an element of dtype d (fill, map, store): a literal is rounded

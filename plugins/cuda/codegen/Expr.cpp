@@ -236,6 +236,23 @@ Result<Value> Emitter::value_for(const ir::Expr& e, DType d, const MapContext* m
   return expr(e, map);
 }
 
+/// The bits of a float held as f32 in its 1- or 2-byte dtype, a NaN canonical with its sign
+/// (the hardware conversions give 0x7fff and 0x7f for any NaN: no sign, not canonical).
+std::string Emitter::narrow_float_bits(const Value& x, DType d) {
+  if (!dtype_is_float(d)) return encode(x, d);
+  uint64_t nan = 0, sign = 0;
+  switch (d) {
+    case DType::F16: nan = 0x7e00, sign = 0x8000; break;
+    case DType::BF16: nan = 0x7fc0, sign = 0x8000; break;
+    case DType::E4M3: nan = 0x7f, sign = 0x80; break;
+    case DType::E5M2: nan = 0x7e, sign = 0x80; break;
+    default: return encode(x, d);
+  }
+  std::string v = convert(x, Rep::F32);
+  return "((" + v + ") != (" + v + ") ? (signbit(" + v + ") ? " + std::to_string(sign | nan) + "u : " + std::to_string(nan) +
+         "u) : (unsigned)(" + encode(x, d) + "))";
+}
+
 Result<Value> Emitter::bitcast(const ir::Expr& e, const MapContext* map) {
   const ir::Expr& arg = e->args[0];
   DType from = arg->type.dtype, to = e->cast_to;
@@ -247,7 +264,7 @@ Result<Value> Emitter::bitcast(const ir::Expr& e, const MapContext* map) {
   if (arg->type.is_index()) bits = "(" + convert(x, Rep::I64) + ")";
   else if (from == DType::F64) bits = "tg_dbits(" + convert(x, Rep::F64) + ")";
   else if (size == 4) bits = "tg_fbits(" + convert(x, Rep::F32) + ")";
-  else bits = "(" + encode(x, from) + ")";
+  else bits = "(" + narrow_float_bits(x, from) + ")";
   switch (size) {
     case 8: return Value{"__longlong_as_double((long long)" + bits + ")", Rep::F64};
     case 4:

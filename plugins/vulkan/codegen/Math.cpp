@@ -222,8 +222,13 @@ Value math_log1p(Builder& b, Value x) {
   // u == 1 means |x| is below half an ulp of 1, where log1p x rounds to x (-0 and
   // subnormals stay exact). log(0) = -inf gives log1p(-1) = -inf, log of a negative u gives
   // NaN for x < -1, and +inf would be inf / inf.
+  // Where u - 1 == x (every x past 2^24 in f32) the ratio is 1 and is not divided out: a
+  // division by more than 2^126 is outside Vulkan's precision range, and NVIDIA's driver
+  // gives 0 there (a reciprocal flushed to zero), which made log1p(3e38) = 0.
   Value u = a.add(a.c(1), x);
-  Value y = a.mul(math_log(b, u), a.div(x, a.sub(u, a.c(1))));
+  Value um1 = a.sub(u, a.c(1));
+  Value ratio = b.select(b.eq(um1, x), a.c(1), a.div(x, um1));
+  Value y = a.mul(math_log(b, u), ratio);
   y = b.select(b.eq(u, a.c(1)), x, y);
   return b.select(b.eq(x, a.c(INFINITY)), x, y);
 }
