@@ -25,34 +25,14 @@
 
 #include "ir/lower/Distribution.h"
 #include "ir/lower/Passes.h"
-#include "ir/lower/SharedLayout.h"
+#include "ir/lower/SharedCopies.h"
 
 namespace tegula::ir {
 namespace {
 
-/// `e` with every bare tile named in `to` reading its replacement; unchanged nodes are
-/// shared, changed ones copied.
-Expr rename_tiles(const Expr& e, const std::map<std::string, std::string>& to) {
-  std::vector<Expr> args;
-  bool changed = false;
-  for (const Expr& a : e->args) {
-    args.push_back(rename_tiles(a, to));
-    changed = changed || args.back() != a;
-  }
-  auto it = e->kind == ExprKind::Tile ? to.find(e->name) : to.end();
-  if (it == to.end() && !changed) return e;
-  auto n = std::make_shared<ExprNode>(*e);
-  n->args = std::move(args);
-  if (it != to.end()) n->name = it->second;
-  return n;
-}
-
 class FragmentExchanger {
 public:
-  explicit FragmentExchanger(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {
-    for (const auto& [name, info] : buffers_) taken_.insert(name);
-    for (const Param& p : ctx.kernel.params) taken_.insert(p.name);
-    for_each_stmt(ctx.kernel.body, [&](const Stmt& s) { taken_.insert(s.vars.begin(), s.vars.end()); });
+  explicit FragmentExchanger(LowerContext& ctx) : ctx_(ctx), copies_(ctx, "_exchange") {
     for (const Stmt& s : ctx.kernel.body.stmts) {
       if (s.op != OpKind::Alloc || s.type.scope != Scope::Fragment) continue;
       // Opaque (cooperative-matrix) fragments have no layout attribute: nothing to compare.
@@ -62,15 +42,12 @@ public:
 
   void run() {
     walk(ctx_.kernel.body);
-    std::vector<Stmt>& top = ctx_.kernel.body.stmts;
-    size_t at = 0;
-    while (at < top.size() && top[at].op == OpKind::Alloc) ++at;
-    top.insert(top.begin() + long(at), allocs_.begin(), allocs_.end());
+    copies_.insert_allocs();
   }
 
 private:
   bool laid_out(const std::string& name) const { return layout_.count(name) != 0; }
-  const std::vector<int64_t>& shape(const std::string& name) const { return buffers_.at(name).shape; }
+  const std::vector<int64_t>& shape(const std::string& name) const { return copies_.buffers().at(name).shape; }
 
   /// Whether an op executed under `exec`'s layout finds `operand`'s elements in registers.
   bool held(const std::string& exec, const std::string& operand) const {
@@ -99,7 +76,7 @@ private:
     };
     find(s.value());
     // An opaque (cooperative-matrix) destination: its backend path reads operands itself.
-    if (!laid_out(dst) && buffers_.at(dst).scope == Scope::Fragment) return {};
+    if (!laid_out(dst) && copies_.buffers().at(dst).scope == Scope::Fragment) return {};
     // The map runs under its destination's layout, or that of a full-shape operand.
     std::string exec = laid_out(dst) ? dst : "";
     for (const std::string& o : operands)
@@ -110,10 +87,10 @@ private:
     for (const std::string& o : operands)
       if (o != exec && !to.count(o) && (exec.empty() || !held(exec, o))) to[o] = exchange_buffer(o);
     if (to.empty()) return {};
-    s.exprs[0] = rename_tiles(s.exprs[0], to);
+    s.exprs[0] = rename_buffers(s.exprs[0], ExprKind::Tile, to);
     std::vector<Stmt> copies;
     for (const auto& [fragment, buffer] : to) {
-      copies.push_back(copy_stmt(fragment, buffer, s.loc));
+      copies.push_back(SharedCopies::copy(fragment, buffer, s.loc));
       note(s, fragment, exec, buffer);
     }
     return copies;
@@ -129,11 +106,11 @@ private:
     std::string buffer = exchange_buffer(a);
     note(s, a, b, buffer);
     s.tiles[0] = TileRef{buffer, {}, s.copy_src().loc};
-    return {copy_stmt(a, buffer, s.loc)};
+    return {SharedCopies::copy(a, buffer, s.loc)};
   }
 
   void note(const Stmt& s, const std::string& fragment, const std::string& exec, const std::string& buffer) {
-    std::string needed = exec.empty() ? "the free thread plan of a map into " + std::string(scope_name(buffers_.at(s.target().buffer).scope)) +
+    std::string needed = exec.empty() ? "the free thread plan of a map into " + std::string(scope_name(copies_.buffers().at(s.target().buffer).scope)) +
                                             " memory needs it"
                                       : "'" + exec + "' (" + distribution_str(layout_.at(exec)) + ") needs it";
     ctx_.note(where(s) + op_info(s.op).keyword + ": fragment '" + fragment + "' (" + distribution_str(layout_.at(fragment)) +
@@ -142,39 +119,17 @@ private:
 
   /// The shared buffer that `fragment` goes through, allocated on first use.
   std::string exchange_buffer(const std::string& fragment) {
-    if (auto it = buffer_of_.find(fragment); it != buffer_of_.end()) return it->second;
-    const BufferInfo& info = buffers_.at(fragment);
-    std::string name = fragment + "_exchange";
-    while (taken_.count(name)) name += "_";
-    taken_.insert(name);
-    Stmt a;
-    a.op = OpKind::Alloc;
-    a.loc = info.loc;
-    a.name = name;
-    a.type = BufferType{Scope::Shared, info.dtype, info.shape};
-    set_shared_layout(a.attrs, SharedLayout{});
-    allocs_.push_back(std::move(a));
-    buffers_[name] = BufferInfo{Scope::Shared, info.dtype, info.shape, info.loc};
-    ctx_.note("fragment '" + fragment + "' changes layout: shared '" + name + "' (" +
-              std::to_string(shared_stage_bytes(SharedLayout{}, info.shape, info.dtype)) + " bytes, row-major) carries it");
-    buffer_of_[fragment] = name;
+    bool fresh = false;
+    std::string name = copies_.of(fragment, &fresh);
+    if (fresh)
+      ctx_.note("fragment '" + fragment + "' changes layout: shared '" + name + "' (" +
+                std::to_string(SharedCopies::bytes(copies_.buffers().at(fragment))) + " bytes, row-major) carries it");
     return name;
   }
 
-  static Stmt copy_stmt(const std::string& from, const std::string& to, const SourceLoc& loc) {
-    Stmt c;
-    c.op = OpKind::Copy;
-    c.loc = loc;
-    c.tiles = {TileRef{from, {}, loc}, TileRef{to, {}, loc}};
-    return c;
-  }
-
   LowerContext& ctx_;
-  BufferMap buffers_;
+  SharedCopies copies_;
   std::map<std::string, Distribution> layout_;
-  std::set<std::string> taken_;
-  std::map<std::string, std::string> buffer_of_;
-  std::vector<Stmt> allocs_;
 };
 
 }  // namespace

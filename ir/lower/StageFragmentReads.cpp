@@ -22,34 +22,17 @@
 #include <set>
 
 #include "ir/lower/Passes.h"
-#include "ir/lower/SharedLayout.h"
+#include "ir/lower/SharedCopies.h"
 
 namespace tegula::ir {
 namespace {
 
-/// `e` with every load of a buffer in `to` reading its replacement; unchanged nodes are
-/// shared, changed ones copied (the caller's kernel shares these nodes with ours).
-Expr rename_loads(const Expr& e, const std::map<std::string, std::string>& to) {
-  std::vector<Expr> args;
-  bool changed = false;
-  for (const Expr& a : e->args) {
-    args.push_back(rename_loads(a, to));
-    changed = changed || args.back() != a;
-  }
-  auto it = e->kind == ExprKind::Load ? to.find(e->name) : to.end();
-  if (it == to.end() && !changed) return e;
-  auto n = std::make_shared<ExprNode>(*e);
-  n->args = std::move(args);
-  if (it != to.end()) n->name = it->second;
-  return n;
-}
-
 /// Loads of, and element stores into, every buffer in `to` use its replacement.
 void rename_accesses(Block& b, const std::map<std::string, std::string>& to) {
   for (Stmt& s : b.stmts) {
-    for (Expr& e : s.exprs) e = rename_loads(e, to);
+    for (Expr& e : s.exprs) e = rename_buffers(e, ExprKind::Load, to);
     for (TileRef& t : s.tiles)
-      for (Expr& e : t.offsets) e = rename_loads(e, to);
+      for (Expr& e : t.offsets) e = rename_buffers(e, ExprKind::Load, to);
     if (s.op == OpKind::Store)
       if (auto it = to.find(s.tiles[0].buffer); it != to.end()) s.tiles[0].buffer = it->second;
     for (Block& inner : s.blocks) rename_accesses(inner, to);
@@ -58,19 +41,11 @@ void rename_accesses(Block& b, const std::map<std::string, std::string>& to) {
 
 class FragmentStager {
 public:
-  explicit FragmentStager(LowerContext& ctx) : ctx_(ctx), buffers_(ctx.buffers()) {
-    for (const auto& [name, info] : buffers_) taken_.insert(name);
-    for (const Param& p : ctx.kernel.params) taken_.insert(p.name);
-    for_each_stmt(ctx.kernel.body, [&](const Stmt& s) { taken_.insert(s.vars.begin(), s.vars.end()); });
-  }
+  explicit FragmentStager(LowerContext& ctx) : ctx_(ctx), copies_(ctx, "_staged") {}
 
   void run() {
     walk(ctx_.kernel.body);
-    // The new allocs join the others at the top of the body, in the order first needed.
-    std::vector<Stmt>& top = ctx_.kernel.body.stmts;
-    size_t at = 0;
-    while (at < top.size() && top[at].op == OpKind::Alloc) ++at;
-    top.insert(top.begin() + long(at), allocs_.begin(), allocs_.end());
+    copies_.insert_allocs();
   }
 
 private:
@@ -95,8 +70,8 @@ private:
       SourceLoc loc = block.stmts[i].loc;
       std::vector<Stmt> copies, backs;
       for (const auto& [fragment, copy] : to) {
-        copies.push_back(copy_stmt(fragment, copy, loc));
-        if (stored.count(fragment)) backs.push_back(copy_stmt(copy, fragment, loc));
+        copies.push_back(SharedCopies::copy(fragment, copy, loc));
+        if (stored.count(fragment)) backs.push_back(SharedCopies::copy(copy, fragment, loc));
       }
       block.stmts.insert(block.stmts.begin() + long(i) + 1, backs.begin(), backs.end());
       block.stmts.insert(block.stmts.begin() + long(i), copies.begin(), copies.end());
@@ -109,43 +84,22 @@ private:
   }
 
   bool is_fragment(const std::string& name) const {
-    auto b = buffers_.find(name);
-    return b != buffers_.end() && b->second.scope == Scope::Fragment;
+    auto b = copies_.buffers().find(name);
+    return b != copies_.buffers().end() && b->second.scope == Scope::Fragment;
   }
 
   /// The shared copy of `fragment`, allocated on first use.
   std::string staged(const std::string& fragment) {
-    if (auto it = copy_of_.find(fragment); it != copy_of_.end()) return it->second;
-    const BufferInfo& info = buffers_.at(fragment);
-    std::string name = fragment + "_staged";
-    while (taken_.count(name)) name += "_";
-    taken_.insert(name);
-    Stmt a;
-    a.op = OpKind::Alloc;
-    a.loc = info.loc;
-    a.name = name;
-    a.type = BufferType{Scope::Shared, info.dtype, info.shape};
-    set_shared_layout(a.attrs, SharedLayout{});
-    allocs_.push_back(std::move(a));
-    ctx_.note("fragment '" + fragment + "' is accessed by index in a parallel loop: shared '" + name + "' (" +
-              std::to_string(shared_stage_bytes(SharedLayout{}, info.shape, info.dtype)) + " bytes, row-major) holds its copy");
-    copy_of_[fragment] = name;
+    bool fresh = false;
+    std::string name = copies_.of(fragment, &fresh);
+    if (fresh)
+      ctx_.note("fragment '" + fragment + "' is accessed by index in a parallel loop: shared '" + name + "' (" +
+                std::to_string(SharedCopies::bytes(copies_.buffers().at(fragment))) + " bytes, row-major) holds its copy");
     return name;
   }
 
-  static Stmt copy_stmt(const std::string& fragment, const std::string& copy, const SourceLoc& loc) {
-    Stmt c;
-    c.op = OpKind::Copy;
-    c.loc = loc;
-    c.tiles = {TileRef{fragment, {}, loc}, TileRef{copy, {}, loc}};
-    return c;
-  }
-
   LowerContext& ctx_;
-  BufferMap buffers_;
-  std::set<std::string> taken_;
-  std::map<std::string, std::string> copy_of_;
-  std::vector<Stmt> allocs_;
+  SharedCopies copies_;
 };
 
 }  // namespace
