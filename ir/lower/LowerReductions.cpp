@@ -9,6 +9,13 @@
 // the destination (the axis replicated). A thread factor of a size that is not a power of
 // two cannot be walked by xor, so such reductions go entirely through the scratch buffer.
 //
+// Reductions share their scratch: one buffer per accumulator dtype, as large as the largest
+// need among them (before, each reduce had its own, and two 16 KiB buffers pushed d128
+// attention past a 64 KiB shared budget). Sharing is safe because a reduce's steps publish
+// their partials between two barriers (the contract every backend's emitter keeps, stated
+// on ReducePlan in Lowered.h): the barrier before the writes waits for every read of the
+// reduce before it, whichever buffer that read.
+//
 // Attributes: plan.kind = local | tree | shared, plan.shuffle = [lane xor offsets],
 // plan.cross = [thread xor offsets across subgroups], plan.scratch = the scratch buffer,
 // plan.threads/values = the distribution the steps run over (the source fragment's, or for
@@ -30,13 +37,31 @@ DType accumulator_dtype(DType t) {
   return DType::F32;
 }
 
+/// The scratch buffer of `dtype`, created at its first use and grown to `per_thread`
+/// partials of each of the block's threads.
+const std::string& shared_scratch(std::vector<Stmt>& allocs, DType dtype, int64_t threads, int64_t per_thread,
+                                  const SourceLoc& loc) {
+  for (Stmt& a : allocs) {
+    if (a.type.dtype != dtype) continue;
+    a.type.shape[1] = std::max(a.type.shape[1], per_thread);
+    return a.name;
+  }
+  Stmt alloc;
+  alloc.op = OpKind::Alloc;
+  alloc.name = "tg_scratch" + std::to_string(allocs.size());
+  alloc.loc = loc;
+  alloc.type = BufferType{Scope::Shared, dtype, {threads, per_thread}};
+  allocs.push_back(alloc);
+  return allocs.back().name;
+}
+
 }  // namespace
 
 Status lower_reductions(LowerContext& ctx) {
   BufferMap buffers = ctx.buffers();
   int64_t subgroup = std::max(1, ctx.target.subgroup_width);
+  // One scratch per accumulator dtype, in order of first use, with the largest need.
   std::vector<Stmt> scratch_allocs;
-  int counter = 0;
   Status st;
   for_each_stmt(ctx.kernel.body, [&](Stmt& s) {
     if (s.op != OpKind::Reduce || !st.is_ok()) return;
@@ -95,13 +120,7 @@ Status lower_reductions(LowerContext& ctx) {
     if (kind == "shared" || !cross.empty()) {
       // One partial per (thread, destination value) of this thread.
       int64_t per_thread = std::max<int64_t>(1, reduced_distribution(exec, axis, true).value_count());
-      std::string name = "tg_scratch" + std::to_string(counter++);
-      Stmt alloc;
-      alloc.op = OpKind::Alloc;
-      alloc.name = name;
-      alloc.loc = s.loc;
-      alloc.type = BufferType{Scope::Shared, accumulator_dtype(src.dtype), {ctx.kernel.threads, per_thread}};
-      scratch_allocs.push_back(alloc);
+      const std::string& name = shared_scratch(scratch_allocs, accumulator_dtype(src.dtype), ctx.kernel.threads, per_thread, s.loc);
       set_attr(s.attrs, "plan.scratch", AttrValue::of_ident(name));
       note += kind == "shared" ? "all partials through shared '" + name + "' (a thread factor is not a power of two)"
                                : std::to_string(shuffle.size()) + " shuffle steps, then " + std::to_string(cross.size()) +

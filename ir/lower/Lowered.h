@@ -107,7 +107,10 @@ Result<CopyPlan> get_copy_plan(const Stmt& s);
 
 enum class ReducePlanKind : uint8_t { Local, Tree, Shared };
 
-/// A reduce's `plan.*` attributes (LowerReductions.cpp says how they run).
+/// A reduce's `plan.*` attributes (LowerReductions.cpp says how they run). Reductions share
+/// their scratch buffer, so every backend publishes a reduce's partials between two
+/// barriers: the one before the writes is what keeps them from overwriting the partials a
+/// slower thread still reads for the reduce before.
 struct ReducePlan {
   ReducePlanKind kind = ReducePlanKind::Local;
   Distribution exec;             ///< plan.threads/values: what each thread combines
