@@ -71,6 +71,8 @@ static __device__ __forceinline__ double tg_mind(double a, double b) {
 
 static __device__ __forceinline__ void tg_dec2_f16(unsigned w, float& a, float& b) {
   asm("{ .reg .f16 l, h; mov.b32 {l, h}, %2; cvt.f32.f16 %0, l; cvt.f32.f16 %1, h; }" : "=f"(a), "=f"(b) : "r"(w));
+  a = __uint_as_float(__float_as_uint(a) | ((w & 0x8000u) << 16));  // the NaN's sign (see tg_dec_f16)
+  b = __uint_as_float(__float_as_uint(b) | (w & 0x80000000u));
 }
 static __device__ __forceinline__ void tg_dec2_bf16(unsigned w, float& a, float& b) {
   a = __uint_as_float(w << 16);
@@ -162,7 +164,13 @@ template <int N> static __device__ __forceinline__ void tg_wgmma_wait() { asm vo
 )cuda";
 
 static const char* kCvtHw = R"cuda(
-static __device__ __forceinline__ float tg_dec_f16(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+// cvt.f32.f16 gives a positive NaN for every NaN; the sign is OR-ed back (a no-op for the
+// other values), because bitcast reads a NaN's sign back (tegula.map.bitcast.*.bits).
+static __device__ __forceinline__ float tg_dec_f16(unsigned short h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return __uint_as_float(__float_as_uint(f) | (((unsigned)h & 0x8000u) << 16));
+}
 static __device__ __forceinline__ unsigned short tg_enc_f16(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 static __device__ __forceinline__ unsigned short tg_enc_bf16(float f) { unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 // Two elements per 32-bit word (the low half is the first element).
@@ -171,7 +179,13 @@ static __device__ __forceinline__ unsigned tg_enc2_bf16(float a, float b) { unsi
 )cuda";
 
 static const char* kCvtC = R"cuda(
-static __device__ __forceinline__ float tg_dec_f16(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+// cvt.f32.f16 gives a positive NaN for every NaN; the sign is OR-ed back (a no-op for the
+// other values), because bitcast reads a NaN's sign back (tegula.map.bitcast.*.bits).
+static __device__ __forceinline__ float tg_dec_f16(unsigned short h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return __uint_as_float(__float_as_uint(f) | (((unsigned)h & 0x8000u) << 16));
+}
 static __device__ __forceinline__ unsigned short tg_enc_f16(float f) { return tg_enc_f16_c(f); }
 static __device__ __forceinline__ unsigned short tg_enc_bf16(float f) { return tg_enc_bf16_c(f); }
 static __device__ __forceinline__ unsigned tg_enc2_f16(float a, float b) { return (unsigned)tg_enc_f16_c(a) | ((unsigned)tg_enc_f16_c(b) << 16); }
