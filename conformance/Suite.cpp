@@ -22,6 +22,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_map_cases(g);
   add_parallel_cases(g);
   add_exchange_cases(g);
+  add_workload_cases(g);
   add_atomic_cases(g);
   add_control_cases(g);
   return cases;

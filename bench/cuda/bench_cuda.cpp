@@ -8,6 +8,9 @@
 ///              launches timed by events after warm-up; results spot-checked in float64
 ///   softmax    f16 8192 x 16384 rows with bench/cuda/softmax_row_h200.tile (and the example
 ///              softmax_rows.tile), against a device-to-device copy of the same bytes
+///   norm       RMSNorm and LayerNorm of f16 8192 x 8192 rows with bench/cuda/*norm_h200.tile (one
+///              row per block in registers) and the examples (examples/norm, any row length),
+///              against a device-to-device copy of the same bytes; spot-checked in float64
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -287,6 +290,81 @@ void bench_softmax(Api& a) {
   a.api->buffer_free(Y);
 }
 
+double f16_at(const std::vector<uint8_t>& h, int64_t i) { return f16_to_double(uint16_t(h[size_t(2 * i)] | h[size_t(2 * i + 1)] << 8)); }
+
+/// RMSNorm (layer = false) or LayerNorm of row `r` of X, checked at every 97th column of Y.
+double norm_row_error(const std::vector<uint8_t>& hx, const std::vector<uint8_t>& hw, const std::vector<uint8_t>& hb,
+                      const std::vector<uint8_t>& hy, int64_t r, int64_t N, bool layer) {
+  double mean = 0, ss = 0;
+  if (layer) {
+    for (int64_t c = 0; c < N; ++c) mean += f16_at(hx, r * N + c);
+    mean /= double(N);
+  }
+  for (int64_t c = 0; c < N; ++c) ss += (f16_at(hx, r * N + c) - mean) * (f16_at(hx, r * N + c) - mean);
+  double rstd = 1.0 / std::sqrt(ss / double(N) + (layer ? 1e-5 : 1e-6));
+  double worst = 0;
+  for (int64_t c = 0; c < N; c += 97) {
+    double want = (f16_at(hx, r * N + c) - mean) * rstd * f16_at(hw, c) + (layer ? f16_at(hb, c) : 0.0);
+    worst = std::max(worst, std::fabs(f16_at(hy, r * N + c) - want) / (std::fabs(want) + 1e-3));
+  }
+  return worst;
+}
+
+void bench_norm(Api& a) {
+  const int64_t M = 8192, N = 8192;
+  size_t bytes = size_t(M * N) * 2;
+  std::vector<uint8_t> hx, hw, hb;
+  tg_buffer* X = alloc_random(a, DType::F16, size_t(M * N), 5, &hx);
+  tg_buffer* W = alloc_random(a, DType::F16, size_t(N), 6, &hw);
+  tg_buffer* B = alloc_random(a, DType::F16, size_t(N), 7, &hb);
+  tg_buffer* Y = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, bytes, &Y), "alloc");
+  double copy_ms = time_ms(a, 10, 100, [&] { ok(a, a.api->copy_d2d(a.queue, Y, 0, X, 0, bytes), "copy_d2d"); });
+  double copy_tbps = 2.0 * double(bytes) / (copy_ms * 1e-3) / 1e12;
+  std::printf("{\"bench\":\"d2d_copy\",\"bytes\":%zu,\"ms\":%.4f,\"tbps\":%.3f}\n", bytes, copy_ms, copy_tbps);
+  struct Variant {
+    const char* file;
+    bool layer, example;
+    int threads;
+  };
+  const Variant variants[] = {{"bench/cuda/rmsnorm_h200.tile", false, false, 256},
+                              {"bench/cuda/rmsnorm_h200.tile", false, false, 512},
+                              {"examples/norm/rmsnorm.tile", false, true, 0},
+                              {"bench/cuda/layernorm_h200.tile", true, false, 256},
+                              {"bench/cuda/layernorm_h200.tile", true, false, 512},
+                              {"examples/norm/layernorm.tile", true, true, 0}};
+  for (const Variant& v : variants) {
+    std::string text = read(v.file), name = v.file;
+    if (!v.example) {
+      size_t p = text.find("threads(256)");
+      text.replace(p, 12, "threads(" + std::to_string(v.threads) + ")");
+      name += " threads(" + std::to_string(v.threads) + ")";
+    }
+    ir::LowerOptions o;
+    if (v.example) o.divisibility = {{"N", 16}};
+    Kernel k = compile(a, text, o, "min_blocks_per_sm=2\n");
+    std::vector<tg_launch_arg> args = {tensor(X), tensor(W)};
+    if (v.layer) args.push_back(tensor(B));
+    args.push_back(tensor(Y));
+    args.push_back(integer(M));
+    if (v.example) args.push_back(integer(N));
+    uint32_t gx = v.example ? uint32_t(M / 4) : uint32_t(M);
+    double ms = time_ms(a, 10, 100, [&] { launch(a, k, args, gx, 1); });
+    // Bytes that must move: X and Y once (W and B are 16 KiB, read from cache).
+    double tbps = 2.0 * double(bytes) / (ms * 1e-3) / 1e12;
+    std::vector<uint8_t> hy(bytes);
+    ok(a, a.api->copy_d2h(a.queue, hy.data(), Y, 0, bytes), "copy_d2h");
+    ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+    double worst = 0;
+    for (int64_t r = 0; r < M; r += M / 8) worst = std::max(worst, norm_row_error(hx, hw, hb, hy, r, N, v.layer));
+    std::printf("{\"bench\":\"%s\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"ms\":%.4f,\"tbps\":%.3f,\"vs_copy\":%.3f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n",
+                v.layer ? "layernorm" : "rmsnorm", name.c_str(), (long long)M, (long long)N, ms, tbps, tbps / copy_tbps, k.compile_ms, worst);
+    std::fflush(stdout);
+    a.api->executable_free(k.exe);
+  }
+  for (tg_buffer* b : {X, W, B, Y}) a.api->buffer_free(b);
+}
+
 /// Cold compile and warm-cache load through the public runtime, and host launch overhead.
 void bench_runtime() {
   std::string cache = (std::filesystem::temp_directory_path() / ("tegula-bench-cache-" + std::to_string(::getpid()))).string();
@@ -387,6 +465,7 @@ int main(int argc, char** argv) {
       for (const char* dt : {"bf16", "f16"}) bench_gemm(a, dt, n);
   }
   if (only == "all" || only == "softmax") bench_softmax(a);
+  if (only == "all" || only == "norm") bench_norm(a);
   a.api->queue_destroy(a.queue);
   a.api->device_close(a.device);
   a.api->shutdown(a.plugin);

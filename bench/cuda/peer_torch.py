@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The peers of tegula_bench_cuda on the same device, same shapes, random data: cuBLAS through
 torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), torch.softmax on f16
-rows, and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
+rows, torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
+bias for layer_norm), and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
 import json
 import sys
@@ -48,6 +49,22 @@ def main():
     print(json.dumps({"peer": "d2d_copy", "bytes": nbytes, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
     ms = median_ms(lambda: torch.softmax(x, dim=1), 10, 100)
     print(json.dumps({"peer": "torch_softmax", "m": m, "n": n, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
+    del x, y
+    m = n = 8192
+    x = (torch.rand(m, n, device=dev) * 2 - 1).to(torch.float16)
+    w = (torch.rand(n, device=dev) * 2 - 1).to(torch.float16)
+    b = (torch.rand(n, device=dev) * 2 - 1).to(torch.float16)
+    y = torch.empty_like(x)
+    nbytes = x.numel() * 2
+    ms = median_ms(lambda: y.copy_(x), 10, 100)
+    print(json.dumps({"peer": "d2d_copy", "bytes": nbytes, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
+    norms = [("torch_layer_norm", lambda: torch.nn.functional.layer_norm(x, (n,), w, b, 1e-5))]
+    if hasattr(torch.nn.functional, "rms_norm"):
+        norms.insert(0, ("torch_rms_norm", lambda: torch.nn.functional.rms_norm(x, (n,), w, 1e-6)))
+    for name, fn in norms:
+        ms = median_ms(fn, 10, 100)
+        print(json.dumps({"peer": name, "m": m, "n": n, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);
 void add_exchange_cases(Generator& g);
+void add_workload_cases(Generator& g);  ///< the shipped example kernels (examples/)
 
 /// The gemm cases that force each instruction of `target`'s catalogue, for compiling
 /// offline (CompileOnly): one per instruction shape, on the instruction's own layout.

@@ -113,23 +113,23 @@ std::vector<ir::Arg> interpreter_args(const ir::Kernel& k, LaunchData& data) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Direct computations. Each gets the decoded tensors and returns, for the last tensor
-// parameter (the output), the expected values and a per-element magnitude that scales the
-// tolerance (for sums: the sum of absolute terms).
+// Direct computations. Each gets the decoded tensors and returns, for each tensor the
+// kernel writes (in parameter order), the expected values and a per-element magnitude that
+// scales the tolerance (for sums: the sum of absolute terms).
 
 struct Expected {
   std::vector<double> value;
   std::vector<double> magnitude;
 };
 
-using DirectFn = std::function<Result<Expected>(const std::vector<const HostTensor*>&)>;
+using DirectFn = std::function<Result<std::vector<Expected>>(const std::vector<const HostTensor*>&)>;
 
 static Status want_shape(bool ok, const std::string& what) {
   if (ok) return Status::ok();
   return error(ErrorCode::InvalidArgument, "the tensors do not have the shapes " + what + " expects");
 }
 
-static Result<Expected> matmul(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> matmul(const std::vector<const HostTensor*>& t) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape.size() == 2 && t[1]->shape.size() == 2 &&
                                     t[2]->shape.size() == 2 && t[0]->shape[1] == t[1]->shape[0] &&
                                     t[2]->shape[0] == t[0]->shape[0] && t[2]->shape[1] == t[1]->shape[1],
@@ -147,10 +147,10 @@ static Result<Expected> matmul(const std::vector<const HostTensor*>& t) {
         e.magnitude[size_t(i * n + j)] += std::fabs(av * b[size_t(k * n + j)]);
       }
     }
-  return e;
+  return std::vector<Expected>{std::move(e)};
 }
 
-static Result<Expected> softmax_rows(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> softmax_rows(const std::vector<const HostTensor*>& t) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 2 && t[0]->shape.size() == 2 && t[0]->shape == t[1]->shape,
                                 "softmax_rows (X[M,N], Y[M,N])"));
   int64_t m = t[0]->shape[0], n = t[0]->shape[1];
@@ -168,10 +168,10 @@ static Result<Expected> softmax_rows(const std::vector<const HostTensor*>& t) {
       e.magnitude[size_t(i * n + j)] = v;
     }
   }
-  return e;
+  return std::vector<Expected>{std::move(e)};
 }
 
-static Result<Expected> sum_rows(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> sum_rows(const std::vector<const HostTensor*>& t) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 2 && t[0]->shape.size() == 2 && t[1]->numel() == t[0]->shape[0],
                                 "sum_rows (X[M,N], Y[M])"));
   int64_t m = t[0]->shape[0], n = t[0]->shape[1];
@@ -184,10 +184,10 @@ static Result<Expected> sum_rows(const std::vector<const HostTensor*>& t) {
       e.value[size_t(i)] += x[size_t(i * n + j)];
       e.magnitude[size_t(i)] += std::fabs(x[size_t(i * n + j)]);
     }
-  return e;
+  return std::vector<Expected>{std::move(e)};
 }
 
-static Result<Expected> silu_mul(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> silu_mul(const std::vector<const HostTensor*>& t) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape == t[1]->shape && t[0]->shape == t[2]->shape,
                                 "silu_mul (X, Z, Y of one shape)"));
   std::vector<double> x = t[0]->values(), z = t[1]->values();
@@ -197,7 +197,76 @@ static Result<Expected> silu_mul(const std::vector<const HostTensor*>& t) {
     e.value.push_back(v);
     e.magnitude.push_back(std::fabs(v));
   }
-  return e;
+  return std::vector<Expected>{std::move(e)};
+}
+
+
+/// x / sqrt(mean(x^2) + eps) * w over each row; `h` rounds x + r to f16 first when given.
+static std::vector<Expected> rms_rows(const std::vector<double>& x, const std::vector<double>& w, int64_t m, int64_t n,
+                                      double eps) {
+  Expected e;
+  e.value.resize(x.size());
+  e.magnitude.resize(x.size());
+  for (int64_t i = 0; i < m; ++i) {
+    double ss = 0;
+    for (int64_t j = 0; j < n; ++j) ss += x[size_t(i * n + j)] * x[size_t(i * n + j)];
+    double rstd = 1.0 / std::sqrt(ss / double(n) + eps);
+    for (int64_t j = 0; j < n; ++j) {
+      double v = x[size_t(i * n + j)] * rstd * w[size_t(j)];
+      e.value[size_t(i * n + j)] = v;
+      e.magnitude[size_t(i * n + j)] = std::fabs(v);
+    }
+  }
+  return {e};
+}
+
+static Result<std::vector<Expected>> rms_norm(const std::vector<const HostTensor*>& t) {
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape.size() == 2 && t[2]->shape == t[0]->shape &&
+                                    t[1]->shape == std::vector<int64_t>{1, t[0]->shape[1]},
+                                "rms_norm (X[M,N], W[1,N], Y[M,N])"));
+  return rms_rows(t[0]->values(), t[1]->values(), t[0]->shape[0], t[0]->shape[1], 1e-6);
+}
+
+static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const HostTensor*>& t) {
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 5 && t[0]->shape.size() == 2 && t[1]->shape == t[0]->shape &&
+                                    t[2]->shape == std::vector<int64_t>{1, t[0]->shape[1]} && t[3]->shape == t[0]->shape &&
+                                    t[4]->shape == t[0]->shape,
+                                "rms_norm_residual (X[M,N], R[M,N], W[1,N], H[M,N], Y[M,N])"));
+  std::vector<double> x = t[0]->values(), r = t[1]->values();
+  Expected h;
+  for (size_t i = 0; i < x.size(); ++i) {
+    h.value.push_back(round_to_dtype(t[3]->dtype, x[i] + r[i]));
+    h.magnitude.push_back(std::fabs(x[i]) + std::fabs(r[i]));
+  }
+  std::vector<Expected> out = rms_rows(h.value, t[2]->values(), t[0]->shape[0], t[0]->shape[1], 1e-6);
+  out.insert(out.begin(), std::move(h));
+  return out;
+}
+
+static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTensor*>& t) {
+  std::vector<int64_t> row = t.empty() || t[0]->shape.size() != 2 ? std::vector<int64_t>{} : std::vector<int64_t>{1, t[0]->shape[1]};
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 4 && t[0]->shape.size() == 2 && t[1]->shape == row && t[2]->shape == row &&
+                                    t[3]->shape == t[0]->shape,
+                                "layer_norm (X[M,N], W[1,N], B[1,N], Y[M,N])"));
+  int64_t m = t[0]->shape[0], n = t[0]->shape[1];
+  std::vector<double> x = t[0]->values(), w = t[1]->values(), b = t[2]->values();
+  Expected e;
+  e.value.resize(x.size());
+  e.magnitude.resize(x.size());
+  for (int64_t i = 0; i < m; ++i) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j) mean += x[size_t(i * n + j)];
+    mean /= double(n);
+    for (int64_t j = 0; j < n; ++j) var += (x[size_t(i * n + j)] - mean) * (x[size_t(i * n + j)] - mean);
+    double rstd = 1.0 / std::sqrt(var / double(n) + 1e-5);
+    for (int64_t j = 0; j < n; ++j) {
+      double xi = x[size_t(i * n + j)];
+      e.value[size_t(i * n + j)] = (xi - mean) * rstd * w[size_t(j)] + b[size_t(j)];
+      // The mean's rounding error scales with the row's magnitude, not the deviation's.
+      e.magnitude[size_t(i * n + j)] = (std::fabs(xi) + std::fabs(mean)) * rstd * std::fabs(w[size_t(j)]) + std::fabs(b[size_t(j)]);
+    }
+  }
+  return std::vector<Expected>{std::move(e)};
 }
 
 struct DirectComputation {
@@ -207,7 +276,9 @@ struct DirectComputation {
 
 static const std::vector<DirectComputation>& computations() {
   static const std::vector<DirectComputation> list = {
-      {"matmul", matmul}, {"softmax_rows", softmax_rows}, {"sum_rows", sum_rows}, {"silu_mul", silu_mul}};
+      {"matmul", matmul},     {"softmax_rows", softmax_rows}, {"sum_rows", sum_rows},
+      {"silu_mul", silu_mul}, {"rms_norm", rms_norm},         {"rms_norm_residual", rms_norm_residual},
+      {"layer_norm", layer_norm}};
   return list;
 }
 
@@ -241,6 +312,21 @@ static double unit_roundoff(DType t) {
   }
 }
 
+/// The spacing of a dtype's subnormals: the rounding step where the relative bound of
+/// unit_roundoff no longer holds (results below the smallest normal value).
+static double subnormal_step(DType t) {
+  switch (t) {
+    case DType::F64: return 0x1p-1074;
+    case DType::F32:
+    case DType::TF32: return 0x1p-149;
+    case DType::F16: return 0x1p-24;
+    case DType::BF16: return 0x1p-133;
+    case DType::E4M3: return 0x1p-9;
+    case DType::E5M2: return 0x1p-16;
+    default: return 0;  // integers
+  }
+}
+
 static std::string index_str(const std::vector<int64_t>& shape, int64_t linear) {
   std::vector<int64_t> idx(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
@@ -252,32 +338,19 @@ static std::string index_str(const std::vector<int64_t>& shape, int64_t linear) 
   return s + "]";
 }
 
-Result<CheckResult> check_outputs(const ir::Kernel& k, const LaunchData& data) {
-  std::string name = reference_name(k);
-  const DirectComputation* comp = nullptr;
-  for (const auto& c : computations())
-    if (name == c.name) comp = &c;
-  if (!comp) return error(ErrorCode::NotFound, "kernel '" + k.name + "' names no known direct computation ('" + name + "')");
-  std::vector<const HostTensor*> tensors;
-  size_t out_index = 0;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    if (!k.params[i].is_tensor) continue;
-    tensors.push_back(&data.tensors[i]);
-    out_index = i;
-  }
-  TG_ASSIGN_OR_RETURN(Expected expected, comp->fn(tensors));
-  const HostTensor& out = data.tensors[out_index];
+/// One output against its expected values. Error budget: rounding of the result to its
+/// dtype, plus float32 arithmetic over the terms (for a sum of n terms the error grows with
+/// n; 2^-18 of the term magnitude covers the sizes we run with a wide margin while still
+/// catching a wrong or missing term), plus one subnormal step for results that round there.
+static OutputComparison compare_output(const std::string& name, const HostTensor& out, const Expected& expected) {
   OutputComparison cmp;
-  cmp.name = k.params[out_index].name;
+  cmp.name = name;
   cmp.elements = out.numel();
-  // Error budget: rounding of the result to its dtype, plus float32 arithmetic over the
-  // terms (for a sum of n terms the error grows with n; 2^-18 of the term magnitude covers
-  // the sizes we run with a wide margin while still catching a wrong or missing term).
-  double u_out = unit_roundoff(out.dtype);
+  double u_out = unit_roundoff(out.dtype), step = subnormal_step(out.dtype);
   for (int64_t i = 0; i < out.numel(); ++i) {
     double got = out.at(i), want = expected.value[size_t(i)];
     double err = std::fabs(got - want);
-    double tol = 2 * u_out * std::fabs(want) + 0x1p-18 * expected.magnitude[size_t(i)] + 1e-30;
+    double tol = 2 * u_out * std::fabs(want) + 0x1p-18 * expected.magnitude[size_t(i)] + step + 1e-30;
     bool ok = err <= tol;  // NaN (an unwritten, poisoned element) fails here
     if (std::isfinite(err)) {
       cmp.max_abs_error = std::fmax(cmp.max_abs_error, err);
@@ -290,9 +363,30 @@ Result<CheckResult> check_outputs(const ir::Kernel& k, const LaunchData& data) {
       cmp.first_mismatch = buf;
     }
   }
+  return cmp;
+}
+
+Result<CheckResult> check_outputs(const ir::Kernel& k, const LaunchData& data) {
+  std::string name = reference_name(k);
+  const DirectComputation* comp = nullptr;
+  for (const auto& c : computations())
+    if (name == c.name) comp = &c;
+  if (!comp) return error(ErrorCode::NotFound, "kernel '" + k.name + "' names no known direct computation ('" + name + "')");
+  std::vector<const HostTensor*> tensors;
+  for (size_t i = 0; i < k.params.size(); ++i)
+    if (k.params[i].is_tensor) tensors.push_back(&data.tensors[i]);
+  TG_ASSIGN_OR_RETURN(std::vector<Expected> expected, comp->fn(tensors));
+  if (expected.size() != data.outputs.size())
+    return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' writes " + std::to_string(data.outputs.size()) +
+                                                 " tensors; its direct computation '" + name + "' computes " +
+                                                 std::to_string(expected.size()));
   CheckResult r;
-  r.passed = cmp.mismatches == 0;
-  r.outputs.push_back(cmp);
+  r.passed = true;
+  for (size_t o = 0; o < expected.size(); ++o) {
+    OutputComparison cmp = compare_output(k.params[data.outputs[o]].name, data.tensors[data.outputs[o]], expected[o]);
+    r.passed = r.passed && cmp.mismatches == 0;
+    r.outputs.push_back(cmp);
+  }
   return r;
 }
 

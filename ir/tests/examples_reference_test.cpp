@@ -26,6 +26,9 @@ const Shape kShapes[] = {
     {"reduce/row_sum.tile", "M=1,N=1"},            {"reduce/row_sum.tile", "M=17,N=1537"},
     {"elementwise/silu_mul.tile", "N=1"},          {"elementwise/silu_mul.tile", "N=4099"},
     {"elementwise/silu_mul_parallel.tile", "N=7"}, {"elementwise/silu_mul_parallel.tile", "N=2048"},
+    {"norm/rmsnorm.tile", "M=1,N=1"},              {"norm/rmsnorm.tile", "M=7,N=1031"},
+    {"norm/layernorm.tile", "M=1,N=1"},            {"norm/layernorm.tile", "M=9,N=1031"},
+    {"norm/rmsnorm_residual.tile", "M=1,N=1"},     {"norm/rmsnorm_residual.tile", "M=6,N=1536"},
 };
 
 Result<examples::CheckResult> run_example(const std::string& text, const std::string& bindings, uint64_t seed) {
@@ -74,4 +77,41 @@ TEST_CASE("the check catches unwritten outputs: softmax that skips its last row 
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);
   CHECK(r->outputs[0].mismatches == 200);
+}
+
+TEST_CASE("the check compares every output: one wrong element of the residual RMSNorm's H") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/norm/rmsnorm_residual.tile");
+  auto k = parse_and_verify(text, "example");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto b = examples::parse_bindings("M=5,N=300");
+  REQUIRE(b.is_ok());
+  auto data = examples::make_launch_data(*k, *b, 1);
+  REQUIRE(data.is_ok());
+  std::vector<Arg> args = examples::interpreter_args(*k, *data);
+  REQUIRE(interpret(*k, args).is_ok());
+  auto good = examples::check_outputs(*k, *data);
+  REQUIRE(good.is_ok());
+  CHECK(good->passed);
+  // H is the fourth parameter; its element 17 moves by 1 (Y, computed already, stays right).
+  examples::HostTensor& h = data->tensors[3];
+  store_element(h.dtype, h.at(17) + 1.0, h.bytes.data() + 17 * dtype_size(h.dtype));
+  auto r = examples::check_outputs(*k, *data);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  REQUIRE(r->outputs.size() == 2);
+  CHECK(r->outputs[0].name == "H");
+  CHECK(r->outputs[0].mismatches == 1);
+  CHECK(r->outputs[1].name == "Y");
+  CHECK(r->outputs[1].mismatches == 0);
+  CHECK_FALSE(r->passed);
+}
+
+TEST_CASE("the check catches a LayerNorm that counts padded columns in its variance") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/norm/layernorm.tile");
+  const std::string masked = "select(j * 512 + idx(1) < N, (xs - mean) * (xs - mean), 0.0)";
+  auto pos = text.find(masked);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, masked.size(), "(xs - mean) * (xs - mean)");
+  auto r = run_example(text, "M=4,N=1000", 1);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK_FALSE(r->passed);
 }

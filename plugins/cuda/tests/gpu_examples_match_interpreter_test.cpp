@@ -25,6 +25,9 @@ const std::vector<Case>& cases() {
       {"gemm/gemm_f16.tile", {{{"M", 128}, {"N", 384}, {"K", 96}}, {{"M", 77}, {"N", 130}, {"K", 35}}}},
       {"reduce/row_sum.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 33}, {"N", 1000}}, {{"M", 5}, {"N", 3}}}},
       {"softmax/softmax_rows.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}, {{"M", 3}, {"N", 9}}}},
+      {"norm/rmsnorm.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}, {{"M", 1}, {"N", 1}}}},
+      {"norm/layernorm.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}}},
+      {"norm/rmsnorm_residual.tile", {{{"M", 33}, {"N", 2048}}, {{"M", 5}, {"N", 700}}}},
   };
   return c;
 }

@@ -28,6 +28,10 @@ const Case kCases[] = {
     {"elementwise/silu_mul.tile", "N=4099", DType::BF16, 1},
     {"elementwise/silu_mul_parallel.tile", "N=7", DType::BF16, 1},
     {"elementwise/silu_mul_parallel.tile", "N=2048", DType::BF16, 1},
+    {"norm/rmsnorm.tile", "M=1,N=1", DType::F16, 1},
+    {"norm/rmsnorm.tile", "M=7,N=1031", DType::F16, 1},
+    {"norm/layernorm.tile", "M=9,N=1031", DType::F16, 1},
+    {"norm/rmsnorm_residual.tile", "M=6,N=1536", DType::F16, 1},
 };
 
 }  // namespace
