@@ -5,6 +5,8 @@
 #
 #   bash bench/h200/run_all.sh build tests conformance vkbench cudabench sanitizer
 #
+# (ncu: a profile of one benchmark group, NCU_BENCH=norm NCU_KERNEL=regex, into ncu.log.)
+#
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 #
 # Side by side with an earlier tree (the figures a change must not make worse): export a
@@ -93,6 +95,11 @@ for step in "$@"; do
       grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
     cudabench)
       timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
+    ncu)  # profile one benchmark group (NCU_BENCH: gemm, softmax, norm) for kernels matching NCU_KERNEL
+      timeout 240 ncu --kernel-name "regex:${NCU_KERNEL:-.}" --launch-skip 10 --launch-count ${NCU_COUNT:-6} \
+        --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats \
+        "$BUILD/bin/tegula_bench_cuda" "${NCU_BENCH:-norm}" > "$OUT/ncu.log" 2>&1
+      echo "ncu rc=$?"; grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|Stall" "$OUT/ncu.log" | head -80 ;;
   esac
   stamp "$step"
 done
