@@ -5,7 +5,7 @@
 #
 #   bash bench/h200/run_all.sh build tests conformance vkbench cudabench sanitizer
 #
-# (ncu: a profile of one benchmark group, NCU_BENCH=norm NCU_KERNEL=regex, into ncu.log.)
+# (ncu: a profile of one benchmark group, NCU_BENCH=norm NCU_KERNELS="name ...", into ncu.log.)
 #
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 #
@@ -95,11 +95,15 @@ for step in "$@"; do
       grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
     cudabench)
       timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
-    ncu)  # profile one benchmark group (NCU_BENCH: gemm, softmax, norm) for kernels matching NCU_KERNEL
-      timeout 240 ncu --kernel-name "regex:${NCU_KERNEL:-.}" --launch-skip 10 --launch-count ${NCU_COUNT:-6} \
-        --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats \
-        "$BUILD/bin/tegula_bench_cuda" "${NCU_BENCH:-norm}" > "$OUT/ncu.log" 2>&1
-      echo "ncu rc=$?"; grep -E "^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|Stall" "$OUT/ncu.log" | head -80 ;;
+    ncu)  # profile one benchmark group (NCU_BENCH: gemm, softmax, norm): the 11th launch of each kernel named in NCU_KERNELS
+      : > "$OUT/ncu.log"
+      for k in ${NCU_KERNELS:-rmsnorm_h200 layernorm_h200}; do
+        timeout 120 ncu --kernel-name "$k" --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy \
+          --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats \
+          "$BUILD/bin/tegula_bench_cuda" "${NCU_BENCH:-norm}" >> "$OUT/ncu.log" 2>&1
+        echo "ncu $k rc=$?"
+      done
+      grep -E "^  [a-z_0-9]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" "$OUT/ncu.log" | head -80 ;;
   esac
   stamp "$step"
 done
