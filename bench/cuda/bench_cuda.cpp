@@ -325,14 +325,15 @@ void bench_norm(Api& a) {
   struct Variant {
     const char* file;
     bool layer, example;
-    int threads;
+    int threads, min_blocks;
   };
-  const Variant variants[] = {{"bench/cuda/rmsnorm_h200.tile", false, false, 256},
-                              {"bench/cuda/rmsnorm_h200.tile", false, false, 512},
-                              {"examples/norm/rmsnorm.tile", false, true, 0},
-                              {"bench/cuda/layernorm_h200.tile", true, false, 256},
-                              {"bench/cuda/layernorm_h200.tile", true, false, 512},
-                              {"examples/norm/layernorm.tile", true, true, 0}};
+  const Variant variants[] = {{"bench/cuda/rmsnorm_h200.tile", false, false, 256, 2},
+                              {"bench/cuda/rmsnorm_h200.tile", false, false, 512, 2},
+                              {"examples/norm/rmsnorm.tile", false, true, 0, 2},
+                              {"bench/cuda/layernorm_h200.tile", true, false, 256, 2},
+                              {"bench/cuda/layernorm_h200.tile", true, false, 256, 3},
+                              {"bench/cuda/layernorm_h200.tile", true, false, 512, 2},
+                              {"examples/norm/layernorm.tile", true, true, 0, 2}};
   for (const Variant& v : variants) {
     std::string text = read(v.file), name = v.file;
     if (!v.example) {
@@ -340,9 +341,10 @@ void bench_norm(Api& a) {
       text.replace(p, 12, "threads(" + std::to_string(v.threads) + ")");
       name += " threads(" + std::to_string(v.threads) + ")";
     }
+    name += " min_blocks_per_sm=" + std::to_string(v.min_blocks);
     ir::LowerOptions o;
     if (v.example) o.divisibility = {{"N", 16}};
-    Kernel k = compile(a, text, o, "min_blocks_per_sm=2\n");
+    Kernel k = compile(a, text, o, "min_blocks_per_sm=" + std::to_string(v.min_blocks) + "\n");
     std::vector<tg_launch_arg> args = {tensor(X), tensor(W)};
     if (v.layer) args.push_back(tensor(B));
     args.push_back(tensor(Y));

@@ -97,7 +97,7 @@ for step in "$@"; do
       timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
     ncu)  # profile one benchmark group (NCU_BENCH: gemm, softmax, norm): the 11th launch of each kernel named in NCU_KERNELS
       : > "$OUT/ncu.log"
-      for k in ${NCU_KERNELS:-rmsnorm_h200 layernorm_h200}; do
+      for k in ${NCU_KERNELS:-tg_rmsnorm_h200 tg_layernorm_h200}; do
         timeout 120 ncu --kernel-name "$k" --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy \
           --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats \
           "$BUILD/bin/tegula_bench_cuda" "${NCU_BENCH:-norm}" >> "$OUT/ncu.log" 2>&1
