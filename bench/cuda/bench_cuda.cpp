@@ -6,6 +6,7 @@
 ///   gemm       bf16 and f16 (f32 accumulation) at 4096^3 and 8192^3 with bench/cuda/gemm_*_h200.tile,
 ///              lowered with the divisibility the shapes give and rasterisation; median of many
 ///              launches timed by events after warm-up; results spot-checked in float64
+///              e4m3 (FP8, per-tensor scales, bf16 out) at 8192^3 with bench/cuda/gemm_fp8_h200.tile
 ///   softmax    f16 8192 x 16384 rows with bench/cuda/softmax_row_h200.tile (and the example
 ///              softmax_rows.tile), against a device-to-device copy of the same bytes
 ///   norm       RMSNorm and LayerNorm of f16 8192 x 8192 rows with bench/cuda/*norm_h200.tile (one
@@ -191,9 +192,21 @@ std::string read(const std::string& rel) {
   return *t;
 }
 
+tg_launch_arg number(double v) {
+  tg_launch_arg x{};
+  x.struct_size = sizeof x;
+  x.kind = TG_ARG_F64;
+  x.f64 = v;
+  return x;
+}
+
+/// bf16 and f16: C = A B with the h200 tile. e4m3: C (bf16) = (sa * sb) A B^T with B given as
+/// [N, K] (bench/cuda/gemm_fp8_h200.tile, torch._scaled_mm's layout), sa = 0.5, sb = 2.
 void bench_gemm(Api& a, const char* dt_name, int64_t n) {
   DType dt = *parse_dtype(dt_name);
-  std::string file = std::string("bench/cuda/gemm_") + dt_name + "_h200.tile";
+  bool fp8 = dt == DType::E4M3;
+  DType out = fp8 ? DType::BF16 : dt;
+  std::string file = fp8 ? "bench/cuda/gemm_fp8_h200.tile" : std::string("bench/cuda/gemm_") + dt_name + "_h200.tile";
   ir::LowerOptions o;
   o.divisibility = {{"M", 16}, {"N", 16}, {"K", 16}};
   o.raster_group = 8;
@@ -202,24 +215,29 @@ void bench_gemm(Api& a, const char* dt_name, int64_t n) {
   tg_buffer* A = alloc_random(a, dt, size_t(n * n), 1, &ha);
   tg_buffer* B = alloc_random(a, dt, size_t(n * n), 2, &hb);
   tg_buffer* C = nullptr;
-  ok(a, a.api->buffer_alloc(a.device, size_t(n * n) * dtype_size(dt), &C), "alloc");
-  std::vector<tg_launch_arg> args = {tensor(A), tensor(B), tensor(C), integer(n), integer(n), integer(n)};
+  ok(a, a.api->buffer_alloc(a.device, size_t(n * n) * dtype_size(out), &C), "alloc");
+  std::vector<tg_launch_arg> args = {tensor(A), tensor(B), tensor(C)};
+  if (fp8) args.insert(args.end(), {number(0.5), number(2.0)});
+  args.insert(args.end(), {integer(n), integer(n), integer(n)});
   uint32_t gx = uint32_t((n + 255) / 256), gy = uint32_t((n + 127) / 128);
   int reps = n >= 8192 ? 30 : 100;
   double ms = time_ms(a, 10, reps, [&] { launch(a, k, args, gx, gy); });
   double tflops = 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
   // Spot check: 64 elements against float64 dot products of the same inputs.
-  std::vector<uint8_t> hc(size_t(n * n) * dtype_size(dt));
+  std::vector<uint8_t> hc(size_t(n * n) * dtype_size(out));
   ok(a, a.api->copy_d2h(a.queue, hc.data(), C, 0, hc.size()), "copy_d2h");
   ok(a, a.api->queue_synchronize(a.queue), "synchronize");
   std::mt19937_64 rng(5);
   double worst = 0;
+  size_t es = dtype_size(dt);
   for (int s = 0; s < 64; ++s) {
     int64_t i = int64_t(rng() % uint64_t(n)), j = int64_t(rng() % uint64_t(n));
     double want = 0;
-    for (int64_t kk = 0; kk < n; ++kk)
-      want += load_element(dt, ha.data() + size_t(i * n + kk) * dtype_size(dt)) * load_element(dt, hb.data() + size_t(kk * n + j) * dtype_size(dt));
-    double got = load_element(dt, hc.data() + size_t(i * n + j) * dtype_size(dt));
+    for (int64_t kk = 0; kk < n; ++kk) {
+      size_t b_at = fp8 ? size_t(j * n + kk) : size_t(kk * n + j);
+      want += load_element(dt, ha.data() + size_t(i * n + kk) * es) * load_element(dt, hb.data() + b_at * es);
+    }
+    double got = load_element(out, hc.data() + size_t(i * n + j) * dtype_size(out));
     worst = std::max(worst, std::fabs(got - want) / (std::fabs(want) + std::sqrt(double(n)) * 0.05));
   }
   std::printf("{\"bench\":\"gemm\",\"dtype\":\"%s\",\"n\":%lld,\"ms\":%.4f,\"tflops\":%.1f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n", dt_name,
@@ -466,6 +484,7 @@ int main(int argc, char** argv) {
     for (int64_t n : {4096, 8192})
       for (const char* dt : {"bf16", "f16"}) bench_gemm(a, dt, n);
   }
+  if (only == "all" || only == "gemm" || only == "fp8") bench_gemm(a, "e4m3", 8192);
   if (only == "all" || only == "softmax") bench_softmax(a);
   if (only == "all" || only == "norm") bench_norm(a);
   a.api->queue_destroy(a.queue);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The peers of tegula_bench_cuda on the same device, same shapes, random data: cuBLAS through
-torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), torch.softmax on f16
+torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), cuBLASLt FP8 through
+torch._scaled_mm (e4m3, per-tensor scales, bf16 out), torch.softmax on f16
 rows, torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
 bias for layer_norm), and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
@@ -41,6 +42,17 @@ def main():
             print(json.dumps({"peer": "cublas_gemm", "dtype": name, "n": n, "ms": round(ms, 4), "tflops": round(2 * n**3 / (ms * 1e-3) / 1e12, 1)}))
             sys.stdout.flush()
             del a, b, c
+    # FP8: cuBLASLt through torch._scaled_mm, e4m3 A [n, k] row-major and B column-major (its
+    # only layout), per-tensor f32 scales, bf16 out.
+    n = 8192
+    a = (torch.rand(n, n, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+    bt = (torch.rand(n, n, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+    sa = torch.tensor(0.5, device=dev)
+    sb = torch.tensor(2.0, device=dev)
+    ms = median_ms(lambda: torch._scaled_mm(a, bt.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16), 10, 30)
+    print(json.dumps({"peer": "cublaslt_fp8_gemm", "dtype": "e4m3", "n": n, "ms": round(ms, 4), "tflops": round(2 * n**3 / (ms * 1e-3) / 1e12, 1)}))
+    sys.stdout.flush()
+    del a, bt
     m, n = 8192, 16384
     x = (torch.rand(m, n, device=dev) * 2 - 1).to(torch.float16)
     y = torch.empty_like(x)

@@ -122,14 +122,17 @@ struct Expected {
   std::vector<double> magnitude;
 };
 
-using DirectFn = std::function<Result<std::vector<Expected>>(const std::vector<const HostTensor*>&)>;
+/// The decoded tensor parameters, and every parameter's scalar value (0 for tensors), in
+/// parameter order.
+using Scalars = std::vector<double>;
+using DirectFn = std::function<Result<std::vector<Expected>>(const std::vector<const HostTensor*>&, const Scalars&)>;
 
 static Status want_shape(bool ok, const std::string& what) {
   if (ok) return Status::ok();
   return error(ErrorCode::InvalidArgument, "the tensors do not have the shapes " + what + " expects");
 }
 
-static Result<std::vector<Expected>> matmul(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> matmul(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape.size() == 2 && t[1]->shape.size() == 2 &&
                                     t[2]->shape.size() == 2 && t[0]->shape[1] == t[1]->shape[0] &&
                                     t[2]->shape[0] == t[0]->shape[0] && t[2]->shape[1] == t[1]->shape[1],
@@ -150,7 +153,7 @@ static Result<std::vector<Expected>> matmul(const std::vector<const HostTensor*>
   return std::vector<Expected>{std::move(e)};
 }
 
-static Result<std::vector<Expected>> softmax_rows(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> softmax_rows(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 2 && t[0]->shape.size() == 2 && t[0]->shape == t[1]->shape,
                                 "softmax_rows (X[M,N], Y[M,N])"));
   int64_t m = t[0]->shape[0], n = t[0]->shape[1];
@@ -171,7 +174,7 @@ static Result<std::vector<Expected>> softmax_rows(const std::vector<const HostTe
   return std::vector<Expected>{std::move(e)};
 }
 
-static Result<std::vector<Expected>> sum_rows(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> sum_rows(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 2 && t[0]->shape.size() == 2 && t[1]->numel() == t[0]->shape[0],
                                 "sum_rows (X[M,N], Y[M])"));
   int64_t m = t[0]->shape[0], n = t[0]->shape[1];
@@ -187,7 +190,7 @@ static Result<std::vector<Expected>> sum_rows(const std::vector<const HostTensor
   return std::vector<Expected>{std::move(e)};
 }
 
-static Result<std::vector<Expected>> silu_mul(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> silu_mul(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape == t[1]->shape && t[0]->shape == t[2]->shape,
                                 "silu_mul (X, Z, Y of one shape)"));
   std::vector<double> x = t[0]->values(), z = t[1]->values();
@@ -220,14 +223,14 @@ static std::vector<Expected> rms_rows(const std::vector<double>& x, const std::v
   return {e};
 }
 
-static Result<std::vector<Expected>> rms_norm(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> rms_norm(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape.size() == 2 && t[2]->shape == t[0]->shape &&
                                     t[1]->shape == std::vector<int64_t>{1, t[0]->shape[1]},
                                 "rms_norm (X[M,N], W[1,N], Y[M,N])"));
   return rms_rows(t[0]->values(), t[1]->values(), t[0]->shape[0], t[0]->shape[1], 1e-6);
 }
 
-static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 5 && t[0]->shape.size() == 2 && t[1]->shape == t[0]->shape &&
                                     t[2]->shape == std::vector<int64_t>{1, t[0]->shape[1]} && t[3]->shape == t[0]->shape &&
                                     t[4]->shape == t[0]->shape,
@@ -243,7 +246,7 @@ static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const H
   return out;
 }
 
-static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTensor*>& t) {
+static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTensor*>& t, const Scalars&) {
   std::vector<int64_t> row = t.empty() || t[0]->shape.size() != 2 ? std::vector<int64_t>{} : std::vector<int64_t>{1, t[0]->shape[1]};
   TG_RETURN_IF_ERROR(want_shape(t.size() == 4 && t[0]->shape.size() == 2 && t[1]->shape == row && t[2]->shape == row &&
                                     t[3]->shape == t[0]->shape,
@@ -269,6 +272,32 @@ static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTens
   return std::vector<Expected>{std::move(e)};
 }
 
+/// C = (sa * sb) * A B^T, for A[M, K], B[N, K] and the scalars sa, sb after C (FP8 GEMM with
+/// per-tensor scales, torch._scaled_mm's layout).
+static Result<std::vector<Expected>> scaled_matmul_bt(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 3 && t[0]->shape.size() == 2 && t[1]->shape.size() == 2 &&
+                                    t[2]->shape.size() == 2 && t[0]->shape[1] == t[1]->shape[1] &&
+                                    t[2]->shape[0] == t[0]->shape[0] && t[2]->shape[1] == t[1]->shape[0] && scalars.size() == 5,
+                                "scaled_matmul_bt (A[M,K], B[N,K], C[M,N], sa, sb)"));
+  int64_t m = t[0]->shape[0], kk = t[0]->shape[1], n = t[1]->shape[0];
+  double scale = scalars[3] * scalars[4];
+  std::vector<double> a = t[0]->values(), b = t[1]->values();
+  Expected e;
+  e.value.assign(size_t(m * n), 0);
+  e.magnitude.assign(size_t(m * n), 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0, mag = 0;
+      for (int64_t k = 0; k < kk; ++k) {
+        sum += a[size_t(i * kk + k)] * b[size_t(j * kk + k)];
+        mag += std::fabs(a[size_t(i * kk + k)] * b[size_t(j * kk + k)]);
+      }
+      e.value[size_t(i * n + j)] = scale * sum;
+      e.magnitude[size_t(i * n + j)] = std::fabs(scale) * mag;
+    }
+  return std::vector<Expected>{std::move(e)};
+}
+
 struct DirectComputation {
   const char* name;
   DirectFn fn;
@@ -278,7 +307,7 @@ static const std::vector<DirectComputation>& computations() {
   static const std::vector<DirectComputation> list = {
       {"matmul", matmul},     {"softmax_rows", softmax_rows}, {"sum_rows", sum_rows},
       {"silu_mul", silu_mul}, {"rms_norm", rms_norm},         {"rms_norm_residual", rms_norm_residual},
-      {"layer_norm", layer_norm}};
+      {"layer_norm", layer_norm}, {"scaled_matmul_bt", scaled_matmul_bt}};
   return list;
 }
 
@@ -375,7 +404,7 @@ Result<CheckResult> check_outputs(const ir::Kernel& k, const LaunchData& data) {
   std::vector<const HostTensor*> tensors;
   for (size_t i = 0; i < k.params.size(); ++i)
     if (k.params[i].is_tensor) tensors.push_back(&data.tensors[i]);
-  TG_ASSIGN_OR_RETURN(std::vector<Expected> expected, comp->fn(tensors));
+  TG_ASSIGN_OR_RETURN(std::vector<Expected> expected, comp->fn(tensors, data.scalars));
   if (expected.size() != data.outputs.size())
     return error(ErrorCode::InvalidArgument, "kernel '" + k.name + "' writes " + std::to_string(data.outputs.size()) +
                                                  " tensors; its direct computation '" + name + "' computes " +

@@ -29,6 +29,7 @@ const Shape kShapes[] = {
     {"norm/rmsnorm.tile", "M=1,N=1"},              {"norm/rmsnorm.tile", "M=7,N=1031"},
     {"norm/layernorm.tile", "M=1,N=1"},            {"norm/layernorm.tile", "M=9,N=1031"},
     {"norm/rmsnorm_residual.tile", "M=1,N=1"},     {"norm/rmsnorm_residual.tile", "M=6,N=1536"},
+    {"quant/gemm_fp8.tile", "M=1,N=1,K=1"},        {"quant/gemm_fp8.tile", "M=67,N=131,K=257"},
 };
 
 Result<examples::CheckResult> run_example(const std::string& text, const std::string& bindings, uint64_t seed) {

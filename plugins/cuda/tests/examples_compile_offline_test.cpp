@@ -10,7 +10,8 @@ namespace {
 
 const char* kExamples[] = {"elementwise/silu_mul.tile", "elementwise/silu_mul_parallel.tile", "gemm/gemm_bf16.tile",
                            "gemm/gemm_f16.tile",         "reduce/row_sum.tile",                "softmax/softmax_rows.tile",
-                           "norm/rmsnorm.tile",          "norm/layernorm.tile",                "norm/rmsnorm_residual.tile"};
+                           "norm/rmsnorm.tile",          "norm/layernorm.tile",                "norm/rmsnorm_residual.tile",
+                           "quant/gemm_fp8.tile"};
 const char* kTargets[] = {"sm_80", "sm_89", "sm_90a", "sm_100a"};
 
 ir::LowerOptions tuned() {
@@ -66,6 +67,21 @@ TEST_CASE("gemm examples use each target's matrix instructions and copy engines"
       CAPTURE(n);
       CHECK(contains(*ptx, n));
     }
+  }
+}
+
+TEST_CASE("the FP8 gemm example uses fp8 matrix instructions where the target has them") {
+  TG_REQUIRE_NVRTC();
+  const std::pair<const char*, const char*> wants[] = {
+      {"sm_89", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
+      {"sm_90a", "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3"},
+      {"sm_100a", "tcgen05.mma.cta_group::1.kind::f8f6f4"},
+  };
+  for (const auto& [t, needle] : wants) {
+    CAPTURE(t);
+    auto ptx = ptx_for(example("quant/gemm_fp8.tile"), t, tuned());
+    REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
+    CHECK(contains(*ptx, needle));
   }
 }
 
