@@ -141,6 +141,13 @@ void add_ranks(Generator& g) {
     CaseSpec c1 = copy_case(g, std::string("tegula.copy.rank1.") + t + ".edge", "copy rank 1 and 3", k1, d);
     c1.symbols = {{"N", 1000}};
     g.add(std::move(c1));
+    // A length that is no multiple of any vector: the last tile's vectors would straddle the
+    // tensor's end (a 1-D tensor is one row; lowering must not vectorise past it).
+    std::string kt1 = "kernel copy_rank1_tail(X: " + t + "[N], Y: " + t + "[N]) grid(ceildiv(N, 256)) threads(128) {\n" +
+                      "  alloc s: shared " + t + "[256]\n  fill s, 1\n  copy X[bx * 256], s, pad=0\n  copy s, Y[bx * 256]\n}\n";
+    CaseSpec ct = copy_case(g, std::string("tegula.copy.rank1.") + t + ".tail", "copy rank 1 and 3", kt1, d);
+    ct.symbols = {{"N", 1001}};
+    g.add(std::move(ct));
     std::string k3 = "kernel copy_rank3(X: " + t + "[B, M, N], Y: " + t +
                      "[B, M, N]) grid(ceildiv(N, 32), ceildiv(M, 8), ceildiv(B, 2)) threads(128) {\n" + "  alloc f: fragment " + t +
                      "[2, 8, 32]\n  copy X[bz * 2, by * 8, bx * 32], f\n  copy f, Y[bz * 2, by * 8, bx * 32]\n}\n";

@@ -107,13 +107,16 @@ private:
   }
 
   /// The widest vector (in elements) a global tile access can use: the tensor's rows and
-  /// the tile's column offset must be multiples of it.
+  /// the tile's column offset must be multiples of it. A 1-D tensor is one row: its length
+  /// must be a multiple too, or a vector could straddle the tensor's end, which backends
+  /// test one vector at a time (a tail of 1-D tensors of length 5 read past the end on
+  /// Vulkan before).
   int64_t global_vector_limit(const TileRef& t) {
     auto p = params_.find(t.buffer);
     if (p == params_.end()) return 1 << 20;
     const Param& param = *p->second;
     int64_t limit = 1 << 20;
-    if (param.shape.size() >= 2) {
+    if (!param.shape.empty()) {
       const Expr& row = param.shape.back();
       int64_t d = row->kind == ExprKind::IntImm ? divisibility(row, {}) : divisibility(row, ctx_.options.divisibility);
       if (row->kind == ExprKind::Var && ctx_.options.divisibility.count(row->name)) used_symbols_.insert(row->name);

@@ -32,6 +32,20 @@ TEST_CASE("with K a multiple of 16, 16-byte vectors; the assumption is recorded"
   CHECK(attr_text(r->kernel, "lower.assume") == "[[K, 16], [N, 8]]");
 }
 
+TEST_CASE("a 1-D tensor of unknown length is read one element at a time: a vector could straddle its end") {
+  const char* text = "kernel k(X: f32[N], Y: f32[N]) grid(ceildiv(N, 256)) threads(64) {\n"
+                     "  alloc s: shared f32[256]\n  copy X[bx * 256], s, pad=0.0\n  copy s, Y[bx * 256]\n}\n";
+  auto r = lower_text(text, "sm_90a");
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK(stmt_attr_int(*copy_into(r->kernel, "s"), "plan.vec") == 1);
+  LowerOptions o;
+  o.divisibility = {{"N", 16}};
+  auto v = lower_text(text, "sm_90a", o);
+  REQUIRE_MESSAGE(v.is_ok(), v.status().str());
+  CHECK(stmt_attr_int(*copy_into(v->kernel, "s"), "plan.vec") == 4);
+  CHECK(attr_text(v->kernel, "lower.assume") == "[[N, 16]]");
+}
+
 TEST_CASE("parallel loops get a plan that covers every iteration once") {
   auto r = lower_text(example_text("elementwise/silu_mul_parallel.tile"), "sm_90a");
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
