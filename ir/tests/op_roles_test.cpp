@@ -33,7 +33,8 @@ const char* kHeader =
     "  alloc S: shared f32[16, 16]\n"
     "  alloc T: shared f32[16, 16]\n"
     "  alloc F: fragment f32[16, 16]\n"
-    "  alloc R: fragment f32[16]\n";
+    "  alloc R: fragment f32[16]\n"
+    "  alloc C: shared f32[1, 16]\n";
 
 const std::vector<Row>& rows() {
   static const std::vector<Row> r = {
@@ -47,6 +48,8 @@ const std::vector<Row>& rows() {
       {OpKind::Reduce, "reduce F, R, op=sum, axis=1", {"F"}, {"R"}},
       {OpKind::Reduce, "reduce F, R, op=max, axis=1, clear=true", {"F"}, {"R"}},
       {OpKind::Reduce, "reduce F, R, op=max, axis=1, clear=false", {"F", "R"}, {"R"}},
+      {OpKind::Scan, "scan S, T, C, op=sum, axis=0", {"S", "C"}, {"T", "C"}},
+      {OpKind::Scan, "scan S, T, C, op=max, axis=0, reverse=true, exclusive=true", {"S", "C"}, {"T", "C"}},
       {OpKind::Map, "map F = S * T + 1.0", {"S", "T"}, {"F"}},
       {OpKind::Map, "map F = F * 2.0", {"F"}, {"F"}},
       {OpKind::Store, "store R[i] = F[i, 15 - i] * S[0, i]", {"F", "S"}, {"R"}, true},
