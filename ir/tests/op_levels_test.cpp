@@ -78,7 +78,7 @@ TEST_CASE("the verifier places each op by its level") {
       case OpLevel::Block:
         CHECK_MESSAGE(at_block.is_ok(), keyword << ": " << at_block.str());
         REQUIRE_MESSAGE(!in_element.is_ok(), keyword << " was accepted inside a parallel loop");
-        CHECK_MESSAGE(in_element.loc().line == 7, in_element.str());
+        CHECK_MESSAGE(in_element.loc().line == 8, in_element.str());
         if (r.op == OpKind::Parallel) {
           CHECK(in_element.message().find("parallel loops cannot nest") != std::string::npos);
         } else {
@@ -90,7 +90,7 @@ TEST_CASE("the verifier places each op by its level") {
       case OpLevel::Element:
         CHECK_MESSAGE(in_element.is_ok(), keyword << ": " << in_element.str());
         REQUIRE_MESSAGE(!at_block.is_ok(), keyword << " was accepted outside a parallel loop");
-        CHECK_MESSAGE(at_block.loc().line == 6, at_block.str());
+        CHECK_MESSAGE(at_block.loc().line == 7, at_block.str());
         CHECK_MESSAGE(at_block.message().find("is only allowed inside a parallel loop") != std::string::npos, at_block.str());
         break;
       case OpLevel::Control:
