@@ -19,6 +19,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_fill_cases(g);
   add_gemm_cases(g);
   add_reduce_cases(g);
+  add_scan_cases(g);
   add_map_cases(g);
   add_parallel_cases(g);
   add_exchange_cases(g);
