@@ -19,6 +19,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_fill_cases(g);
   add_gemm_cases(g);
   add_reduce_cases(g);
+  add_scan_cases(g);
   add_map_cases(g);
   add_parallel_cases(g);
   add_exchange_cases(g);
@@ -32,6 +33,16 @@ std::vector<CaseSpec> build_offline_suite(const TargetDescription& target) {
   std::vector<CaseSpec> cases;
   Generator g(target, cases);
   add_offline_gemm_cases(g, target.name);
+  // Scans have no instruction to force, but their code is the backend's own (a loop per
+  // line under the free plan): compiling them offline checks it where no device runs it.
+  std::vector<CaseSpec> scans;
+  Generator inner(target, scans);
+  add_scan_cases(inner);
+  for (CaseSpec& c : scans) {
+    if (!c.unsupported.empty()) continue;
+    c.offline_target = target.name;
+    cases.push_back(std::move(c));
+  }
   return cases;
 }
 

@@ -253,6 +253,9 @@ struct Stmt {
   const TileRef& gemm_c() const { return tiles[2]; }
   const TileRef& reduce_src() const { return tiles[0]; }
   const TileRef& reduce_dst() const { return tiles[1]; }
+  const TileRef& scan_src() const { return tiles[0]; }
+  const TileRef& scan_dst() const { return tiles[1]; }
+  const TileRef& scan_carry() const { return tiles[2]; }
   const TileRef& atomic_src() const { return tiles[0]; }
   const TileRef& atomic_dst() const { return tiles[1]; }
   const TileRef& target() const { return tiles[0]; }  ///< fill, map, store

@@ -349,6 +349,7 @@ private:
       case OpKind::Fill: return compile_fill(s);
       case OpKind::Gemm: return compile_gemm(s);
       case OpKind::Reduce: return compile_reduce(s);
+      case OpKind::Scan: return compile_scan(s);
       case OpKind::Map: return compile_map(s);
       case OpKind::Store: return compile_store(s);
       case OpKind::Barrier: return StmtFn();
@@ -550,6 +551,52 @@ private:
       }
       return Status::ok();
     });
+  }
+
+  /// The oracle of scan (ir/OpList.h): each line in scan order, the running value in
+  /// float64, each element and the carry rounded once (Buf::set rounds to the dtype). The
+  /// lowered form (a free plan over the lines, MapThreads.cpp) computes the same values; its
+  /// plan is checked here to give every line to exactly one thread.
+  Result<StmtFn> compile_scan(const Stmt& s) {
+    Buf* src = find_buf(s.scan_src().buffer);
+    Buf* dst = find_buf(s.scan_dst().buffer);
+    Buf* carry = find_buf(s.scan_carry().buffer);
+    if (!src || !dst || !carry) return error(ErrorCode::Internal, "unbound scan operand", s.loc);
+    ReduceKind kind = *parse_reduce(stmt_attr_ident(s, "op"));
+    int64_t axis = stmt_attr_int(s, "axis");
+    bool reverse = stmt_attr_bool(s, "reverse"), exclusive = stmt_attr_bool(s, "exclusive");
+    if (lowered_ && find_attr(s.attrs, "plan.kind")) TG_RETURN_IF_ERROR(interp::check_scan_plan(s, carry->shape, axis));
+    return StmtFn([src, dst, carry, kind, axis, reverse, exclusive]() -> Status {
+      int64_t outer = 1, inner = 1, len = src->shape[size_t(axis)];
+      for (int64_t d = 0; d < axis; ++d) outer *= src->shape[size_t(d)];
+      for (size_t d = size_t(axis) + 1; d < src->shape.size(); ++d) inner *= src->shape[d];
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t line = o * inner + i;  // carry is src's shape with 1 at the axis
+          double a = carry->get(line);
+          for (int64_t step = 0; step < len; ++step) {
+            int64_t r = reverse ? len - 1 - step : step;
+            int64_t at = (o * len + r) * inner + i;
+            double x = src->get(at);
+            if (exclusive) dst->set(at, a);
+            a = scan_combine(kind, a, x);
+            if (!exclusive) dst->set(at, a);
+          }
+          carry->set(line, a);
+        }
+      }
+      return Status::ok();
+    });
+  }
+
+  static double scan_combine(ReduceKind kind, double a, double x) {
+    switch (kind) {
+      case ReduceKind::Sum: return a + x;
+      case ReduceKind::Max: return maximum_number(a, x);
+      case ReduceKind::Min: return minimum_number(a, x);
+      case ReduceKind::AbsMax: return maximum_number(a, std::fabs(x));  // refused by the verifier
+    }
+    return a;
   }
 
   Result<StmtFn> compile_map(const Stmt& s) {

@@ -57,6 +57,29 @@
 ///  reduce     dst = reduction of src along `axis` (sum, max, min, absmax). dst's shape is
 ///             src's with that axis removed or set to 1. clear=false combines with dst's old
 ///             value. max/min/absmax combine as the max and min functions below do.
+///  scan       `scan src, dst, carry`: dst = the running sum, max or min (`op`: sum, max, min)
+///             of src along `axis`, starting from carry; then carry = the line's total.
+///             src, dst and carry are shared float tiles; dst has src's shape, carry src's
+///             with the axis set to 1 (one start value per line). Along each line x (index
+///             r in scan order: ascending, or descending with reverse=true) with running
+///             value a = carry: inclusive (the default) does a = a (+) x[r], dst[r] = a;
+///             exclusive=true does dst[r] = a, a = a (+) x[r] (so the first element is the
+///             start value). Finally carry = a, the total of the line combined with the
+///             start value. The reference keeps a in float64, rounding each dst element
+///             and the carry once to their dtypes; backends keep it in f32 (f64 for f64
+///             sources), in any association (sum tolerances as for reduce). max/min are
+///             maximumNumber/minimumNumber. Why a carry operand, always: a chunked scan
+///             (`for c ... { copy chunk; scan xs, ys, run, ... }`) needs exactly this start
+///             value and total; the format has no optional operands (one role per operand
+///             keeps the read/write sets exact), and a one-shot scan is `fill run, 0` (for
+///             sum; -inf or nan for max, inf or nan for min: nan is the identity of
+///             maximumNumber, so an all-NaN line stays NaN) before it. Only sum, max and min:
+///             they are associative with an identity, so a backend may scan in parallel;
+///             absmax has no use as a running value (and a signed start would be ambiguous).
+///             Floats only: an integer running sum would need a wraparound rule per backend
+///             and integer offsets come from the host or block loads. Shared tiles only: a
+///             scan walks whole lines, which a fragment spreads over threads (copy it to
+///             shared memory first).
 ///  map        dst = expr elementwise; a bare buffer name in expr is the element at the same
 ///             index, broadcasting dimensions of size 1.
 ///  store      One element = expr. Only inside a parallel loop.
@@ -77,6 +100,8 @@
   X(Gemm, "gemm", "%tile, %tile, %tile", "in in inout?accumulate", Block,                            \
     "accumulate:bool=false trans_a:bool=false trans_b:bool=false inst:ident=auto", 0)                \
   X(Reduce, "reduce", "%tile, %tile", "in inout?!clear", Block, "op:ident axis:int clear:bool=true", 0) \
+  X(Scan, "scan", "%tile, %tile, %tile", "in out inout", Block,                                     \
+    "op:ident axis:int reverse:bool=false exclusive:bool=false", 0)                                  \
   X(Map, "map", "%tile = %expr", "out", Block, "", 0)                                                \
   X(Store, "store", "%elem = %expr", "out", Element, "", 0)                                          \
   X(AtomicAdd, "atomic_add", "%tile, %tile", "in inout", Block, "extent:ints=[]", 0)                 \

@@ -544,6 +544,7 @@ private:
       case OpKind::Fill: return check_fill(s);
       case OpKind::Gemm: return check_gemm(s);
       case OpKind::Reduce: return check_reduce(s);
+      case OpKind::Scan: return check_scan(s);
       case OpKind::Map: return check_map(s);
       case OpKind::Store: return check_store(s);
       case OpKind::AtomicAdd: return check_atomic(s);
@@ -671,6 +672,45 @@ private:
                                           shape_str(kept) + " or " + shape_str(removed) + " to reduce " + shape_str(src->shape) +
                                           " along axis " + std::to_string(axis));
     if (dst->dtype == DType::Bool || src->dtype == DType::Bool) return fail(s.loc, "reduce does not take bool buffers");
+    return Status::ok();
+  }
+
+  /// scan src, dst, carry (ir/OpList.h): shared float tiles, dst of src's shape, carry of
+  /// src's with the axis set to 1.
+  Status check_scan(const Stmt& s) {
+    const TileRef* names[] = {&s.scan_src(), &s.scan_dst(), &s.scan_carry()};
+    const char* roles[] = {"scan source", "scan destination", "scan carry"};
+    const BufferInfo* bufs[3];
+    for (int i = 0; i < 3; ++i) {
+      TG_ASSIGN_OR_RETURN(bufs[i], whole_buffer(*names[i], roles[i], false));
+      if (bufs[i]->scope != Scope::Shared)
+        return fail(names[i]->loc, std::string(roles[i]) + " '" + names[i]->buffer + "' is a " + scope_name(bufs[i]->scope) +
+                                       " buffer; scan works on shared tiles (copy a fragment to shared memory first)");
+      if (!dtype_is_float(bufs[i]->dtype))
+        return fail(names[i]->loc, std::string(roles[i]) + " '" + names[i]->buffer + "' is " + dtype_name(bufs[i]->dtype) +
+                                       "; scan takes float buffers");
+    }
+    const BufferInfo &src = *bufs[0], &dst = *bufs[1], &carry = *bufs[2];
+    std::string op = stmt_attr_ident(s, "op");
+    auto kind = parse_reduce(op);
+    if (!kind || *kind == ReduceKind::AbsMax)
+      return fail(find_attr(s.attrs, "op")->loc, "unknown scan '" + op + "' (expected sum, max or min)");
+    int64_t axis = stmt_attr_int(s, "axis");
+    int64_t rank = int64_t(src.shape.size());
+    if (axis < 0 || axis >= rank)
+      return fail(find_attr(s.attrs, "axis")->loc, "axis " + std::to_string(axis) + " is outside 0.." + std::to_string(rank - 1) +
+                                                       " for '" + s.scan_src().buffer + "'");
+    if (dst.shape != src.shape)
+      return fail(s.scan_dst().loc, "scan destination '" + s.scan_dst().buffer + "' " + shape_str(dst.shape) + " must have the shape " +
+                                        shape_str(src.shape) + " of its source '" + s.scan_src().buffer + "'");
+    std::vector<int64_t> line = src.shape;
+    line[size_t(axis)] = 1;
+    if (carry.shape != line)
+      return fail(s.scan_carry().loc, "scan carry '" + s.scan_carry().buffer + "' " + shape_str(carry.shape) + " must be " +
+                                          shape_str(line) + ": one start value per line of " + shape_str(src.shape) + " along axis " +
+                                          std::to_string(axis));
+    if (s.scan_carry().buffer == s.scan_src().buffer || s.scan_carry().buffer == s.scan_dst().buffer)
+      return fail(s.scan_carry().loc, "scan carry '" + s.scan_carry().buffer + "' must be a buffer of its own");
     return Status::ok();
   }
 

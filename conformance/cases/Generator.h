@@ -40,6 +40,7 @@ void add_convert_cases(Generator& g);
 void add_fill_cases(Generator& g);
 void add_gemm_cases(Generator& g);
 void add_reduce_cases(Generator& g);
+void add_scan_cases(Generator& g);
 void add_map_cases(Generator& g);
 void add_map_index_cases(Generator& g);  ///< called by add_map_cases
 void add_parallel_cases(Generator& g);

@@ -172,6 +172,15 @@ Status InBoundsClaims::check(const SourceLoc& loc, const Buf& src_buf, const std
   return side(dst, dst_buf, dst_origin, "destination");
 }
 
+Status check_scan_plan(const Stmt& s, const std::vector<int64_t>& lines, int64_t axis) {
+  auto exec = get_distribution(s.attrs, "plan");
+  if (!exec.is_ok()) return error(ErrorCode::Verify, "scan plan: " + exec.status().message(), s.loc);
+  Status covered = check_coverage(*exec, lines, false);
+  if (!covered.is_ok())
+    return error(ErrorCode::Verify, "scan plan does not give each line along axis " + std::to_string(axis) + " to one thread: " + covered.message(), s.loc);
+  return Status::ok();
+}
+
 Result<StmtFn> compile_reduce_plan(const Stmt& s, Buf* src, Buf* dst, ReduceKind kind, int64_t axis, bool clear) {
   TG_ASSIGN_OR_RETURN(Distribution exec, get_distribution(s.attrs, "plan"));
   std::vector<int64_t> steps = stmt_attr_ints(s, "plan.shuffle");

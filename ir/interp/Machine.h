@@ -163,4 +163,9 @@ Result<InBoundsClaims> in_bounds_claims(const Stmt& s);
 /// what it has, so a missing step shows up as a wrong result.
 Result<StmtFn> compile_reduce_plan(const Stmt& s, Buf* src, Buf* dst, ReduceKind kind, int64_t axis, bool clear);
 
+/// A lowered scan's plan (plan.threads/values over its lines, the carry's shape): every
+/// line is walked by one thread, up to replicas, and nothing outside the lines, or the
+/// sequential walk each thread does would miss or repeat a line.
+Status check_scan_plan(const Stmt& s, const std::vector<int64_t>& lines, int64_t axis);
+
 }  // namespace tegula::ir::interp

@@ -176,8 +176,10 @@ private:
       case OpKind::Reduce: return propagate_reduce(s, why);
       case OpKind::Map: return propagate_map(s, why);
       // A gemm fixes its layouts (fix_from_gemms); fills, atomic adds and stores take the
-      // layout their fragment has; the rest touch no fragment as a whole.
+      // layout their fragment has; the rest touch no fragment as a whole (a scan's
+      // operands are shared tiles).
       case OpKind::Alloc:
+      case OpKind::Scan:
       case OpKind::Fill:
       case OpKind::Gemm:
       case OpKind::Store:
@@ -254,6 +256,7 @@ private:
         case OpKind::Map:
         // As in propagate_stmt: these take the layouts their fragments have.
         case OpKind::Alloc:
+        case OpKind::Scan:
         case OpKind::Fill:
         case OpKind::Gemm:
         case OpKind::Store:

@@ -1,5 +1,6 @@
 // Thread mapping: decide which thread touches which element for every op that is not a
-// gemm or a reduction, and how wide its memory accesses are.
+// gemm or a reduction (a scan: which thread walks which line), and how wide its memory
+// accesses are.
 //
 // Parallel loops spread their iterations over the block (consecutive threads take
 // consecutive innermost iterations, so element accesses coalesce). Ops on fragments run
@@ -241,6 +242,14 @@ private:
         }
         set_free_plan(s, buffer(dst)->shape, 1);
         return indexed ? note_indices(s, "") : Status::ok();
+      }
+      case OpKind::Scan: {
+        // One thread walks each line along the axis (the carry's shape: one line per
+        // element), sequentially in scan order; the lines spread over the block. A scan
+        // across threads (a shared-memory or shuffle tree) is not planned yet: lines
+        // already give every thread work whenever there are as many as threads.
+        set_free_plan(s, buffer(s.scan_carry().buffer)->shape, 1);
+        return Status::ok();
       }
       // Gemms and reductions get their plans from select_instructions and lower_reductions;
       // a store runs in its parallel loop's iteration; the rest move no elements.

@@ -70,6 +70,7 @@ private:
         case OpKind::Fill:
         case OpKind::Gemm:
         case OpKind::Reduce:
+        case OpKind::Scan:
         case OpKind::Map:
         case OpKind::Store:
         case OpKind::Barrier: break;

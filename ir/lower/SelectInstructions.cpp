@@ -72,7 +72,8 @@ bool paddable(const Block& body, const std::string& name) {
   for_each_stmt(body, [&](const Stmt& s) {
     switch (s.op) {
       case OpKind::Map:
-      case OpKind::Reduce: whole_use(s); break;
+      case OpKind::Reduce:
+      case OpKind::Scan: whole_use(s); break;
       case OpKind::Parallel:
         for_each_stmt(s.body(), [&](const Stmt& inner) {
           for (const TileRef& t : inner.tiles) ok = ok && t.buffer != name;
@@ -150,6 +151,7 @@ bool opaque_compatible(const Block& body, const std::string& name, const BufferM
       case OpKind::Map: ok = ok && s.target().buffer == name && arithmetic_over(s.value(), name, false); break;
       case OpKind::Alloc:
       case OpKind::Reduce:
+      case OpKind::Scan:
       case OpKind::Store:
       case OpKind::AtomicAdd:
       case OpKind::Barrier:
@@ -185,6 +187,7 @@ bool store_only(const Block& body, const std::string& name, const BufferMap& buf
         break;
       case OpKind::Alloc:
       case OpKind::Reduce:
+      case OpKind::Scan:
       case OpKind::Store:
       case OpKind::AtomicAdd:
       case OpKind::Barrier:

@@ -61,7 +61,8 @@ bool known_on(const Stmt& s, const std::string& name) {
       return listed(kThreadPlanAttrs, name) || name == "plan.inbounds" || (s.op == OpKind::Copy && listed(kCopyAttrs, name));
     case OpKind::Fill:
     case OpKind::Map:
-    case OpKind::Parallel: return listed(kThreadPlanAttrs, name);
+    case OpKind::Parallel:
+    case OpKind::Scan: return listed(kThreadPlanAttrs, name);
     case OpKind::Reduce: return listed(kReduceAttrs, name);
     case OpKind::Pipelined: return listed(kPipelineAttrs, name);
     case OpKind::Gemm: return listed(kGemmAttrs, name);
@@ -114,6 +115,7 @@ private:
       case OpKind::Map:
       case OpKind::Parallel: return check_thread_plan(s);
       case OpKind::Reduce: return check_reduce(s);
+      case OpKind::Scan: return check_scan(s);
       case OpKind::Pipelined: return check_pipeline(s);
       case OpKind::Gemm: return get_gemm_plan(s).status();
       case OpKind::Store:
@@ -203,6 +205,21 @@ private:
           return fail(loc, std::string("plan.inbounds claims dimension ") + std::to_string(d) + " of the " + names[i] + " tile of '" + t.buffer +
                                "' stays inside the tensor, which the index ranges do not prove");
     }
+    return Status::ok();
+  }
+
+  /// A scan's free plan walks lines: a distribution over the carry's shape (one element per
+  /// line) that gives every line to a thread (MapThreads.cpp).
+  Status check_scan(const Stmt& s) {
+    TG_ASSIGN_OR_RETURN(CopyPlan p, get_copy_plan(s));
+    if (p.kind != ThreadPlanKind::Free) return fail(s.loc, "a scan runs under a free plan over its lines (plan.kind=free)");
+    if (p.threads.thread_count() != k_.threads)
+      return fail(s.loc, "plan over " + std::to_string(p.threads.thread_count()) + " threads; the block has " + std::to_string(k_.threads));
+    if (p.vector() != 1) return fail(s.loc, "a scan walks its lines one element at a time (plan.vec=1)");
+    const Stmt* carry = alloc(s.scan_carry().buffer);
+    if (!carry) return fail(s.loc, "scan carry '" + s.scan_carry().buffer + "' has no alloc");
+    Status covered = check_coverage(p.threads, carry->type.shape, false);
+    if (!covered.is_ok()) return fail(s.loc, "the scan plan does not cover its lines: " + covered.message());
     return Status::ok();
   }
 

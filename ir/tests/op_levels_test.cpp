@@ -25,7 +25,8 @@ const char* kHeader =
     "  alloc S: shared f32[16, 16]\n"
     "  alloc T: shared f32[16, 16]\n"
     "  alloc F: fragment f32[16, 16]\n"
-    "  alloc R: fragment f32[16]\n";
+    "  alloc R: fragment f32[16]\n"
+    "  alloc C: shared f32[1, 16]\n";
 
 const std::vector<Row>& rows() {
   static const std::vector<Row> r = {
@@ -34,6 +35,7 @@ const std::vector<Row>& rows() {
       {OpKind::Fill, "fill S, 1.0", "fill S, 1.0"},
       {OpKind::Gemm, "gemm S, T, F", "gemm S, T, F"},
       {OpKind::Reduce, "reduce F, R, op=sum, axis=1", "reduce F, R, op=sum, axis=1"},
+      {OpKind::Scan, "scan S, T, C, op=sum, axis=0", "scan S, T, C, op=sum, axis=0"},
       {OpKind::Map, "map F = F * 2.0", "map F = F * 2.0"},
       {OpKind::Store, "store S[0, 0] = 1.0", "store S[i, 0] = 1.0"},
       {OpKind::AtomicAdd, "atomic_add F, G[0, 0]", "atomic_add F, G[0, 0]"},
@@ -76,7 +78,7 @@ TEST_CASE("the verifier places each op by its level") {
       case OpLevel::Block:
         CHECK_MESSAGE(at_block.is_ok(), keyword << ": " << at_block.str());
         REQUIRE_MESSAGE(!in_element.is_ok(), keyword << " was accepted inside a parallel loop");
-        CHECK_MESSAGE(in_element.loc().line == 7, in_element.str());
+        CHECK_MESSAGE(in_element.loc().line == 8, in_element.str());
         if (r.op == OpKind::Parallel) {
           CHECK(in_element.message().find("parallel loops cannot nest") != std::string::npos);
         } else {
@@ -88,7 +90,7 @@ TEST_CASE("the verifier places each op by its level") {
       case OpLevel::Element:
         CHECK_MESSAGE(in_element.is_ok(), keyword << ": " << in_element.str());
         REQUIRE_MESSAGE(!at_block.is_ok(), keyword << " was accepted outside a parallel loop");
-        CHECK_MESSAGE(at_block.loc().line == 6, at_block.str());
+        CHECK_MESSAGE(at_block.loc().line == 7, at_block.str());
         CHECK_MESSAGE(at_block.message().find("is only allowed inside a parallel loop") != std::string::npos, at_block.str());
         break;
       case OpLevel::Control:

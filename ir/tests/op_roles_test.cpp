@@ -27,13 +27,14 @@ struct Row {
   bool element = false;  ///< an element-level op: written inside `parallel i in 16`
 };
 
-// Tensors G, H; shared S, T; fragments F (16x16), R (16).
+// Tensors G, H; shared S, T; fragments F (16x16), R (16); shared C (1x16, a scan carry).
 const char* kHeader =
     "kernel k(G: f32[64, 64], H: f32[64, 64]) grid(2) threads(64) {\n"
     "  alloc S: shared f32[16, 16]\n"
     "  alloc T: shared f32[16, 16]\n"
     "  alloc F: fragment f32[16, 16]\n"
-    "  alloc R: fragment f32[16]\n";
+    "  alloc R: fragment f32[16]\n"
+    "  alloc C: shared f32[1, 16]\n";
 
 const std::vector<Row>& rows() {
   static const std::vector<Row> r = {
@@ -47,6 +48,8 @@ const std::vector<Row>& rows() {
       {OpKind::Reduce, "reduce F, R, op=sum, axis=1", {"F"}, {"R"}},
       {OpKind::Reduce, "reduce F, R, op=max, axis=1, clear=true", {"F"}, {"R"}},
       {OpKind::Reduce, "reduce F, R, op=max, axis=1, clear=false", {"F", "R"}, {"R"}},
+      {OpKind::Scan, "scan S, T, C, op=sum, axis=0", {"S", "C"}, {"T", "C"}},
+      {OpKind::Scan, "scan S, T, C, op=max, axis=0, reverse=true, exclusive=true", {"S", "C"}, {"T", "C"}},
       {OpKind::Map, "map F = S * T + 1.0", {"S", "T"}, {"F"}},
       {OpKind::Map, "map F = F * 2.0", {"F"}, {"F"}},
       {OpKind::Store, "store R[i] = F[i, 15 - i] * S[0, i]", {"F", "S"}, {"R"}, true},
@@ -66,7 +69,8 @@ const std::vector<Row>& rows() {
 
 /// The statement the row is about: the first after the kernel's own allocs (or the first of
 /// the parallel loop there).
-const Stmt& subject(const Kernel& k, bool element) { return element ? k.body.stmts[4].body().stmts[0] : k.body.stmts[4]; }
+/// The statement under test: the first after the header's five allocs.
+const Stmt& subject(const Kernel& k, bool element) { return element ? k.body.stmts[5].body().stmts[0] : k.body.stmts[5]; }
 
 }  // namespace
 
@@ -113,16 +117,16 @@ TEST_CASE("an operand's access follows its role and the attribute that condition
                             "}\n");
   REQUIRE_MESSAGE(k.is_ok(), k.status().str());
   const std::vector<Stmt>& b = k->body.stmts;
-  CHECK(operand_access(b[4], 0) == Access::Read);
-  CHECK(operand_access(b[4], 1) == Access::Read);
-  CHECK(operand_access(b[4], 2) == Access::ReadWrite);
-  CHECK(operand_access(b[5], 2) == Access::Write);
-  CHECK(operand_access(b[6], 1) == Access::ReadWrite);
-  CHECK(operand_access(b[7], 1) == Access::Write);
-  CHECK(operand_access(b[8], 0) == Access::Read);
-  CHECK(operand_access(b[8], 1) == Access::ReadWrite);
+  CHECK(operand_access(b[5], 0) == Access::Read);
+  CHECK(operand_access(b[5], 1) == Access::Read);
+  CHECK(operand_access(b[5], 2) == Access::ReadWrite);
+  CHECK(operand_access(b[6], 2) == Access::Write);
+  CHECK(operand_access(b[7], 1) == Access::ReadWrite);
+  CHECK(operand_access(b[8], 1) == Access::Write);
   CHECK(operand_access(b[9], 0) == Access::Read);
-  CHECK(operand_access(b[9], 1) == Access::Write);
+  CHECK(operand_access(b[9], 1) == Access::ReadWrite);
+  CHECK(operand_access(b[10], 0) == Access::Read);
+  CHECK(operand_access(b[10], 1) == Access::Write);
 }
 
 TEST_CASE("the roles column has one role per tile operand of the format") {

@@ -371,6 +371,7 @@ Status Emitter::stmt(const ir::Stmt& s) {
     case ir::OpKind::Fill: return emit_fill(s);
     case ir::OpKind::Gemm: return emit_gemm(s);
     case ir::OpKind::Reduce: return emit_reduce(s);
+    case ir::OpKind::Scan: return emit_scan(s);
     case ir::OpKind::Map: return emit_map(s);
     case ir::OpKind::Store: return emit_store(s);
     case ir::OpKind::AtomicAdd: return emit_atomic_add(s);

@@ -165,6 +165,7 @@ public:
   Status emit_atomic_add(const ir::Stmt& s);    // TileOps.cpp
   Status emit_map(const ir::Stmt& s);           // TileOps.cpp
   Status emit_reduce(const ir::Stmt& s);        // Reduce.cpp
+  Status emit_scan(const ir::Stmt& s);          // Scan.cpp
   Status emit_gemm(const ir::Stmt& s);          // Gemm.cpp
   Status emit_store(const ir::Stmt& s);         // Expr.cpp
   Status emit_for(const ir::Stmt& s);

@@ -214,6 +214,7 @@ public:
   Status emit_map(const ir::Stmt& s);         // Tiles.cpp
   Status emit_atomic(const ir::Stmt& s);      // Tiles.cpp
   Status emit_reduce(const ir::Stmt& s);      // Reduce.cpp
+  Status emit_scan(const ir::Stmt& s);        // Scan.cpp
   // a reduce's plan half (emits nothing; ReduceSteps.h) and emit half
   Result<ReduceSteps> plan_reduce(const ir::Stmt& s, const Buffer& src, const Buffer& dst, const ir::ReducePlan& plan);
   Status plan_reduce_destination(const ir::Stmt& s, const Buffer& dst, const ir::Distribution& X, ReduceSteps& r);

@@ -351,6 +351,7 @@ Status KernelGen::gen_stmt(const ir::Stmt& s) {
     case ir::OpKind::Fill: return gen_fill(s);
     case ir::OpKind::Gemm: return gen_gemm(s);
     case ir::OpKind::Reduce: return gen_reduce(s);
+    case ir::OpKind::Scan: return gen_scan(s);
     case ir::OpKind::Map: return gen_map(s);
     case ir::OpKind::Store: return gen_store(s);
     case ir::OpKind::Barrier: b_.barrier(); return Status::ok();

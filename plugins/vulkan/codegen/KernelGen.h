@@ -197,6 +197,7 @@ public:
   Result<Value> fill_value(const ir::Expr& e, DType d);
   Status gen_map(const ir::Stmt& s);
   Status gen_reduce(const ir::Stmt& s);  // Reduce.cpp
+  Status gen_scan(const ir::Stmt& s);    // Scan.cpp
   Status gen_gemm(const ir::Stmt& s);    // Gemm.cpp
 
   // --- cooperative matrices (Coopmat.cpp) ------------------------------------------------
