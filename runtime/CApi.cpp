@@ -161,6 +161,8 @@ tegula_error* tegula_runtime_get_stats(const tegula_runtime* rt, tegula_runtime_
   stats.cache_hits = rt->cache_hits;
   stats.cache_misses = rt->cache_misses;
   stats.cache_rejected = rt->cache_rejected;
+  stats.ir_parses = rt->ir_parses;
+  stats.ir_lowerings = rt->ir_lowerings;
   write_output_struct(out, stats);
   return nullptr;
 }

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "ir/Analysis.h"
 #include "ir/Lower.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "runtime/KernelFacts.h"
 
 namespace tegula::runtime {
 namespace {
@@ -31,10 +31,9 @@ Result<TargetDescription> resolve_target(const tegula_device* d) {
                                         "', which is not built in (" + known + ") and its plugin does not describe it");
 }
 
-/// The launch signature: parameters, then shape symbols.
-void fill_signature(tegula_kernel* k) {
+/// The launch signature, parameters then shape symbols, from the lowered kernel's facts.
+void fill_signature(tegula_kernel* k, const std::vector<bool>& written) {
   std::vector<std::string> symbols = k->kernel.symbols();
-  std::vector<size_t> written = ir::written_params(k->kernel);
   for (size_t i = 0; i < k->kernel.params.size(); ++i) {
     const ir::Param& p = k->kernel.params[i];
     k->arg_names.push_back(p.name);
@@ -42,7 +41,7 @@ void fill_signature(tegula_kernel* k) {
     else k->arg_kinds.push_back(dtype_is_float(p.dtype) ? TEGULA_ARG_FLOAT : TEGULA_ARG_INT);
     tegula_kernel::ArgDetail d;
     d.dtype = dtype_name(p.dtype);
-    d.written = std::find(written.begin(), written.end(), i) != written.end();
+    d.written = i < written.size() && written[i];
     for (const ir::Expr& dim : p.shape) {
       bool fixed = dim->kind == ir::ExprKind::IntImm;
       size_t symbol = fixed ? 0 : size_t(std::find(symbols.begin(), symbols.end(), dim->name) - symbols.begin());
@@ -70,12 +69,23 @@ ir::LowerOptions variant_lower_options(const std::map<std::string, int64_t>& div
   return options;
 }
 
+std::string lowering_key(const ir::LowerOptions& o) {
+  // The fields variant_lower_options sets; the others keep their defaults for every variant.
+  std::string key = "aligned " + std::to_string(int(o.tensors_aligned)) + " raster " + std::to_string(o.raster_group) + " divisibility";
+  for (const auto& [symbol, divisor] : o.divisibility) key += " " + symbol + "=" + std::to_string(divisor);
+  return key;
+}
+
 Result<const TargetDescription*> device_target(tegula_device* d) {
   std::lock_guard<std::mutex> lock(d->target_mu);
   if (!d->target_resolved) {
     Result<TargetDescription> t = resolve_target(d);
-    if (t.is_ok()) d->target = std::move(t).value();
-    else d->target_status = t.status();
+    if (t.is_ok()) {
+      d->target = std::move(t).value();
+      d->target_hash = target_hash(*d->target);
+    } else {
+      d->target_status = t.status();
+    }
     d->target_resolved = true;
   }
   if (!d->target) return d->target_status;
@@ -84,69 +94,109 @@ Result<const TargetDescription*> device_target(tegula_device* d) {
 
 namespace {
 
+/// What a variant is built from: the IR text and, parsed once when a build needs it, the
+/// verified kernel.
+struct VariantSource {
+  std::string_view text;
+  const std::string& name;
+  std::optional<ir::Kernel>& parsed;
+};
+
 struct Built {
-  ir::Kernel lowered;
+  KernelFacts facts;
   tg_executable* executable = nullptr;
   std::string bytes;
   tegula_cache_result cache = TEGULA_CACHE_DISABLED;
 };
 
-/// Lower `kernel` for the device with `divisibility`, then cache lookup, plugin compile,
-/// cache store and load.
-Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<std::string, int64_t>& divisibility, bool aligned,
-                    uint32_t raster_group, const std::string& plugin_options, bool want_cache) {
+/// The cache entry of this request, when there is one that the plugin loads: no parse, no
+/// lowering. Corrupt entries (the cache's checks, facts that do not decode, an executable
+/// the plugin refuses as TG_ERR_CORRUPT) are removed and counted, and *rejected set.
+Result<std::optional<Built>> load_cached(tegula_device* d, const std::string& key, const std::string& binding,
+                                         const std::string& source_name, bool* rejected) {
+  tegula_runtime* rt = d->runtime;
+  std::string payload;
+  CompileCache::Lookup found = rt->cache.lookup(key, &payload, binding);
+  *rejected = found == CompileCache::Lookup::Rejected;
+  if (found != CompileCache::Lookup::Hit) return std::optional<Built>();
+  Result<CachedKernel> cached = unpack_cached_kernel(payload, source_name);
+  if (!cached.is_ok()) {
+    rt->cache.remove(key, cached.status().message());
+    *rejected = true;
+    return std::optional<Built>();
+  }
+  Result<tg_executable*> exe = d->plugin->executable_load(d->info->index, cached->executable);
+  if (!exe.is_ok()) {
+    if (exe.status().code() != ErrorCode::Corrupt) return exe.status();
+    rt->cache.remove(key, "the plugin refused it: " + exe.status().message());
+    *rejected = true;
+    return std::optional<Built>();
+  }
+  Built b;
+  b.facts = std::move(cached->facts);
+  b.executable = *exe;
+  b.bytes = std::move(cached->executable);
+  b.cache = TEGULA_CACHE_HIT;
+  return std::optional<Built>(std::move(b));
+}
+
+/// One variant: the cache lookup (keyed by the request, so a hit needs no parse or
+/// lowering); on a miss, parse + verify (once per kernel), lower, plugin compile, store, load.
+Result<Built> build(tegula_device* d, const VariantSource& source, const ir::LowerOptions& lower_options,
+                    const std::string& plugin_options, bool want_cache) {
   tegula_runtime* rt = d->runtime;
   PluginInstance& plugin = *d->plugin;
-  uint32_t index = d->info->index;
   TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(kernel, *target, variant_lower_options(divisibility, aligned, raster_group)));
-  for (const std::string& line : lowered.log) rt->log.debug("lower " + kernel.name + ": " + line);
-  std::string lowered_text = ir::print_kernel(lowered.kernel);
-
-  CacheKeyParts parts;
-  parts.lowered_ir = lowered_text;
-  parts.target_hash = target_hash(*target);
-  parts.plugin_name = plugin.name();
-  parts.plugin_version = plugin.version();
-  parts.plugin_build = plugin.library_identity();
-  parts.abi_version = plugin.abi_version();
-  parts.options = plugin_options;
-  std::string key = cache_key(parts);
-  std::string binding = cache_binding(parts);
   const CompileCache& cache = rt->cache;
   bool use_cache = want_cache && cache.enabled();
 
-  Built b;
-  b.lowered = std::move(lowered.kernel);
-  b.cache = use_cache ? TEGULA_CACHE_MISS : TEGULA_CACHE_DISABLED;
+  CacheKeyParts parts;
+  std::string key, binding;
+  tegula_cache_result outcome = TEGULA_CACHE_DISABLED;
   if (use_cache) {
-    std::string payload;
-    CompileCache::Lookup found = cache.lookup(key, &payload, binding);
-    if (found == CompileCache::Lookup::Hit) {
-      Result<tg_executable*> exe = plugin.executable_load(index, payload);
-      if (exe.is_ok()) {
-        ++rt->cache_hits;
-        b.executable = *exe;
-        b.bytes = std::move(payload);
-        b.cache = TEGULA_CACHE_HIT;
-        return b;
-      }
-      if (exe.status().code() != ErrorCode::Corrupt) return exe.status();
-      cache.remove(key, "the plugin refused it: " + exe.status().message());
-      found = CompileCache::Lookup::Rejected;
+    parts.ir = std::string(source.text);
+    parts.lowering = lowering_key(lower_options);
+    parts.runtime_build = runtime_build_identity();
+    parts.target_hash = d->target_hash;
+    parts.plugin_name = plugin.name();
+    parts.plugin_version = plugin.version();
+    parts.plugin_build = plugin.library_identity();
+    parts.abi_version = plugin.abi_version();
+    parts.options = plugin_options;
+    key = cache_key(parts);
+    binding = cache_binding(parts);
+    bool rejected = false;
+    TG_ASSIGN_OR_RETURN(std::optional<Built> hit, load_cached(d, key, binding, source.name, &rejected));
+    if (hit) {
+      ++rt->cache_hits;
+      return std::move(*hit);
     }
-    if (found == CompileCache::Lookup::Rejected) {
-      ++rt->cache_rejected;
-      b.cache = TEGULA_CACHE_REBUILT;
-    } else {
-      ++rt->cache_misses;
-    }
+    if (rejected) ++rt->cache_rejected;
+    else ++rt->cache_misses;
+    outcome = rejected ? TEGULA_CACHE_REBUILT : TEGULA_CACHE_MISS;
   }
 
+  if (!source.parsed) {
+    ++rt->ir_parses;
+    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, ir::parse_and_verify(source.text, source.name));
+    source.parsed = std::move(parsed);
+  }
+  ++rt->ir_lowerings;
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(*source.parsed, *target, lower_options));
+  for (const std::string& line : lowered.log) rt->log.debug("lower " + lowered.kernel.name + ": " + line);
+  std::string lowered_text = ir::print_kernel(lowered.kernel);
+
+  Built b;
+  b.facts = kernel_facts(lowered.kernel);
+  b.cache = outcome;
   ++rt->plugin_compiles;
-  TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(index, lowered_text, plugin_options));
-  if (use_cache) cache.store(key, bytes, binding);
-  TG_ASSIGN_OR_RETURN(b.executable, plugin.executable_load(index, bytes));
+  TG_ASSIGN_OR_RETURN(std::string bytes, plugin.compile(d->info->index, lowered_text, plugin_options));
+  if (use_cache) {
+    Result<std::string> payload = pack_cached_kernel(b.facts, bytes);
+    if (payload.is_ok()) cache.store(key, *payload, binding);
+    else rt->log.warn("compile cache: not storing kernel " + b.facts.header.name + ": " + payload.status().message());
+  }
+  TG_ASSIGN_OR_RETURN(b.executable, plugin.executable_load(d->info->index, bytes));
   b.bytes = std::move(bytes);
   return b;
 }
@@ -154,21 +204,23 @@ Result<Built> build(tegula_device* d, const ir::Kernel& kernel, const std::map<s
 }  // namespace
 
 Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
-  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::parse_and_verify(ir_text, request.source_name));
-  // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
-  // a kernel the device cannot run fails here.
-  TG_ASSIGN_OR_RETURN(Built generic, build(d, kernel, {}, true, request.raster_group, request.plugin_options, request.use_cache));
   auto k = std::make_unique<tegula_kernel>();
   k->device = d;
-  k->source = std::move(kernel);
-  k->kernel = std::move(generic.lowered);
+  k->source_text = std::string(ir_text);
+  k->source_name = request.source_name;
   k->plugin_options = request.plugin_options;
   k->use_cache = request.use_cache;
   k->raster_group = request.raster_group;
+  // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
+  // a kernel the device cannot run fails here.
+  VariantSource source{k->source_text, k->source_name, k->source};
+  TG_ASSIGN_OR_RETURN(Built generic, build(d, source, variant_lower_options({}, true, request.raster_group),
+                                           request.plugin_options, request.use_cache));
+  k->kernel = std::move(generic.facts.header);
   k->generic.executable = generic.executable;
   k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;
-  fill_signature(k.get());
+  fill_signature(k.get(), generic.facts.written);
   return k.release();
 }
 
@@ -178,11 +230,14 @@ Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return &it->second;
-  TG_ASSIGN_OR_RETURN(Built b, build(k->device, k->source, divisibility, aligned, k->raster_group, k->plugin_options, k->use_cache));
+  VariantSource source{k->source_text, k->source_name, k->source};
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, source, variant_lower_options(divisibility, aligned, k->raster_group),
+                                     k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
   for (const auto& [sym, div] : divisibility) what += (what.empty() ? "" : ", ") + sym + " % " + std::to_string(div) + " == 0";
   // A launch that stalls here compiles; serving code calls tegula_kernel_warm_up first.
-  k->device->runtime->log.debug("kernel " + k->source.name + ": compiled the variant for " + what +
+  k->device->runtime->log.debug("kernel " + k->kernel.name + ": " + (b.cache == TEGULA_CACHE_HIT ? "loaded" : "compiled") +
+                                " the variant for " + what + (b.cache == TEGULA_CACHE_HIT ? " from the compile cache" : "") +
                                 " at its first use (tegula_kernel_warm_up compiles variants ahead)");
   auto& v = k->variants[key];
   v.executable = b.executable;

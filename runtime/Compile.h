@@ -1,13 +1,16 @@
 /// \file
 /// The compile path, from IR text to a loaded executable:
 ///
-///   parse + verify -> the device's target description (the plugin's own device_target
-///   JSON if it gives one, else the built-in description its properties name) -> ir::lower
-///   -> ir::print_kernel -> compile cache lookup -> plugin compile -> cache store ->
-///   plugin executable_load.
+///   the device's target description (the plugin's own device_target JSON if it gives one,
+///   else the built-in description its properties name) -> compile cache lookup, keyed by
+///   the request (IR text, variant, runtime build, target, plugin, options) -> on a hit, the
+///   kernel's facts (launch header, written tensors) and executable from the entry, and
+///   plugin executable_load: nothing parsed or lowered. On a miss: parse + verify ->
+///   ir::lower -> ir::print_kernel -> plugin compile -> cache store (facts and executable)
+///   -> plugin executable_load.
 ///
-/// A cache entry that fails its integrity check, or that the plugin's executable_load
-/// refuses with TG_ERR_CORRUPT, is deleted and compiled again.
+/// A cache entry that fails its integrity check, whose facts do not decode, or that the
+/// plugin's executable_load refuses with TG_ERR_CORRUPT, is deleted and compiled again.
 #pragma once
 
 #include <cstdint>

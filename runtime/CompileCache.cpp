@@ -1,7 +1,10 @@
 #include "runtime/CompileCache.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,10 +23,10 @@ namespace tegula::runtime {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'G', 'K', 'C', 'A', 'C', 'H', 'E'};
-constexpr uint32_t kEntryVersion = 2;
+constexpr uint32_t kEntryVersion = 3;
 constexpr size_t kHeaderSize = 88;
 /// Bumped whenever what goes into a key, or how an entry is laid out, changes.
-constexpr const char* kKeyFormat = "tegula compile cache 1";
+constexpr const char* kKeyFormat = "tegula compile cache 2";
 
 void put_le(std::string& out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
@@ -56,12 +59,80 @@ std::string hex_to_raw(const std::string& hex) {
 
 Status corrupt(const std::string& why) { return error(ErrorCode::Corrupt, why); }
 
+/// The GNU build ID note of the loaded object whose ELF header is at `base`, as hex, or "".
+std::string build_id_at(const void* base) {
+  struct Search {
+    const void* base;
+    std::string id;
+  } search{base, ""};
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) -> int {
+        auto* s = static_cast<Search*>(data);
+        bool found = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD && ph.p_offset == 0)
+            found = found || reinterpret_cast<const void*>(info->dlpi_addr + ph.p_vaddr) == s->base;
+        }
+        if (!found) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const char* at = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+          const char* end = at + ph.p_memsz;
+          while (at + sizeof(ElfW(Nhdr)) <= end) {
+            ElfW(Nhdr) note;
+            std::memcpy(&note, at, sizeof note);
+            const char* name = at + sizeof note;
+            const char* desc = name + ((note.n_namesz + 3) & ~3u);
+            if (desc + note.n_descsz > end) break;
+            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              static const char* hex = "0123456789abcdef";
+              for (uint32_t b = 0; b < note.n_descsz; ++b) {
+                s->id.push_back(hex[uint8_t(desc[b]) >> 4]);
+                s->id.push_back(hex[uint8_t(desc[b]) & 15]);
+              }
+              return 1;
+            }
+            at = desc + ((note.n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+std::string file_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "";
+  return path + ":" + std::to_string(uint64_t(st.st_dev)) + ":" + std::to_string(uint64_t(st.st_ino)) + ":" +
+         std::to_string(uint64_t(st.st_size)) + ":" + std::to_string(int64_t(st.st_mtim.tv_sec)) + "." +
+         std::to_string(int64_t(st.st_mtim.tv_nsec));
+}
+
 }  // namespace
+
+const std::string& runtime_build_identity() {
+  // Whatever lowers a kernel is linked in the same object as this function (the program, or
+  // libtegula.so), so that object's build decides what the lowering gives.
+  static const std::string identity = [] {
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<const void*>(&runtime_build_identity), &info) == 0) return file_identity("/proc/self/exe");
+    std::string id = build_id_at(info.dli_fbase);
+    if (!id.empty()) return "build-id " + id;
+    std::string file = info.dli_fname ? file_identity(info.dli_fname) : "";
+    return file.empty() ? file_identity("/proc/self/exe") : file;
+  }();
+  return identity;
+}
 
 std::string cache_key(const CacheKeyParts& p) {
   Sha256 h;
   add_part(h, "format", kKeyFormat);
-  add_part(h, "ir", p.lowered_ir);
+  add_part(h, "ir", p.ir);
+  add_part(h, "lowering", p.lowering);
+  add_part(h, "runtime_build", p.runtime_build);
   add_part(h, "target", p.target_hash);
   add_part(h, "plugin", p.plugin_name);
   add_part(h, "plugin_version", p.plugin_version);
@@ -73,7 +144,7 @@ std::string cache_key(const CacheKeyParts& p) {
 
 std::string cache_binding(const CacheKeyParts& p) {
   auto digest = [](const std::string& s) { return Sha256().update(s).hex(); };
-  return "ir " + digest(p.lowered_ir) + "\ntarget " + p.target_hash + "\nplugin " + p.plugin_name + "\nversion " +
+  return "ir " + digest(p.ir) + "\nlowering " + digest(p.lowering) + "\nruntime " + digest(p.runtime_build) + "\ntarget " + p.target_hash + "\nplugin " + p.plugin_name + "\nversion " +
          p.plugin_version + "\nbuild " + digest(p.plugin_build) + "\nabi " + std::to_string(p.abi_version) + "\noptions " +
          digest(p.options) + "\n";
 }

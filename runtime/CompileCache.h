@@ -2,23 +2,28 @@
 /// The on-disk compile cache: executables a plugin compiled, keyed by everything that
 /// decides their bytes, so a second process (or a second run) skips the plugin's compiler.
 ///
-/// Key: SHA-256 over a cache format version, the lowered IR text, the target description's
-/// hash, the plugin's name, version and negotiated ABI version, and the compile options.
+/// Key: SHA-256 over a cache format version and everything the request decides an
+/// executable by: the kernel's IR text as given, the lowering options of the variant, the
+/// build of the runtime that lowers it (runtime_build_identity), the target description's
+/// hash, the plugin's name, version, build and negotiated ABI version, and the compile
+/// options. So a hit is found from the request alone: no parse and no lowering.
 ///
 /// Entry file <dir>/kernels-v1/<key>.bin:
 ///
 ///   bytes 0-7    magic "TGKCACHE"
-///   bytes 8-11   entry format version (2), little-endian
+///   bytes 8-11   entry format version (3), little-endian
 ///   bytes 12-15  binding length B, little-endian
 ///   bytes 16-23  payload length, little-endian
 ///   bytes 24-55  SHA-256 of the payload
 ///   bytes 56-87  the key (so a file renamed to another key is not believed)
 ///   bytes 88-    the binding (B bytes): what the executable was compiled from, as text
-///                (cache_binding: digests of the lowered IR and options, the target hash,
-///                the plugin's name, version, build and ABI), compared at load with the
+///                (cache_binding: digests of the IR, the lowering, the runtime build and
+///                the options, the target hash, the plugin's name, version, build and
+///                ABI), compared at load with the
 ///                request's, so an executable copied under another kernel's key (with
 ///                the key field rewritten) is refused and recompiled
-///   then         the payload: the plugin's executable bytes
+///   then         the payload: the kernel's facts (its launch header and written
+///                tensors), then the plugin's executable bytes (runtime/KernelFacts.h)
 ///
 /// The folder is created private (0700). An entry is used only when the cache folder, its
 /// kernels folder and the entry file belong to this user and are writable by nobody else:
@@ -43,7 +48,9 @@
 namespace tegula::runtime {
 
 struct CacheKeyParts {
-  std::string lowered_ir;
+  std::string ir;        ///< the kernel's IR text, as compiled
+  std::string lowering;  ///< the variant's lowering options (lowering_key in Compile.cpp)
+  std::string runtime_build;  ///< runtime_build_identity()
   std::string target_hash;
   std::string plugin_name;
   std::string plugin_version;
@@ -52,10 +59,15 @@ struct CacheKeyParts {
   std::string plugin_build;  ///< PluginInstance::library_identity
 };
 
+/// The build of the code linked with this function (the runtime, and the lowering passes
+/// with it): the ELF build ID of the object it is in, else that file's identity (path,
+/// inode, size, modification time). Computed once.
+const std::string& runtime_build_identity();
+
 /// 64 hex characters.
 std::string cache_key(const CacheKeyParts& parts);
 /// What an entry records about its origin: one "name value" line per part, the large ones
-/// (IR, options, plugin build) as SHA-256 digests.
+/// (IR, lowering, runtime build, options, plugin build) as SHA-256 digests.
 std::string cache_binding(const CacheKeyParts& parts);
 
 /// The cache folder: `option` when given (the runtime options), else TEGULA_CACHE_DIR, else

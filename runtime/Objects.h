@@ -40,6 +40,7 @@ struct tegula_device {
   bool target_resolved = false;
   tegula::Status target_status;
   std::optional<tegula::TargetDescription> target;
+  std::string target_hash;  ///< of `target`, for cache keys
 };
 
 struct tegula_buffer {
@@ -50,8 +51,14 @@ struct tegula_buffer {
 
 struct tegula_kernel {
   tegula_device* device = nullptr;
-  tegula::ir::Kernel kernel;  ///< as lowered: what launches are checked against
-  tegula::ir::Kernel source;  ///< verified, before lowering: what variants are lowered from
+  /// The lowered kernel's header (no body: runtime/KernelFacts.h), from the lowering or from
+  /// the cache entry: what launches are checked against.
+  tegula::ir::Kernel kernel;
+  /// What variants are lowered from: the IR text as given, and once a variant needs lowering
+  /// (under variants_mu), that text verified. A kernel loaded from the cache parses it only then.
+  std::string source_text;
+  std::string source_name;
+  std::optional<tegula::ir::Kernel> source;
   std::string plugin_options;
   bool use_cache = true;
   uint32_t raster_group = 0;
@@ -102,6 +109,8 @@ struct tegula_runtime {
   std::atomic<uint64_t> cache_hits{0};
   std::atomic<uint64_t> cache_misses{0};
   std::atomic<uint64_t> cache_rejected{0};
+  std::atomic<uint64_t> ir_parses{0};     ///< IR texts parsed and verified to compile them
+  std::atomic<uint64_t> ir_lowerings{0};  ///< ir::lower calls
 
   /// Objects still alive, freed by tegula_runtime_close.
   std::mutex objects_mu;

@@ -15,7 +15,11 @@ using namespace tegula::testing;
 
 namespace {
 
-std::string key_of(int i) { return cache_key({"kernel k" + std::to_string(i) + "() {}", "t", "p", "1", 1, "", ""}); }
+std::string key_of(int i) {
+  CacheKeyParts parts;
+  parts.ir = "kernel k" + std::to_string(i) + "() {}";
+  return cache_key(parts);
+}
 
 size_t scans(const CapturedLog& log) {
   size_t n = 0;

@@ -72,7 +72,9 @@ TEST_CASE("kernel B's executable under kernel A's key is refused and A is recomp
 
 TEST_CASE("an entry records its origin, and each part of it is checked") {
   runtime::CacheKeyParts parts;
-  parts.lowered_ir = "kernel k() grid(1) threads(1) {}";
+  parts.ir = "kernel k() grid(1) threads(1) {}";
+  parts.lowering = "aligned 1 raster 0 divisibility";
+  parts.runtime_build = "build-id 01";
   parts.target_hash = "t";
   parts.plugin_name = "reference";
   parts.plugin_version = "0.1.0";
@@ -88,8 +90,14 @@ TEST_CASE("an entry records its origin, and each part of it is checked") {
     CHECK(r.status().message().find("(" + part + " differs)") != std::string::npos);
   };
   runtime::CacheKeyParts p = parts;
-  p.lowered_ir += " ";
+  p.ir += " ";
   refused_for(p, "ir");
+  p = parts;
+  p.lowering += " N=16";
+  refused_for(p, "lowering");
+  p = parts;
+  p.runtime_build = "build-id 02";
+  refused_for(p, "runtime");
   p = parts;
   p.target_hash = "u";
   refused_for(p, "target");

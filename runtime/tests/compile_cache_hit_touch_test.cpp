@@ -18,7 +18,11 @@ using namespace tegula::testing;
 
 namespace {
 
-std::string key_of(int i) { return cache_key({"kernel k" + std::to_string(i) + "() {}", "t", "p", "1", 1, "", ""}); }
+std::string key_of(int i) {
+  CacheKeyParts parts;
+  parts.ir = "kernel k" + std::to_string(i) + "() {}";
+  return cache_key(parts);
+}
 
 /// Set the entry's times to `age` seconds ago; returns that time in seconds.
 time_t age_entry(const CompileCache& cache, const std::string& key, int age) {

@@ -7,7 +7,14 @@
 using namespace tegula::runtime;
 
 TEST_CASE("every key part matters") {
-  CacheKeyParts base{"kernel k() {}", "t", "reference", "0.1.0", 1, ""};
+  CacheKeyParts base;
+  base.ir = "kernel k() {}";
+  base.lowering = "aligned 1 raster 0 divisibility";
+  base.runtime_build = "build-id 01";
+  base.target_hash = "t";
+  base.plugin_name = "reference";
+  base.plugin_version = "0.1.0";
+  base.abi_version = 1;
   std::string k = cache_key(base);
   CHECK(k.size() == 64);
   CHECK(cache_key(base) == k);
@@ -16,7 +23,9 @@ TEST_CASE("every key part matters") {
     change(p);
     return cache_key(p) != k;
   };
-  CHECK(differs([](CacheKeyParts& p) { p.lowered_ir += " "; }));
+  CHECK(differs([](CacheKeyParts& p) { p.ir += " "; }));
+  CHECK(differs([](CacheKeyParts& p) { p.lowering += " M=16"; }));
+  CHECK(differs([](CacheKeyParts& p) { p.runtime_build = "build-id 02"; }));
   CHECK(differs([](CacheKeyParts& p) { p.target_hash = "u"; }));
   CHECK(differs([](CacheKeyParts& p) { p.plugin_name = "cuda"; }));
   CHECK(differs([](CacheKeyParts& p) { p.plugin_version = "0.1.1"; }));
@@ -31,11 +40,14 @@ TEST_CASE("every key part matters") {
 }
 
 TEST_CASE("entries round-trip, and decoding checks everything") {
-  std::string key = cache_key({"ir", "t", "p", "1", 1, ""});
+  CacheKeyParts parts;
+  parts.ir = "ir";
+  std::string key = cache_key(parts);
   std::string entry = encode_cache_entry(key, "payload bytes");
   CHECK(entry.size() == 88 + 13);
   CHECK(decode_cache_entry(key, entry).value() == "payload bytes");
-  std::string other = cache_key({"ir2", "t", "p", "1", 1, ""});
+  parts.ir = "ir2";
+  std::string other = cache_key(parts);
   CHECK(decode_cache_entry(other, entry).status().message() == "the entry belongs to another key");
   CHECK(decode_cache_entry(key, encode_cache_entry(key, "")).value() == "");
 }

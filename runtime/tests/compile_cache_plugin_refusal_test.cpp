@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "runtime/CompileCache.h"
+#include "runtime/KernelFacts.h"
 #include "runtime/tests/TestSupport.h"
 
 using namespace tegula;
@@ -19,13 +20,17 @@ TEST_CASE("executable_load answering TG_ERR_CORRUPT triggers a rebuild") {
   REQUIRE(run_command("ls " + cache + "/kernels-v1/*.bin", &out) == 0);
   entry = out.substr(0, out.find('\n'));
   std::string key = entry.substr(entry.rfind('/') + 1, 64);
-  // A well-formed entry (right digest, right key, the binding the request records) holding
-  // bytes the reference plugin cannot read: the wrong executable magic.
+  // A well-formed entry (right digest, right key, the binding the request records, the
+  // kernel's facts) holding bytes the reference plugin cannot read: the wrong executable magic.
   std::string original = read_file(entry).value();
   size_t binding_length = size_t(uint8_t(original[12])) | size_t(uint8_t(original[13])) << 8;
   std::string binding = original.substr(88, binding_length);
   REQUIRE(binding.rfind("ir ", 0) == 0);
-  REQUIRE(write_file_atomic(entry, runtime::encode_cache_entry(key, "not a reference executable", binding)).is_ok());
+  auto cached = runtime::unpack_cached_kernel(original.substr(88 + binding_length), "axpb");
+  REQUIRE_MESSAGE(cached.is_ok(), cached.status().str());
+  auto payload = runtime::pack_cached_kernel(cached->facts, "not a reference executable");
+  REQUIRE(payload.is_ok());
+  REQUIRE(write_file_atomic(entry, runtime::encode_cache_entry(key, *payload, binding)).is_ok());
 
   CapturedLog log;
   auto rt = open_runtime({reference_manifest()}, &log, cache);

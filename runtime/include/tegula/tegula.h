@@ -178,6 +178,11 @@ typedef struct tegula_runtime_stats {
   uint64_t cache_hits;       /* kernels loaded from the compile cache */
   uint64_t cache_misses;
   uint64_t cache_rejected;   /* entries found corrupt (or refused by the plugin) and rebuilt */
+  /* Appended after the first release: IR texts parsed and verified, and lowerings, to
+   * compile kernels and variants. A cache hit does neither: the entry holds the launch
+   * signature beside the executable. */
+  uint64_t ir_parses;
+  uint64_t ir_lowerings;
 } tegula_runtime_stats;
 
 tegula_error* tegula_runtime_get_stats(const tegula_runtime* runtime, tegula_runtime_stats* out_stats);
