@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,12 +23,15 @@ void print_usage(FILE* to) {
   std::fprintf(to,
                "usage: tegula conformance [options]        run the suite on every device (or --device D)\n"
                "       tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
+               "       tegula conformance show CASE [--device D | --target T]\n"
+               "                                          the case's kernel (a .tile file) and the command that reruns it\n"
                "       tegula conformance verify REPORT [--trust PUBKEY] [--no-library-check] [--recheck N [--recheck-seed S]]\n"
                "       tegula conformance keygen FILE      an Ed25519 key pair: FILE (secret) and FILE.pub\n"
                "options:\n"
                "  --device D         a device (\"reference:0\"), a plugin's devices (\"cuda\"), or an offline\n"
-               "                     target (\"cuda@sm_100a\"); repeatable\n"
-               "  --filter GLOBS     comma-separated case globs; a leading '-' excludes\n"
+               "                     target (\"cuda@sm_100a\"; list and show take these too); repeatable\n"
+               "  --filter GLOBS     comma-separated globs over case names and report rows (\"fill shared\");\n"
+               "                     a leading '-' excludes\n"
                "  --out DIR          where the report goes (default: ./tegula-conformance-<date>)\n"
                "  --jobs N           worker processes per device (default: the number of CPUs)\n"
                "  --timeout S        seconds a case may take before it is a Timeout (default 60)\n"
@@ -141,6 +145,63 @@ int cmd_worker(const std::vector<std::string>& args) {
   return worker_main(o);
 }
 
+/// The cases `list` and `show` see: those of --target T (a built-in name or a JSON file),
+/// of an offline name "plugin@target" (what a run compiles for it), or of --device D (the
+/// first device when neither is given).
+struct Listing {
+  std::vector<CaseSpec> cases;
+  std::string device;  ///< what --device in a reproduce command names ("" for --target)
+};
+
+Result<Listing> listing_for(const std::string& device, const std::string& target) {
+  Listing out;
+  if (!target.empty()) {
+    TargetDescription t;
+    if (file_exists(target)) {
+      TG_ASSIGN_OR_RETURN(std::string text, read_file(target));
+      TG_ASSIGN_OR_RETURN(t, parse_target(text, target));
+    } else {
+      TG_ASSIGN_OR_RETURN(t, builtin_target(target));
+    }
+    out.cases = build_suite(t);
+    return out;
+  }
+  TG_ASSIGN_OR_RETURN(Runtime rt, Runtime::open());
+  if (size_t at = device.find('@'); at != std::string::npos) {
+    std::string plugin = device.substr(0, at), name = device.substr(at + 1);
+    std::string known;
+    bool loaded = false;
+    for (size_t i = 0; i < tegula_runtime_plugin_count(rt.handle()); ++i) {
+      tegula_plugin_info p;
+      std::memset(&p, 0, sizeof p);
+      p.struct_size = sizeof p;
+      if (tegula_error* e = tegula_runtime_get_plugin(rt.handle(), i, &p)) {
+        tegula_error_free(e);
+        continue;
+      }
+      known += (known.empty() ? "" : ", ") + std::string(p.name);
+      loaded = loaded || plugin == p.name;
+    }
+    if (!loaded)
+      return error(ErrorCode::NotFound, "'" + device + "': no plugin '" + plugin + "' is loaded (" + (known.empty() ? "none is" : known) + ")");
+    Result<TargetDescription> t = builtin_target(name);
+    if (!t.is_ok()) return error(ErrorCode::NotFound, "'" + device + "': " + t.status().message());
+    out.cases = build_offline_suite(*t);
+    out.device = device;
+    return out;
+  }
+  Result<Device> d = device.empty() ? (rt.devices().empty() ? Result<Device>(error(ErrorCode::NotFound, "no devices"))
+                                                            : Result<Device>(rt.devices()[0]))
+                                    : rt.find_device(device);
+  TG_RETURN_IF_ERROR(d.status());
+  TG_ASSIGN_OR_RETURN(std::string json, d->target_json());
+  TG_ASSIGN_OR_RETURN(TargetDescription t, parse_target(json, "target"));
+  out.cases = build_suite(t);
+  TG_ASSIGN_OR_RETURN(DeviceInfo info, d->info());
+  out.device = info.name;
+  return out;
+}
+
 int cmd_list(const std::vector<std::string>& args) {
   std::string device, target, filter;
   bool quick = false;
@@ -157,42 +218,54 @@ int cmd_list(const std::vector<std::string>& args) {
       return usage();
     }
   }
-  std::string json;
-  if (!target.empty()) {
-    Result<TargetDescription> t = file_exists(target) ? [&]() -> Result<TargetDescription> {
-      TG_ASSIGN_OR_RETURN(std::string text, read_file(target));
-      return parse_target(text, target);
-    }()
-                                                      : builtin_target(target);
-    if (!t.is_ok()) {
-      std::fprintf(stderr, "tegula conformance list: %s\n", t.status().message().c_str());
-      return 1;
-    }
-    json = t->canonical_json;
-  } else {
-    auto rt = Runtime::open();
-    if (!rt.is_ok()) {
-      std::fprintf(stderr, "tegula conformance list: %s\n", rt.status().message().c_str());
-      return 1;
-    }
-    auto d = device.empty() ? (rt->devices().empty() ? Result<Device>(error(ErrorCode::NotFound, "no devices")) : Result<Device>(rt->devices()[0]))
-                            : rt->find_device(device);
-    if (!d.is_ok()) {
-      std::fprintf(stderr, "tegula conformance list: %s\n", d.status().message().c_str());
-      return 1;
-    }
-    auto j = d->target_json();
-    if (!j.is_ok()) {
-      std::fprintf(stderr, "tegula conformance list: %s\n", j.status().message().c_str());
-      return 1;
-    }
-    json = *j;
+  Result<Listing> l = listing_for(device, target);
+  if (!l.is_ok()) {
+    std::fprintf(stderr, "tegula conformance list: %s\n", l.status().message().c_str());
+    return 1;
   }
-  Result<TargetDescription> t = parse_target(json, "target");
-  if (!t.is_ok()) return 1;
-  std::vector<CaseSpec> all = build_suite(*t);
-  for (const CaseSpec& c : select_cases(all, quick, Filter(filter)))
+  for (const CaseSpec& c : select_cases(l->cases, quick, Filter(filter)))
     std::printf("%s%s\n", c.name.c_str(), c.unsupported.empty() ? "" : ("  (NotSupported: " + c.unsupported + ")").c_str());
+  return 0;
+}
+
+/// `show CASE`: the case's kernel as a .tile file (its facts as comments), and the command
+/// that runs it again.
+int cmd_show(const std::vector<std::string>& args) {
+  std::string device, target, name;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--device") {
+      if (!take_value(args, i, device)) return 2;
+    } else if (args[i] == "--target") {
+      if (!take_value(args, i, target)) return 2;
+    } else if (args[i].rfind("--", 0) == 0 || !name.empty()) {
+      return usage();
+    } else {
+      name = args[i];
+    }
+  }
+  if (name.empty()) return usage();
+  Result<Listing> l = listing_for(device, target);
+  if (!l.is_ok()) {
+    std::fprintf(stderr, "tegula conformance show: %s\n", l.status().message().c_str());
+    return 1;
+  }
+  const CaseSpec* found = nullptr;
+  for (const CaseSpec& c : l->cases)
+    if (c.name == name) found = &c;
+  if (!found) {
+    std::fprintf(stderr, "tegula conformance show: no case '%s' (tegula conformance list%s%s shows the cases)\n", name.c_str(),
+                 device.empty() ? "" : (" --device " + device).c_str(), target.empty() ? "" : (" --target " + target).c_str());
+    return 1;
+  }
+  std::string where = !l->device.empty() ? l->device : "target " + target;
+  std::string launch;
+  for (const auto& [symbol, value] : found->symbols) launch += (launch.empty() ? "" : " ") + symbol + "=" + std::to_string(value);
+  std::printf("// conformance case %s (report row \"%s\"), for %s\n", found->name.c_str(), found->row.c_str(), where.c_str());
+  if (!launch.empty()) std::printf("// shape symbols: %s\n", launch.c_str());
+  if (!found->unsupported.empty()) std::printf("// NotSupported there: %s\n", found->unsupported.c_str());
+  std::printf("%s%s", found->kernel.c_str(), !found->kernel.empty() && found->kernel.back() == '\n' ? "" : "\n");
+  std::string run_on = l->device.empty() ? "" : " --device '" + l->device + "'";
+  std::printf("// reproduce: tegula conformance%s --filter '%s'\n", run_on.c_str(), found->name.c_str());
   return 0;
 }
 
@@ -262,6 +335,7 @@ int cli_main(const std::vector<std::string>& args) {
     }
   if (!args.empty()) {
     if (args[0] == "list") return cmd_list(args);
+    if (args[0] == "show") return cmd_show(args);
     if (args[0] == "verify") return cmd_verify(args);
     if (args[0] == "keygen") return cmd_keygen(args);
   }

@@ -6,6 +6,7 @@
 ///                      [--timeout S] [--seed N] [--strict] [--quick] [--no-offline]
 ///                      [--expectations DIR] [--quiet]
 ///   tegula conformance list [--device D | --target T] [--filter GLOBS] [--quick]
+///   tegula conformance show CASE [--device D | --target T]
 ///   tegula conformance verify REPORT [--no-library-check] [--recheck N]
 #pragma once
 

@@ -23,12 +23,13 @@ Filter::Filter(std::string_view text) {
   }
 }
 
-bool Filter::matches(const std::string& name) const {
+bool Filter::matches(const std::string& name, const std::string& row) const {
+  auto hit = [&](const std::string& g) { return glob_match(g, name) || (!row.empty() && glob_match(g, row)); };
   for (const std::string& g : exclude_)
-    if (glob_match(g, name)) return false;
+    if (hit(g)) return false;
   if (include_.empty()) return true;
   for (const std::string& g : include_)
-    if (glob_match(g, name)) return true;
+    if (hit(g)) return true;
   return false;
 }
 

@@ -1,7 +1,9 @@
 /// \file
 /// Case filters: comma-separated fnmatch globs over dotted case names ('*' also crosses
-/// dots). A glob starting with '-' excludes; a name is selected when it matches some
-/// including glob (or there are none) and no excluding one.
+/// dots) and over the report matrix's row labels ("fill shared", "gemm wgmma*"), so a row
+/// of report.html can be run again by its label. A glob starting with '-' excludes; a case
+/// is selected when its name or row matches some including glob (or there are none) and
+/// neither matches an excluding one.
 #pragma once
 
 #include <string>
@@ -16,7 +18,7 @@ class Filter {
 public:
   Filter() = default;
   explicit Filter(std::string_view text);
-  bool matches(const std::string& name) const;
+  bool matches(const std::string& name, const std::string& row = "") const;
 
 private:
   std::vector<std::string> include_, exclude_;

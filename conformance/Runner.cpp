@@ -18,6 +18,7 @@
 #include "conformance/Expectations.h"
 #include "conformance/Host.h"
 #include "conformance/Pool.h"
+#include "conformance/Progress.h"
 #include "conformance/Report.h"
 #include "conformance/Signing.h"
 #include "conformance/Suite.h"
@@ -72,44 +73,6 @@ std::string safe_name(const std::string& s) {
   return out;
 }
 
-class Progress {
-public:
-  Progress(const std::string& device, size_t total, bool quiet) : device_(device), total_(total), quiet_(quiet), tty_(isatty(2)) {}
-
-  void add(const Record& r) {
-    ++done_;
-    ++counts_[int(r.outcome)];
-    if (quiet_) return;
-    double now = seconds();
-    if (tty_ || done_ == total_ || now - last_ >= 10 || done_ % 500 == 0) {
-      last_ = now;
-      print(tty_ && done_ != total_);
-    }
-  }
-
-  void finish() {
-    if (!quiet_ && tty_) std::fputc('\n', stderr);
-  }
-
-  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-
-private:
-  void print(bool in_place) {
-    int64_t failed = counts_[int(Outcome::Fail)], crashed = counts_[int(Outcome::Crash)], timed_out = counts_[int(Outcome::Timeout)];
-    int64_t ok = counts_[int(Outcome::Pass)] + counts_[int(Outcome::QualityWarning)] + counts_[int(Outcome::CompileOnly)];
-    std::fprintf(stderr, "%s[%s] %zu/%zu  ok %lld  not supported %lld  fail %lld  crash %lld  timeout %lld  %.1f s%s", in_place ? "\r" : "",
-                 device_.c_str(), done_, total_, (long long)ok, (long long)counts_[int(Outcome::NotSupported)], (long long)failed,
-                 (long long)crashed, (long long)timed_out, seconds(), in_place ? "   " : "\n");
-    std::fflush(stderr);
-  }
-
-  std::string device_;
-  size_t total_ = 0, done_ = 0;
-  bool quiet_ = false, tty_ = false;
-  int64_t counts_[kNumOutcomes] = {};
-  double last_ = 0;
-  Clock::time_point start_ = Clock::now();
-};
 
 WorkerSpec worker_spec(const std::string& plugin, const Json& hello, const std::string& log_prefix, uint64_t seed, double timeout_s) {
   WorkerSpec s;
@@ -568,10 +531,10 @@ private:
     if (!o_.sign_key.empty()) {
       if (Status st = sign_bundle(out_, o_.sign_key); !st.is_ok()) return fatal("cannot sign the bundle: " + st.message());
     }
-    return print_summary(report, json_path);
+    return print_summary(report, html_path);
   }
 
-  int print_summary(const Json& report, const std::string& path) {
+  int print_summary(const Json& report, const std::string& html_path) {
     const Json& summary = *report.find("summary");
     {  // what needs attention is printed even with --quiet (which only silences progress)
       for (const DeviceRun& d : runs_) {
@@ -588,7 +551,7 @@ private:
         for (const Json& s : p.find("stale_expectations")->items())
           std::fprintf(stderr, "  stale expectation in %s: %s names no case\n", str(p, "name").c_str(), s.as_string().c_str());
     }
-    std::printf("%s: %s (%s)\n", str(summary, "verdict").c_str(), summary.find("counts")->dump().c_str(), path.c_str());
+    std::printf("%s\n", summary_line(summary, html_path).c_str());
     return int(summary.find("exit_status")->as_int());
   }
 

@@ -92,7 +92,7 @@ std::vector<CaseSpec> select_cases(const std::vector<CaseSpec>& cases, bool quic
   std::vector<CaseSpec> base = quick ? quick_subset(cases) : cases;
   std::vector<CaseSpec> out;
   for (CaseSpec& c : base)
-    if (filter.matches(c.name)) out.push_back(std::move(c));
+    if (filter.matches(c.name, c.row)) out.push_back(std::move(c));
   return out;
 }
 
