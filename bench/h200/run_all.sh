@@ -3,10 +3,12 @@
 # and Vulkan backends, the conformance suite on cuda:0 and the NVIDIA Vulkan device, and
 # the benchmarks beside cuBLAS. Steps are named on the command line, in order:
 #
-#   bash bench/h200/run_all.sh build tests conformance vkbench cudabench sanitizer
+#   bash bench/h200/run_all.sh build tests conformance vkbench cudabench cachebench sanitizer
 #
 # (ncu: a profile of one benchmark group, NCU_BENCH=norm NCU_KERNELS="name ...", into ncu.log.)
 #
+# (cachebench: compile-cache hits on cuda:0, bench/cache/cache_hit_bench.cpp, JSON lines in
+# run.log.)
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 #
 # Side by side with an earlier tree (the figures a change must not make worse): export a
@@ -51,7 +53,7 @@ for step in "$@"; do
       cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTEGULA_ENABLE_CPU=OFF "${extra[@]}" > /tmp/build.log 2>&1 \
         || { tail -30 /tmp/build.log; exit 1; }
       cmake --build "$BUILD" -j16 --target tegula tegula-conformance tegula_plugin_cuda tegula_plugin_vulkan tegula_plugin_reference tegula_plugin_null \
-        cuda_tests vulkan_tests vulkan_gemm_bench tegula_bench_cuda >> /tmp/build.log 2>&1 \
+        cuda_tests vulkan_tests vulkan_gemm_bench tegula_bench_cuda tegula_bench_cache >> /tmp/build.log 2>&1 \
         || { grep -E "error|FAILED" /tmp/build.log | head -30; exit 1; }
       "$BUILD/bin/tegula" devices ;;
     basebuild)
@@ -104,6 +106,8 @@ for step in "$@"; do
         echo "ncu $k rc=$?"
       done
       grep -E "^  [a-z_0-9]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" "$OUT/ncu.log" | head -80 ;;
+    cachebench)  # a compile-cache hit on cuda:0: median of 50 hits per example kernel
+      timeout 200 "$BUILD/bin/tegula_bench_cache" --device cuda:0 --reps 50 ;;
   esac
   stamp "$step"
 done

@@ -1,0 +1,127 @@
+/// \file
+/// Compile-cache hits through the public runtime on one device: what Device::compile costs
+/// when the cache holds the kernel (hash the request, read and check the entry, hand the
+/// executable to the plugin), beside the cold compile. Host-side, on any device: reference:0
+/// and cpu:0 on a workstation, cuda:0 on the H200 (bench/h200/run_all.sh, step cachebench).
+///
+///   build/bin/tegula_bench_cache [--device NAME] [--reps N] [KERNEL.tile ...]
+///
+/// One JSON line per kernel: cold_ms (an empty cache folder: parse, lower, plugin compile,
+/// store, load), first_hit_ms (the first compile in a new runtime on the filled folder),
+/// hit_ms and hit_min_ms (median and fastest of N more hits in that runtime, each timed from
+/// compile to the kernel's return, then freed untimed), and the runtime's parse and lowering
+/// counts over all the hits (0: a hit neither parses nor lowers).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tegula/tegula.hpp"
+
+using namespace tegula;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "tegula_bench_cache: %s\n", message.c_str());
+  std::exit(1);
+}
+
+std::string read_text(const std::string& path) {
+  std::string full = path.empty() || path[0] == '/' ? path : std::string(TEGULA_SOURCE_DIR) + "/" + path;
+  std::ifstream in(full);
+  if (!in) die("cannot read " + full);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Runtime open_on(const std::string& device, const std::string& cache) {
+  RuntimeOptions o;
+  o.manifest_paths = std::vector<std::string>{std::string(TEGULA_BINARY_DIR) + "/share/tegula/plugins.d"};
+  o.select_plugins = device.substr(0, device.find(':'));  // only the plugin the device needs
+  o.ignore_environment = true;
+  o.cache_dir = cache;
+  auto rt = Runtime::open(o);
+  if (!rt.is_ok()) die(rt.status().str());
+  return std::move(*rt);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string device = "reference:0";
+  int reps = 50;
+  std::vector<std::string> kernels;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--device" && i + 1 < argc) device = argv[++i];
+    else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--help") {
+      std::printf("usage: tegula_bench_cache [--device NAME] [--reps N] [KERNEL.tile ...]\n");
+      return 0;
+    } else if (!a.empty() && a[0] == '-') die("unknown option " + a);
+    else kernels.push_back(a);
+  }
+  if (kernels.empty())
+    kernels = {"examples/elementwise/silu_mul.tile", "examples/elementwise/silu_mul_parallel.tile", "examples/reduce/row_sum.tile",
+               "examples/softmax/softmax_rows.tile", "examples/gemm/gemm_f16.tile", "examples/gemm/gemm_bf16.tile"};
+  std::string cache = (std::filesystem::temp_directory_path() / ("tegula-bench-cache-hit-" + std::to_string(::getpid()))).string();
+  std::vector<double> all_hits;
+  for (const std::string& path : kernels) {
+    std::string text = read_text(path);
+    std::filesystem::remove_all(cache);
+    double cold_ms = 0;
+    {
+      Runtime rt = open_on(device, cache);
+      auto d = rt.find_device(device);
+      if (!d.is_ok()) die(d.status().str());
+      auto start = Clock::now();
+      auto k = d->compile(text);
+      cold_ms = ms_since(start);
+      if (!k.is_ok()) die(path + ": " + k.status().str());
+    }
+    Runtime rt = open_on(device, cache);
+    auto d = rt.find_device(device);
+    if (!d.is_ok()) die(d.status().str());
+    auto start = Clock::now();
+    auto first = d->compile(text);
+    double first_ms = ms_since(start);
+    if (!first.is_ok()) die(path + ": " + first.status().str());
+    if (first->cache_result() != TEGULA_CACHE_HIT) die(path + ": the second runtime's compile was not a cache hit");
+    std::vector<double> hits;
+    for (int r = 0; r < reps; ++r) {
+      start = Clock::now();
+      auto k = d->compile(text);
+      hits.push_back(ms_since(start));
+      if (!k.is_ok() || k->cache_result() != TEGULA_CACHE_HIT) die(path + ": a repeated compile was not a cache hit");
+    }
+    tegula_runtime_stats s = rt.stats();
+    all_hits.push_back(median(hits));
+    std::printf("{\"bench\":\"cache_hit\",\"device\":\"%s\",\"kernel\":\"%s\",\"cold_ms\":%.2f,\"first_hit_ms\":%.3f,"
+                "\"hit_ms\":%.3f,\"hit_min_ms\":%.3f,\"hits\":%d,\"ir_parses\":%llu,\"ir_lowerings\":%llu}\n",
+                device.c_str(), path.c_str(), cold_ms, first_ms, median(hits), *std::min_element(hits.begin(), hits.end()),
+                reps + 1, (unsigned long long)s.ir_parses, (unsigned long long)s.ir_lowerings);
+    std::fflush(stdout);
+  }
+  std::filesystem::remove_all(cache);
+  std::printf("{\"bench\":\"cache_hit_summary\",\"device\":\"%s\",\"kernels\":%zu,\"hit_ms_median_max\":%.3f}\n", device.c_str(),
+              kernels.size(), *std::max_element(all_hits.begin(), all_hits.end()));
+  return 0;
+}
