@@ -63,10 +63,11 @@ set(dev_env ${env} TEGULA_ADD_PLUGINS=${dev_build}/share/tegula/plugins.d)
 run(COMMAND ${dev_env} ${prefix}/bin/tegula plugins
     EXPECT "reference [^\n]*, ABI 1, 1 device\\(s\\)\n[^\n]*\n    library  ${dev_build}/lib/libtegula_reference.so")
 # A few families (copies, a reduction, an fma gemm: 19 cases today, seconds), each checked
-# against the float64 oracle: `conformant`, every case passing.
+# against the float64 oracle: `conformant`, every case passing (nothing but "N passed" in the
+# summary line).
 run(COMMAND ${dev_env} ${prefix}/bin/tegula conformance --device reference:0 --jobs 2 --quiet --out ${WORK_DIR}/report
             --filter "tegula.copy.global_fragment.f32.*,tegula.reduce.sum.*.exact,tegula.gemm.fma.*.exact"
-    EXPECT "^conformant: {\"Pass\":[1-9][0-9]*,\"Fail\":0,\"NotSupported\":0,\"CompileOnly\":0,\"QualityWarning\":0,\"Crash\":0,\"Timeout\":0}")
+    EXPECT "^conformant: [1-9][0-9]* cases, [1-9][0-9]* passed; report [^\n]*/report.html")
 
 # --- the vendor's test of it, against the installed harness.
 set(check_src ${WORK_DIR}/harness-check)
