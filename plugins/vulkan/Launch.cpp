@@ -2,7 +2,7 @@
 /// Launching: the arguments are checked by the SDK's validate_launch (kinds, buffers of this
 /// device, the grid the kernel's grid expressions give, tensors large enough, the lowering's
 /// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
-/// (32-bit element indices), packed into push
+/// (32-bit element indices, loops counted in i32: check_loop_counts), packed into push
 /// constants per the executable's interface, and a descriptor set from the batch's pool binds
 /// one storage buffer per tensor. A grid larger than the device's group counts runs as
 /// several dispatches (dispatch_grid).
@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "plugins/support/LaunchCheck.h"
+#include "plugins/support/LoopCounts.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
@@ -121,6 +122,9 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     Result<std::array<uint32_t, 3>> grid = plugin::validate_launch(executable->signature, *params, buffer_of, d);
     if (!grid.is_ok()) return plugin::launch_error("vulkan", grid.status());
     if (tg_error* e = check_vulkan_limits(k, executable->signature, params)) return e;
+    // The generated loops count in i32: a bound past it would run a truncated count.
+    Status counts = plugin::check_loop_counts(k, *params, *grid, 32);
+    if (!counts.is_ok()) return plugin::launch_error("vulkan", counts);
 
     // Push constants.
     const ShaderInterface& iface = executable->iface;
