@@ -45,6 +45,7 @@ void add_map_index_cases(Generator& g);  ///< called by add_map_cases
 void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);
+void add_out_of_range_cases(Generator& g);
 void add_exchange_cases(Generator& g);
 
 /// The gemm cases that force each instruction of `target`'s catalogue, for compiling
