@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,14 @@ struct CaseSpec {
   DType accumulator = DType::F32;    ///< Accumulate: the accumulator dtype
   DType operand = DType::F32;        ///< Accumulate: the input dtype (sets the product error)
   int64_t depth = 1;                 ///< Accumulate: terms summed per output (K)
+
+  /// The kernel accesses elements outside its tensors on purpose: it is judged by what the
+  /// device declares it does with such accesses (tegula_out_of_range), not by the oracle,
+  /// which refuses it (run_out_of_range_case).
+  bool out_of_range = false;
+  /// out_of_range cases: the value a silent device leaves in every element of each output
+  /// (loads outside read 0); none: every output is left as it was (stores outside dropped).
+  std::optional<double> silent_value;
 
   /// Non-empty: the device does not claim what the case needs (NotSupported, not run).
   std::string unsupported;

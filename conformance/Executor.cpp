@@ -165,6 +165,70 @@ Result<std::shared_ptr<Kernel>> compiled(DeviceContext& ctx, const CaseSpec& spe
   return shared;
 }
 
+/// Every buffer's whole image, read back (after a launch that failed, which launch_once
+/// does not read).
+Status read_back(const HostCase& h, const Buffers& bufs, std::vector<std::vector<uint8_t>>& read) {
+  read.assign(h.kernel.params.size(), {});
+  for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+    if (!h.kernel.params[i].is_tensor) continue;
+    read[i].resize(bufs.size(i, h.initial[i].size()));
+    TG_RETURN_IF_ERROR(bufs.buffers[i].read(read[i].data(), read[i].size()));
+  }
+  return Status::ok();
+}
+
+/// An erroneous case (CaseSpec::out_of_range), judged by what the device declares: detected
+/// (the launch or its synchronize fails), silent (it succeeds, stores outside are dropped
+/// and loads outside read 0) or, not run, undefined and undeclared. Either way nothing
+/// outside the tensors may change and inputs stay as they were. The detail says what the
+/// device declares, so the report records it.
+Record& judge_out_of_range(DeviceContext& ctx, Kernel& kernel, const HostCase& h, const CaseSpec& spec, Buffers& bufs, Record& r) {
+  Result<DeviceInfo> info = ctx.device.info();
+  uint32_t declared = info.is_ok() ? info->out_of_range : uint32_t(TEGULA_OUT_OF_RANGE_UNDECLARED);
+  std::string says = std::string("the device declares out-of-range accesses ") + out_of_range_name(declared);
+  if (declared != TEGULA_OUT_OF_RANGE_DETECTED && declared != TEGULA_OUT_OF_RANGE_SILENT) {
+    r.outcome = Outcome::NotSupported;
+    r.detail = says + ": an erroneous kernel is not run on it";
+    return r;
+  }
+  std::vector<std::vector<uint8_t>> read;
+  std::string stage;
+  Status launched = launch_once(ctx, kernel, h, spec, bufs, read, stage);
+  if (launched.is_ok() && declared == TEGULA_OUT_OF_RANGE_DETECTED)
+    return fail(r, "out_of_range", says + ", but the launch of a kernel that accesses past its tensor succeeded");
+  if (!launched.is_ok() && declared == TEGULA_OUT_OF_RANGE_SILENT)
+    return fail(r, "out_of_range", says + ", but the " + stage + " failed: " + launched.message());
+  if (!launched.is_ok()) {
+    (void)ctx.device.synchronize();
+    Status st = read_back(h, bufs, read);
+    if (!st.is_ok()) return fail(r, "launch", "reading the buffers back after the refused launch: " + st.message());
+  }
+  std::string check;
+  std::string why = check_guards_and_inputs(h, spec, bufs, read, check);
+  if (!why.empty()) return fail(r, check, says + ", and " + why);
+  if (declared == TEGULA_OUT_OF_RANGE_SILENT) {
+    for (size_t i = 0; i < h.kernel.params.size(); ++i) {
+      const ir::Param& p = h.kernel.params[i];
+      if (!p.is_tensor || spec.tensors[i].role == Role::Input) continue;
+      std::vector<uint8_t> want = h.initial[i];
+      size_t size = dtype_size(p.dtype);
+      if (spec.silent_value)
+        for (size_t at = 0; at + size <= want.size(); at += size) store_element(p.dtype, *spec.silent_value, want.data() + at);
+      std::vector<uint8_t> got = data_of(read[i], bufs.lead[i], want.size());
+      int64_t at = first_difference(want, got);
+      if (at < 0) continue;
+      size_t element = size_t(at) / size;
+      return fail(r, "out_of_range",
+                  says + ", but " + p.name + index_text(h.shapes[i], element) + " is " + describe_element(p.dtype, got.data() + element * size) +
+                      " where dropped stores and loads of 0 leave " + describe_element(p.dtype, want.data() + element * size));
+    }
+  }
+  r.outcome = Outcome::Pass;
+  r.detail = says + (launched.is_ok() ? ": the launch succeeded, nothing outside the tensors changed"
+                                      : ": the launch failed (" + launched.message() + "), nothing outside the tensors changed");
+  return r;
+}
+
 }  // namespace
 
 bool contains_mnemonic(const std::string& text, const std::string& pattern, std::string* found) {
@@ -232,6 +296,8 @@ Record run_case(DeviceContext& ctx, const CaseSpec& spec, uint64_t run_seed, con
     if (!b.is_ok()) return finish(fail(r, "launch", "allocating " + h.kernel.params[i].name + ": " + b.status().message()));
     bufs.buffers[i] = std::move(b).value();
   }
+
+  if (spec.out_of_range) return finish(judge_out_of_range(ctx, **kernel, h, spec, bufs, r));
 
   std::vector<std::vector<uint8_t>> first, second;
   std::string stage;

@@ -141,7 +141,7 @@ std::string render_html(const Json& report) {
   std::vector<std::string> rows;
   std::map<std::string, bool> seen_row;
   h += "<h2>Devices</h2>\n<table>\n<tr><th>device</th><th>kind</th><th>name</th><th>vendor</th><th>driver</th><th>toolkit</th>"
-       "<th>target</th><th>case list sha256</th><th>counts</th></tr>\n";
+       "<th>target</th><th>out of range</th><th>case list sha256</th><th>counts</th></tr>\n";
   if (const Json* devices = report.find("devices"); devices && devices->is_array()) {
     for (const Json& d : devices->items()) {
       device_names.push_back(str(d, "name"));
@@ -157,7 +157,8 @@ std::string render_html(const Json& report) {
       if (const Json* t = d.find("target")) target = str(*t, "name") + " (" + str(*t, "sha256").substr(0, 12) + ")";
       h += "<tr><td>" + esc(str(d, "name")) + "</td><td>" + esc(str(d, "kind")) + "</td><td>" + esc(id ? str(*id, "device_name") : "") +
            "</td><td>" + esc(id ? str(*id, "vendor") : "") + "</td><td>" + esc(id ? str(*id, "driver_version") : "") + "</td><td>" +
-           esc(id ? str(*id, "toolkit_version") : "") + "</td><td>" + esc(target) + "</td><td><code>" +
+           esc(id ? str(*id, "toolkit_version") : "") + "</td><td>" + esc(target) + "</td><td>" +
+           esc(id && id->find("out_of_range") ? str(*id, "out_of_range") : "undeclared") + "</td><td><code>" +
            esc(str(d, "case_list_sha256").substr(0, 16)) + "</code></td><td>" + esc(str(d, "counts")) + "</td></tr>\n";
     }
   }

@@ -231,7 +231,7 @@ private:
       run.name = name;
       run.plugin = plugin;
       for (const char* k : {"device_name", "vendor", "driver_version", "toolkit_version", "plugin_version", "memory_bytes",
-                            "compute_units", "device_type"})
+                            "compute_units", "device_type", "out_of_range"})
         if (const Json* v = d.find(k)) run.identity.set(k, *v);
       run.target_name = str(d, "target_name");
       run.target_json = str(d, "target_json");

@@ -26,6 +26,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_workload_cases(g);
   add_atomic_cases(g);
   add_control_cases(g);
+  add_out_of_range_cases(g);
   return cases;
 }
 
@@ -58,6 +59,7 @@ std::string case_text(const CaseSpec& c) {
   for (int64_t m : c.misalign) s += " " + std::to_string(m);
   s += "\ncheck " + std::to_string(int(c.check)) + " " + c.function + " " + dtype_name(c.operand) + " " + dtype_name(c.accumulator) +
        " " + std::to_string(c.depth) + "\n";
+  s += "out_of_range " + std::to_string(int(c.out_of_range)) + " " + (c.silent_value ? ir::print_float(*c.silent_value) : "-") + "\n";
   s += "unsupported " + c.unsupported + "\ninstruction " + c.instruction + " " + c.mnemonic + "\noffline " + c.offline_target + "\n";
   return s;
 }

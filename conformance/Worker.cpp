@@ -131,6 +131,7 @@ private:
       x.set("memory_bytes", int64_t(info->memory_bytes));
       x.set("compute_units", int64_t(info->compute_units));
       x.set("device_type", int64_t(info->device_type));
+      x.set("out_of_range", std::string(out_of_range_name(info->out_of_range)));
       x.set("target_name", info->target);
       Result<std::string> json = d.target_json();
       if (json.is_ok()) x.set("target_json", *json);

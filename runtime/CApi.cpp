@@ -200,6 +200,7 @@ tegula_error* tegula_device_get_info(const tegula_device* d, tegula_device_info*
   info.memory_bytes = i.memory_bytes;
   info.compute_units = i.compute_units;
   info.device_type = i.device_type;
+  info.out_of_range = i.out_of_range;
   write_output_struct(out, info);
   return nullptr;
 }

@@ -25,16 +25,19 @@ struct Guarded {
     value.struct_size = sizeof(T);
     std::memset(guard, 0xa5, sizeof(guard));
   }
-  /// Ok, or why the plugin's answer cannot be used.
-  Status check(const char* call, const char* type) const {
+  /// Ok, or why the plugin's answer cannot be used. `least` is the size of the struct's
+  /// first release: an older plugin answers that, and the fields appended since read as 0.
+  Status check(const char* call, const char* type, size_t least = sizeof(T)) const {
     for (unsigned char c : guard)
       if (c != 0xa5) return error(ErrorCode::Plugin, std::string(call) + " wrote past the end of " + type);
-    if (value.struct_size < sizeof(T))
+    if (value.struct_size < least)
       return error(ErrorCode::Plugin, std::string(call) + " answered a " + type + " of " +
                                           std::to_string(value.struct_size) + " bytes, the ABI needs " +
-                                          std::to_string(sizeof(T)));
+                                          std::to_string(least));
     return Status::ok();
   }
+  /// Whether the plugin's answer covers `field` (offset and size), appended after `least`.
+  bool covers(size_t offset, size_t size) const { return value.struct_size >= offset + size; }
 };
 
 Status null_output(const std::string& plugin, const char* call, const char* what) {
@@ -127,7 +130,7 @@ Status PluginInstance::enumerate_devices() {
     auto skip = [&](const Status& why) { skipped_devices_.push_back({device_name, name_, why.message()}); };
     Guarded<tg_device_properties> props;
     Status st = to_status(api_->device_properties(plugin_, i, &props.value), "device_properties");
-    if (st.is_ok()) st = props.check("device_properties", "tg_device_properties");
+    if (st.is_ok()) st = props.check("device_properties", "tg_device_properties", TG_DEVICE_PROPERTIES_SIZE_1);
     if (!st.is_ok()) {
       skip(st);
       continue;
@@ -139,6 +142,11 @@ Status PluginInstance::enumerate_devices() {
     d.memory_bytes = p.memory_bytes;
     d.compute_units = p.compute_units;
     d.device_type = p.device_type <= uint32_t(TG_DEVICE_TYPE_REFERENCE) ? p.device_type : uint32_t(TG_DEVICE_TYPE_UNKNOWN);
+    // Appended after the first release: an older plugin's answer ends before it, and a value
+    // past the enum is no declaration.
+    bool declares = props.covers(offsetof(tg_device_properties, out_of_range), sizeof(p.out_of_range));
+    d.out_of_range = declares && p.out_of_range <= uint32_t(TG_OUT_OF_RANGE_UNDEFINED) ? p.out_of_range
+                                                                                       : uint32_t(TG_OUT_OF_RANGE_UNDECLARED);
     struct Field {
       const char* value;
       std::string* out;

@@ -40,6 +40,7 @@ struct DeviceInfo {
   uint64_t memory_bytes = 0;
   uint32_t compute_units = 0;
   uint32_t device_type = 0;  ///< tg_device_type; unknown values read as 0
+  uint32_t out_of_range = 0;  ///< tg_out_of_range; undeclared (older plugins) and unknown values read as 0
   /// The plugin's own target description (device_target), when it gives one.
   bool has_target_json = false;
   std::string target_json;

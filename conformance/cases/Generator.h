@@ -46,6 +46,7 @@ void add_map_index_cases(Generator& g);  ///< called by add_map_cases
 void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);
+void add_out_of_range_cases(Generator& g);
 void add_exchange_cases(Generator& g);
 void add_workload_cases(Generator& g);  ///< the shipped example kernels (examples/)
 

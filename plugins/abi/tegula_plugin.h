@@ -135,7 +135,22 @@ typedef enum tg_device_type {
   TG_DEVICE_TYPE_REFERENCE = 3 /* a model for checking, not for speed */
 } tg_device_type;
 
-/* One device. Filled by device_properties; strings valid for the plugin lifetime. */
+/* What a device does when a kernel accesses an element outside its tensor (an erroneous
+ * program: a store or load past a tensor's extent, which the reference model refuses). */
+typedef enum tg_out_of_range {
+  TG_OUT_OF_RANGE_UNDECLARED = 0, /* the plugin does not say (one built before this field) */
+  TG_OUT_OF_RANGE_DETECTED = 1,   /* the launch, or the synchronize after it, fails with an error */
+  TG_OUT_OF_RANGE_SILENT = 2,     /* memory-safe but silent: stores outside are dropped, loads
+                                     outside read 0, and the launch succeeds */
+  TG_OUT_OF_RANGE_UNDEFINED = 3   /* anything: other memory may be read or written, the device
+                                     may fault */
+} tg_out_of_range;
+
+/* One device. Filled by device_properties; strings valid for the plugin lifetime.
+ * out_of_range was appended after the first release: a host passes struct_size of at least
+ * TG_DEVICE_PROPERTIES_SIZE_1 and a plugin writes only the fields that struct_size covers,
+ * answering the size it filled; a host that gets an answer ending before out_of_range reads
+ * TG_OUT_OF_RANGE_UNDECLARED. */
 typedef struct tg_device_properties {
   size_t struct_size;
   const void* next;
@@ -147,7 +162,12 @@ typedef struct tg_device_properties {
   uint64_t memory_bytes;       /* device memory, 0 if unknown */
   uint32_t compute_units;      /* SMs, CUs, cores; 0 if unknown */
   uint32_t device_type;        /* tg_device_type; hosts prefer accelerators by default */
+  uint32_t out_of_range;       /* tg_out_of_range: what the device does with accesses outside a
+                                  tensor (appended; see above) */
 } tg_device_properties;
+
+/* The size of tg_device_properties before out_of_range was appended. */
+#define TG_DEVICE_PROPERTIES_SIZE_1 offsetof(tg_device_properties, out_of_range)
 
 /* A target description handed over by the plugin (how a new accelerator describes itself).
  * data is valid for the plugin lifetime. */

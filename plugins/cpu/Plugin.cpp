@@ -7,6 +7,7 @@
 #include "plugins/cpu/Cpu.h"
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"
+#include "plugins/support/DeviceProperties.h"
 #include "targets/Target.h"
 
 #ifndef TEGULA_VERSION
@@ -86,10 +87,10 @@ tg_error* device_count(tg_plugin* plugin, uint32_t* out_count) {
 }
 
 tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
-  if (!plugin || !out || out->struct_size < sizeof(tg_device_properties))
+  if (!plugin || !plugin::device_properties_fit(out))
     return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: device_properties: bad argument");
   if (index != 0) return make_error(TG_ERR_NOT_FOUND, "cpu: there is only device 0");
-  out->struct_size = sizeof(tg_device_properties);
+  plugin::answer_device_properties_size(out);
   out->next = nullptr;
   out->name = plugin->device_name.c_str();
   out->vendor = plugin->host.vendor.c_str();
@@ -99,6 +100,8 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->memory_bytes = plugin->host.memory_bytes;
   out->compute_units = plugin->host.cores;
   out->device_type = TG_DEVICE_TYPE_CPU;
+  // Element loads and stores check their indices and fail the launch (codegen/Expr.cpp).
+  plugin::set_out_of_range(out, TG_OUT_OF_RANGE_DETECTED);
   return nullptr;
 }
 

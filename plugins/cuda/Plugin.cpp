@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include "plugins/cuda/Nvrtc.h"
+#include "plugins/support/DeviceProperties.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"
@@ -158,11 +159,11 @@ tg_error* device_count(tg_plugin* plugin, uint32_t* out_count) {
 
 tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
   return guarded("device_properties", [&]() -> tg_error* {
-    if (!plugin || !out || out->struct_size < sizeof(tg_device_properties))
+    if (!plugin || !plugin::device_properties_fit(out))
       return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: device_properties: bad argument");
     if (index >= plugin->infos.size()) return make_error(TG_ERR_NOT_FOUND, "cuda: no device " + std::to_string(index));
     const DeviceInfo& info = plugin->infos[index];
-    out->struct_size = sizeof(tg_device_properties);
+    plugin::answer_device_properties_size(out);
     out->next = nullptr;
     out->name = info.name.c_str();
     out->vendor = "NVIDIA";
@@ -172,6 +173,8 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
     out->memory_bytes = info.memory;
     out->compute_units = info.sms;
     out->device_type = TG_DEVICE_TYPE_GPU;
+    // Element accesses are not checked: one outside a tensor reaches whatever memory is there.
+    plugin::set_out_of_range(out, TG_OUT_OF_RANGE_UNDEFINED);
     return nullptr;
   });
 }

@@ -17,7 +17,8 @@ tg_error* null_device_properties(tg_plugin* plugin, uint32_t index,
   (void)plugin;
   (void)index;
   (void)out_properties;
-  /* TODO(null): name, vendor, the target description's name, versions, memory. */
+  /* TODO(null): name, vendor, the target description's name, versions, memory, and what the
+   * device does with an access outside a tensor (out_of_range: detected, silent, undefined). */
   return null_unimplemented("device_properties");
 }
 

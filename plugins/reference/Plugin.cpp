@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "plugins/reference/Reference.h"
+#include "plugins/support/DeviceProperties.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"
@@ -68,10 +69,10 @@ tg_error* device_count(tg_plugin* plugin, uint32_t* out_count) {
 }
 
 tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
-  if (!plugin || !out || out->struct_size < sizeof(tg_device_properties))
+  if (!plugin || !plugin::device_properties_fit(out))
     return make_error(TG_ERR_INVALID_ARGUMENT, "reference: device_properties: bad argument");
   if (index != 0) return make_error(TG_ERR_NOT_FOUND, "reference: there is only device 0");
-  out->struct_size = sizeof(tg_device_properties);
+  plugin::answer_device_properties_size(out);
   out->next = nullptr;
   out->name = "tegula reference interpreter";
   out->vendor = "tegula";
@@ -81,6 +82,8 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   out->memory_bytes = plugin::host_memory_bytes();
   out->compute_units = 1;
   out->device_type = TG_DEVICE_TYPE_REFERENCE;
+  // The interpreter refuses an element index outside its tensor before touching memory.
+  plugin::set_out_of_range(out, TG_OUT_OF_RANGE_DETECTED);
   return nullptr;
 }
 

@@ -12,7 +12,8 @@ namespace {
 
 constexpr char kMagic[8] = {'t', 'g', 'v', 'k', 's', 'p', 'v', 0};
 /// 2: the fields moved into the SDK container (plugins/support/Container.h).
-constexpr uint32_t kVersion = 2;
+// 3: the block base (and rasterised grid) push constants of split dispatches.
+constexpr uint32_t kVersion = 3;
 
 void put_u32(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
@@ -95,7 +96,7 @@ Result<Executable> read_executable(const void* data, size_t size) {
     pe.kind = w.u32();
     pe.offset = w.u32();
     // In 64 bits: a forged offset near 2^32 must not wrap around the check.
-    if (pe.kind > PushF64 || uint64_t(pe.offset) + push_entry_bytes(pe.kind) > i.push_bytes) w.ok = false;
+    if (pe.kind > kLastPushKind || (push_entry_is_grid(pe.kind) && pe.arg > 2) || uint64_t(pe.offset) + push_entry_bytes(pe.kind) > i.push_bytes) w.ok = false;
     i.push.push_back(pe);
   }
   if (!w.ok) return corrupt("a push constant lies outside the push-constant block");

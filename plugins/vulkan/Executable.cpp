@@ -166,7 +166,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
       if (b >= kernel->params.size() || !kernel->params[b].is_tensor)
         return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a binding names no tensor parameter");
     for (const PushEntry& p : iface.push)
-      if (p.arg >= kernel->params.size() + kernel->symbols().size())
+      if (!push_entry_is_grid(p.kind) && p.arg >= kernel->params.size() + kernel->symbols().size())
         return make_error(TG_ERR_CORRUPT, "vulkan: executable_load: a push constant names no argument");
     // read_executable checked every entry against push_bytes; this checks push_bytes against
     // the device (vkCmdPushConstants beyond maxPushConstantsSize is undefined).

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "plugins/support/DeviceProperties.h"
 #include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
@@ -404,13 +405,13 @@ static const char* vendor_name(uint32_t id) {
 }
 
 tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_properties* out) {
-  if (!plugin || !out || out->struct_size < sizeof(tg_device_properties))
+  if (!plugin || !plugin::device_properties_fit(out))
     return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: device_properties: bad argument");
   if (index >= plugin->physical.size())
     return make_error(TG_ERR_NOT_FOUND, "vulkan: no device " + std::to_string(index) + " (there are " +
                                             std::to_string(plugin->physical.size()) + ")");
   const PhysicalDevice& p = plugin->physical[index];
-  out->struct_size = sizeof(tg_device_properties);
+  plugin::answer_device_properties_size(out);
   out->next = nullptr;
   out->name = p.caps.name.c_str();
   out->vendor = vendor_name(p.caps.vendor_id);
@@ -426,6 +427,9 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
     case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: out->device_type = TG_DEVICE_TYPE_GPU; break;
     default: out->device_type = TG_DEVICE_TYPE_UNKNOWN; break;
   }
+  // Generated code tests every element index against its tensor (codegen/Access.cpp):
+  // stores outside are dropped, loads outside read 0, and nothing reports them.
+  plugin::set_out_of_range(out, TG_OUT_OF_RANGE_SILENT);
   return nullptr;
 }
 

@@ -2,9 +2,10 @@
 /// Launching: the arguments are checked by the SDK's validate_launch (kinds, buffers of this
 /// device, the grid the kernel's grid expressions give, tensors large enough, the lowering's
 /// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
-/// (32-bit element indices, the device's group counts), packed into
-/// push constants per the executable's interface, and a descriptor set from the batch's
-/// pool binds one storage buffer per tensor.
+/// (32-bit element indices, loops counted in i32: check_loop_counts), packed into push
+/// constants per the executable's interface, and a descriptor set from the batch's pool binds
+/// one storage buffer per tensor. A grid larger than the device's group counts runs as
+/// several dispatches (dispatch_grid).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "plugins/support/LaunchCheck.h"
+#include "plugins/support/LoopCounts.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
@@ -64,8 +66,8 @@ plugin::LaunchBuffer buffer_of(const void* device, size_t, const tg_buffer* buff
 
 /// What this backend needs beyond validate_launch, none of which a target description can
 /// express: the generated code indexes elements in 32 bits (push constants carry a tensor's
-/// offset in elements, symbols are i32), and the device's largest group count per dimension.
-tg_error* check_vulkan_limits(const tg_device* d, const ir::Kernel& k, const plugin::LaunchSignature& signature,
+/// offset in elements, symbols are i32).
+tg_error* check_vulkan_limits(const ir::Kernel& k, const plugin::LaunchSignature& signature,
                               const tg_launch_params* params) {
   for (size_t i = 0; i < params->arg_count; ++i) {
     const tg_launch_arg& a = params->args[i];
@@ -82,11 +84,30 @@ tg_error* check_vulkan_limits(const tg_device* d, const ir::Kernel& k, const plu
     if ((params->args[i].offset + need) / dtype_size(k.params[i].dtype) > uint64_t(INT32_MAX))
       return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: tensor '" + k.params[i].name + "' reaches past element 2^31");
   }
-  for (size_t dim = 0; dim < 3; ++dim)
-    if (params->grid[dim] > d->max_group_count[dim])
-      return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: grid[" + std::to_string(dim) + "] = " + std::to_string(params->grid[dim]) +
-                                                " exceeds the device's " + std::to_string(d->max_group_count[dim]));
   return nullptr;
+}
+
+/// Records the launch's grid as one dispatch per piece of at most the device's group counts
+/// (maxComputeWorkGroupCount) along each dimension, each told through the push constants
+/// where its blocks start; the blocks of a launch are independent, so no barrier separates
+/// the pieces. `push` holds the launch's other push constants.
+void dispatch_grid(const tg_device* d, VkCommandBuffer cmd, const tg_executable* e, std::vector<uint8_t>& push,
+                   const std::array<uint32_t, 3>& grid) {
+  const ShaderInterface& iface = e->iface;
+  for (const PushEntry& p : iface.push)
+    if (p.kind == PushGridCount) std::memcpy(&push[p.offset], &grid[p.arg], 4);
+  std::array<uint32_t, 3> step;
+  for (size_t dim = 0; dim < 3; ++dim) step[dim] = std::max<uint32_t>(d->max_group_count[dim], 1);
+  std::array<uint32_t, 3> base = {0, 0, 0};
+  for (base[2] = 0; base[2] < grid[2]; base[2] += std::min(step[2], grid[2] - base[2]))
+    for (base[1] = 0; base[1] < grid[1]; base[1] += std::min(step[1], grid[1] - base[1]))
+      for (base[0] = 0; base[0] < grid[0]; base[0] += std::min(step[0], grid[0] - base[0])) {
+        for (const PushEntry& p : iface.push)
+          if (p.kind == PushBlockBase) std::memcpy(&push[p.offset], &base[p.arg], 4);
+        if (!push.empty()) d->fn.vkCmdPushConstants(cmd, e->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
+        d->fn.vkCmdDispatch(cmd, std::min(step[0], grid[0] - base[0]), std::min(step[1], grid[1] - base[1]),
+                            std::min(step[2], grid[2] - base[2]));
+      }
 }
 
 }  // namespace
@@ -100,12 +121,16 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     const ir::Kernel& k = executable->kernel;
     Result<std::array<uint32_t, 3>> grid = plugin::validate_launch(executable->signature, *params, buffer_of, d);
     if (!grid.is_ok()) return plugin::launch_error("vulkan", grid.status());
-    if (tg_error* e = check_vulkan_limits(d, k, executable->signature, params)) return e;
+    if (tg_error* e = check_vulkan_limits(k, executable->signature, params)) return e;
+    // The generated loops count in i32: a bound past it would run a truncated count.
+    Status counts = plugin::check_loop_counts(k, *params, *grid, 32);
+    if (!counts.is_ok()) return plugin::launch_error("vulkan", counts);
 
     // Push constants.
     const ShaderInterface& iface = executable->iface;
     std::vector<uint8_t> push((iface.push_bytes + 3) / 4 * 4, 0);
     for (const PushEntry& p : iface.push) {
+      if (push_entry_is_grid(p.kind)) continue;  // dispatch_grid's
       const tg_launch_arg& a = params->args[p.arg];
       double value = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
       DType dt = p.arg < k.params.size() ? k.params[p.arg].dtype : DType::I32;
@@ -161,8 +186,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     VkCommandBuffer cmd = s->cmd;
     d->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, executable->pipeline);
     d->fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, executable->layout, 0, 1, &*set, 0, nullptr);
-    if (!push.empty()) d->fn.vkCmdPushConstants(cmd, executable->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, uint32_t(push.size()), push.data());
-    d->fn.vkCmdDispatch(cmd, params->grid[0], params->grid[1], params->grid[2]);
+    dispatch_grid(d, cmd, executable, push, *grid);
     full_barrier(d, cmd);
     if (++s->launches >= kBatchLaunches) return flush(queue);
     return nullptr;

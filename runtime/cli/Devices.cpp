@@ -60,13 +60,15 @@ int cmd_devices(const std::vector<std::string>& args) {
     note_skipped(*rt);
     return 0;
   }
-  std::printf("%-14s %-20s %-16s %-34s %s\n", "DEVICE", "PLUGIN", "TARGET", "NAME", "MEMORY");
+  // OUT-OF-RANGE: what the device does with an element access outside its tensor, as its
+  // plugin declares it (detected, silent, undefined, undeclared).
+  std::printf("%-14s %-20s %-16s %-34s %-10s %s\n", "DEVICE", "PLUGIN", "TARGET", "NAME", "MEMORY", "OUT-OF-RANGE");
   for (const Device& d : devices) {
     auto info = d.info();
     if (!info.is_ok()) continue;
     std::string plugin = info->plugin + " " + info->plugin_version;
-    std::printf("%-14s %-20s %-16s %-34s %s\n", info->name.c_str(), plugin.c_str(), info->target.c_str(),
-                info->device_name.c_str(), format_bytes(info->memory_bytes).c_str());
+    std::printf("%-14s %-20s %-16s %-34s %-10s %s\n", info->name.c_str(), plugin.c_str(), info->target.c_str(),
+                info->device_name.c_str(), format_bytes(info->memory_bytes).c_str(), out_of_range_name(info->out_of_range));
   }
   note_skipped(*rt);
   return 0;

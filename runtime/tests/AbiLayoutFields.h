@@ -29,7 +29,7 @@
   X(tg_device_properties, vendor) X(tg_device_properties, target)                                 \
   X(tg_device_properties, driver_version) X(tg_device_properties, toolkit_version)               \
   X(tg_device_properties, memory_bytes) X(tg_device_properties, compute_units)                   \
-  X(tg_device_properties, device_type)                                                               \
+  X(tg_device_properties, device_type) X(tg_device_properties, out_of_range)                         \
   X(tg_target_description, struct_size) X(tg_target_description, next)                           \
   X(tg_target_description, format) X(tg_target_description, data) X(tg_target_description, size) \
   X(tg_compile_request, struct_size) X(tg_compile_request, next) X(tg_compile_request, ir_format) \
@@ -51,4 +51,6 @@
   E(TG_ERR_OUT_OF_MEMORY) E(TG_ERR_DEVICE) E(TG_ERR_NOT_FOUND) E(TG_ERR_COMPILE) E(TG_ERR_CORRUPT) \
   E(TG_ERR_TIMEOUT) E(TG_ERR_INTERNAL) E(TG_LOG_ERROR) E(TG_LOG_WARN) E(TG_LOG_INFO)              \
   E(TG_LOG_DEBUG) E(TG_ARG_BUFFER) E(TG_ARG_I64) E(TG_ARG_F64) E(TG_ABI_VERSION_1)                \
-  E(TG_ABI_VERSION_MIN) E(TG_ABI_VERSION_CURRENT)
+  E(TG_ABI_VERSION_MIN) E(TG_ABI_VERSION_CURRENT) E(TG_OUT_OF_RANGE_UNDECLARED)                  \
+  E(TG_OUT_OF_RANGE_DETECTED) E(TG_OUT_OF_RANGE_SILENT) E(TG_OUT_OF_RANGE_UNDEFINED)              \
+  E(TG_DEVICE_PROPERTIES_SIZE_1)

@@ -32,6 +32,10 @@ TEST_CASE("tegula devices lists the reference device") {
   CHECK(out.find("reference:0") != std::string::npos);
   CHECK(out.find("tegula reference interpreter") != std::string::npos);
   CHECK(out.find("reference 0.1.0") != std::string::npos);
+  // What it does with an access outside a tensor, as the plugin declares it.
+  CHECK(out.find("OUT-OF-RANGE") != std::string::npos);
+  size_t line = out.find("reference:0");
+  CHECK(out.substr(line, out.find('\n', line) - line).find(" detected") != std::string::npos);
 }
 
 TEST_CASE("tegula devices notes skipped plugins; tegula plugins says why") {

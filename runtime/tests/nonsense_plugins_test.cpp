@@ -35,10 +35,17 @@ TEST_CASE("devices answering nonsense are skipped one by one") {
   CHECK(skip_reason(*rt, "bad_devices:0") == "device_properties: name is NULL");
   CHECK(skip_reason(*rt, "bad_devices:1") == "device_properties: name is longer than 256 bytes (or not NUL-terminated)");
   CHECK(skip_reason(*rt, "bad_devices:2") == "device_properties: vendor is not valid UTF-8");
+  // The first release's size: an older plugin's answer is fine (device_out_of_range_test).
   CHECK(skip_reason(*rt, "bad_devices:3") == "device_properties answered a tg_device_properties of 8 bytes, the ABI needs " +
-                                                 std::to_string(sizeof(tg_device_properties)));
+                                                 std::to_string(TG_DEVICE_PROPERTIES_SIZE_1));
   CHECK(skip_reason(*rt, "bad_devices:4") == "device_properties wrote past the end of tg_device_properties");
   CHECK(device_names(*rt) == std::vector<std::string>{"bad_devices:5", "bad_devices:6", "reference:0"});
+  // Device 5 declares an out-of-range behaviour outside the enum: no declaration.
+  auto five = rt->find_device("bad_devices:5");
+  REQUIRE(five.is_ok());
+  auto info = five->info();
+  REQUIRE(info.is_ok());
+  CHECK(info->out_of_range == TEGULA_OUT_OF_RANGE_UNDECLARED);
 }
 
 TEST_CASE("calls answering nonsense become errors") {

@@ -5,8 +5,11 @@
 /// Launch ABI: descriptor set 0, one storage buffer per tensor parameter (binding = the
 /// tensor's position among the tensor parameters), bound whole; a push-constant block with,
 /// per tensor, its element offset (u32), then per scalar parameter its value (i32, f32 or
-/// f64) and per shape symbol its value (i32), each at the offset the interface lists. The
-/// workgroup is the kernel's threads along x; the grid is the dispatch.
+/// f64) and per shape symbol its value (i32), then the block index the dispatch starts at
+/// along x, y, z (u32 each; the launch splits a grid larger than the device's group counts
+/// into several dispatches) and, for a rasterised 2-D grid, the whole grid along x and y
+/// (u32; the dispatch's own group count is one piece's), each at the offset the interface
+/// lists. The workgroup is the kernel's threads along x; a dispatch is one piece of the grid.
 #pragma once
 
 #include <cstdint>
@@ -19,13 +22,19 @@
 
 namespace tegula::vulkan {
 
-enum PushKind : uint32_t { PushTensorOffset = 0, PushI32 = 1, PushF32 = 2, PushF64 = 3 };
+/// PushBlockBase and PushGridCount describe the dispatch, not a launch argument: their
+/// PushEntry::arg is the grid dimension (0 to 2).
+enum PushKind : uint32_t { PushTensorOffset = 0, PushI32 = 1, PushF32 = 2, PushF64 = 3, PushBlockBase = 4, PushGridCount = 5 };
+constexpr uint32_t kLastPushKind = PushGridCount;
+
+/// Whether an entry of this kind names a grid dimension rather than a launch argument.
+inline bool push_entry_is_grid(uint32_t kind) { return kind == PushBlockBase || kind == PushGridCount; }
 
 /// The bytes a push-constant entry of this kind occupies (8 for f64, else 4).
 inline uint32_t push_entry_bytes(uint32_t kind) { return kind == PushF64 ? 8 : 4; }
 
 struct PushEntry {
-  uint32_t arg = 0;     ///< launch argument index
+  uint32_t arg = 0;     ///< launch argument index (a grid dimension for PushBlockBase, PushGridCount)
   uint32_t kind = 0;    ///< PushKind
   uint32_t offset = 0;  ///< bytes into the push-constant block
 };

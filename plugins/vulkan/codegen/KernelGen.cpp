@@ -47,17 +47,14 @@ static bool dtype_supported(const CodegenTarget& t, DType d) {
 
 // --- interface ---------------------------------------------------------------------------
 
-Status KernelGen::declare_interface() {
+Status KernelGen::declare_interface(int64_t raster) {
   // Built-in inputs.
   uint32_t uvec3 = m_.type_vector(T::U32, 3);
   in_workgroup_id_ = m_.global_variable(SCInput, uvec3);
   m_.decorate(in_workgroup_id_, DecBuiltIn, {BuiltInWorkgroupId});
-  in_num_workgroups_ = m_.global_variable(SCInput, uvec3);
-  m_.decorate(in_num_workgroups_, DecBuiltIn, {24 /* NumWorkgroups */});
   in_local_index_ = m_.global_variable(SCInput, m_.type(T::U32));
   m_.decorate(in_local_index_, DecBuiltIn, {BuiltInLocalInvocationIndex});
   m_.name(in_workgroup_id_, "tg_workgroup_id");
-  m_.name(in_num_workgroups_, "tg_num_workgroups");
   m_.name(in_local_index_, "tg_local_index");
 
   // Push constants: tensor offsets, then scalars, then symbols.
@@ -78,6 +75,12 @@ Status KernelGen::declare_interface() {
     else members.push_back({uint32_t(i), PushI32, T::I32});
   }
   for (size_t i = 0; i < symbols.size(); ++i) members.push_back({uint32_t(k_.params.size() + i), PushI32, T::I32});
+  // Where this dispatch's blocks start in the grid, and the whole grid that the rasterised
+  // order is computed over: a device's group counts (65535 per dimension on many) can be
+  // smaller than a grid, which the launch then runs as several dispatches.
+  for (uint32_t d = 0; d < 3; ++d) members.push_back({d, PushBlockBase, T::U32});
+  if (rasterised(raster))
+    for (uint32_t d = 0; d < 2; ++d) members.push_back({d, PushGridCount, T::U32});
   uint32_t offset = 0;
   std::vector<uint32_t> types;
   for (const Member& mb : members) {
@@ -98,8 +101,11 @@ Status KernelGen::declare_interface() {
     for (size_t i = 0; i < types.size(); ++i) {
       m_.member_decorate(block, uint32_t(i), DecOffset, {iface_.push[i].offset});
       uint32_t arg = iface_.push[i].arg;
-      std::string what = arg < k_.params.size() ? k_.params[arg].name : symbols_list[arg - k_.params.size()];
-      m_.member_name(block, uint32_t(i), iface_.push[i].kind == PushTensorOffset ? what + "_offset" : what);
+      uint32_t kind = iface_.push[i].kind;
+      std::string what = push_entry_is_grid(kind)  ? std::string(kind == PushBlockBase ? "tg_block_base_" : "tg_grid_") + "xyz"[arg]
+                         : arg < k_.params.size() ? k_.params[arg].name
+                                                  : symbols_list[arg - k_.params.size()];
+      m_.member_name(block, uint32_t(i), kind == PushTensorOffset ? what + "_offset" : what);
     }
     push_var_ = m_.global_variable(SCPushConstant, block);
     m_.name(push_var_, "tg_push");
@@ -575,7 +581,7 @@ Result<GeneratedShader> KernelGen::run() {
 }
 
 Status KernelGen::emit_interface(const ModulePlan& mp) {
-  TG_RETURN_IF_ERROR(declare_interface());
+  TG_RETURN_IF_ERROR(declare_interface(mp.kernel.raster));
   for (Buf& b : bufs_) {
     if (b.scope != ir::Scope::Global || !mp.atomic_targets.count(b.name)) continue;
     bool cas = b.elem == T::U16 || (b.dtype == DType::F32 && !t_.atomic_float32_add) ||
@@ -604,14 +610,18 @@ Result<uint32_t> KernelGen::emit_main(const ModulePlan& mp) {
   uint32_t main_fn = m_.begin_function(m_.type(T::Void), {}, nullptr);
   m_.name(main_fn, "main");
   tid_ = b_.load(in_local_index_, T::U32);
-  emit_block_indices(mp.kernel.raster);
-  // Scalars and shape symbols from the push constants.
+  // Scalars, shape symbols and the dispatch's place in the grid from the push constants.
+  Value block_base[3], grid_count[2];
   std::vector<std::string> symbols = k_.symbols();
   for (size_t m = 0; m < iface_.push.size(); ++m) {
     const PushEntry& pe = iface_.push[m];
     uint32_t ptr = b_.chain(SCPushConstant, push_member_types_[m], push_var_, {b_.cu(uint32_t(m)).id});
     T ty = pe.kind == PushF64 ? T::F64 : pe.kind == PushF32 ? T::F32 : pe.kind == PushI32 ? T::I32 : T::U32;
     Value v = b_.load(ptr, ty);
+    if (push_entry_is_grid(pe.kind)) {
+      (pe.kind == PushBlockBase ? block_base : grid_count)[pe.arg] = b_.bitcast(v, T::I32);
+      continue;
+    }
     if (pe.kind == PushTensorOffset) {
       if (Buf* b = find_buf(k_.params[pe.arg].name)) b->offset = b_.bitcast(v, T::I32);
       continue;
@@ -624,6 +634,7 @@ Result<uint32_t> KernelGen::emit_main(const ModulePlan& mp) {
     if (p.dtype == DType::Bool) v = b_.convert(v, T::Bool);
     var_scopes_.front()[p.name] = Var{v, 0, v.ty};
   }
+  emit_block_indices(mp.kernel.raster, block_base, grid_count);
   // Global tensor shapes.
   for (Buf& b : bufs_) {
     if (b.scope != ir::Scope::Global) continue;
@@ -645,16 +656,19 @@ Result<uint32_t> KernelGen::emit_main(const ModulePlan& mp) {
   return main_fn;
 }
 
-void KernelGen::emit_block_indices(int64_t raster) {
-  // Block indices (with the rasterised order when the lowering asked for it).
+bool KernelGen::rasterised(int64_t raster) const { return raster > 1 && k_.grid.size() == 2; }
+
+void KernelGen::emit_block_indices(int64_t raster, const Value* block_base, const Value* grid_count) {
+  // Block indices: the dispatch's workgroup plus where the dispatch starts (a grid in
+  // several dispatches; launch_grid keeps every index below 2^31), with the rasterised
+  // order over the whole grid when the lowering asked for it.
   uint32_t uvec3 = m_.type_vector(T::U32, 3);
   Value wg = b_.op_type(OpLoad, uvec3, {in_workgroup_id_});
   Value idx[3];
-  for (uint32_t i = 0; i < 3; ++i) idx[i] = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {wg.id, i}), T::I32);
-  if (raster > 1 && k_.grid.size() == 2) {
-    Value nw = b_.op_type(OpLoad, uvec3, {in_num_workgroups_});
-    Value gx = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 0}), T::I32);
-    Value gy = b_.bitcast(b_.op(OpCompositeExtract, T::U32, {nw.id, 1}), T::I32);
+  for (uint32_t i = 0; i < 3; ++i) idx[i] = b_.add(b_.bitcast(b_.op(OpCompositeExtract, T::U32, {wg.id, i}), T::I32), block_base[i]);
+  if (rasterised(raster)) {
+    Value gx = grid_count[0];
+    Value gy = grid_count[1];
     Value g = b_.ci(int32_t(raster));
     Value pid = b_.add(idx[0], b_.mul(gx, idx[1]));
     Value per_group = b_.mul(g, gx);
@@ -668,7 +682,7 @@ void KernelGen::emit_block_indices(int64_t raster) {
 }
 
 Status KernelGen::emit_entry_point(uint32_t main_fn) {
-  std::vector<uint32_t> interface{in_workgroup_id_, in_num_workgroups_, in_local_index_};
+  std::vector<uint32_t> interface{in_workgroup_id_, in_local_index_};
   m_.entry_point(ModelGLCompute, main_fn, "main", interface);
   m_.execution_mode(main_fn, ModeLocalSize, {uint32_t(k_.threads), 1, 1});
   // The IR keeps subnormals; ask drivers that would flush them not to (SPV_KHR_float_controls).

@@ -118,12 +118,16 @@ public:
   Status emit_interface(const ModulePlan& mp);
   /// The entry function: block indices, push constants, tensor shapes and the body.
   Result<uint32_t> emit_main(const ModulePlan& mp);
-  void emit_block_indices(int64_t raster);
+  /// bx, by, bz from the dispatch's workgroup and the push constants' block base (and, for a
+  /// rasterised grid, the whole grid's counts).
+  void emit_block_indices(int64_t raster, const Value* block_base, const Value* grid_count);
+  /// Whether the lowering's lower.raster remaps this kernel's block order (a 2-D grid).
+  bool rasterised(int64_t raster) const;
   /// The entry point, its execution modes and the interface's last fields.
   Status emit_entry_point(uint32_t main_fn);
 
   // --- setup (KernelGen.cpp) --------------------------------------------------------
-  Status declare_interface();
+  Status declare_interface(int64_t raster);
   Status declare_alloc(const ir::Stmt& s);
   Buf* find_buf(const std::string& name);
 
@@ -329,7 +333,7 @@ public:
   std::vector<std::map<std::string, Var>> var_scopes_;
   uint32_t push_var_ = 0;
   std::vector<uint32_t> push_member_types_;
-  uint32_t in_workgroup_id_ = 0, in_local_index_ = 0, in_num_workgroups_ = 0;
+  uint32_t in_workgroup_id_ = 0, in_local_index_ = 0;
   Value tid_;   ///< U32 invocation index
   bool uses_subgroup_ = false;
   bool uses_coopmat_ = false;

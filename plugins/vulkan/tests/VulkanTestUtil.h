@@ -174,6 +174,7 @@ struct RunSpec {
   bool validate = true;
   /// Also check the device's outputs against the kernel's direct computation (examples).
   bool direct = false;
+  uint32_t raster_group = 0;  ///< CompileOptions::raster_group
 };
 
 /// "" when the device matches the interpreter, else what went wrong.
@@ -199,6 +200,7 @@ inline std::string run_compare(const RunSpec& spec) {
   }
   CompileOptions co;
   co.use_cache = false;
+  co.raster_group = spec.raster_group;
   auto kernel = e.dev->compile(spec.text, co);
   if (!kernel.is_ok()) return "compile: " + kernel.status().str();
   std::vector<Buffer> buffers;

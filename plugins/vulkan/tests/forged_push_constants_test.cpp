@@ -22,13 +22,13 @@ TEST_CASE("executables with push constants outside their block are refused") {
   std::string json = p.target_json(0);
   auto t = parse_target(json, "device");
   REQUIRE(t.is_ok());
-  // silu_mul(X, Z, Y: bf16[N]): three tensor offsets and N, 16 bytes.
+  // silu_mul(X, Z, Y: bf16[N]): three tensor offsets, N and the block base x, y, z: 28 bytes.
   std::string good = p.compile_offline(json, lowered_text(example_text("elementwise/silu_mul.tile"), *t));
   REQUIRE(!good.empty());
   auto original = read_executable(good.data(), good.size());
   REQUIRE(original.is_ok());
-  REQUIRE(original->iface.push.size() == 4);
-  REQUIRE(original->iface.push_bytes == 16);
+  REQUIRE(original->iface.push.size() == 7);
+  REQUIRE(original->iface.push_bytes == 28);
   tg_device* d = nullptr;
   REQUIRE(p.code(p.api()->device_open(p.handle(), 0, &d)) == TG_OK);
   // The executable with one edit, its digest recomputed (write_executable).
@@ -53,7 +53,7 @@ TEST_CASE("executables with push constants outside their block are refused") {
   };
   CHECK(load(forge([](ShaderInterface&) {})) == TG_OK);
 
-  std::string f64_at_end = forge([](ShaderInterface& i) { i.push.back().kind = PushF64; });  // bytes 12-19 of 16
+  std::string f64_at_end = forge([](ShaderInterface& i) { i.push.back().kind = PushF64; });  // bytes 24-31 of 28
   CHECK(load(f64_at_end) == TG_ERR_CORRUPT);
   CHECK(describe(f64_at_end) == TG_ERR_CORRUPT);
 
@@ -61,8 +61,16 @@ TEST_CASE("executables with push constants outside their block are refused") {
   CHECK(load(wrapping) == TG_ERR_CORRUPT);
   CHECK(describe(wrapping) == TG_ERR_CORRUPT);
 
-  std::string past_block = forge([](ShaderInterface& i) { i.push.back().offset = 16; });
+  std::string past_block = forge([](ShaderInterface& i) { i.push.back().offset = 28; });
   CHECK(load(past_block) == TG_ERR_CORRUPT);
+
+  // A block base names a grid dimension; there are three.
+  REQUIRE(original->iface.push.back().kind == PushBlockBase);
+  std::string fourth_dim = forge([](ShaderInterface& i) { i.push.back().arg = 3; });
+  CHECK(load(fourth_dim) == TG_ERR_CORRUPT);
+  CHECK(describe(fourth_dim) == TG_ERR_CORRUPT);
+  std::string unknown_kind = forge([](ShaderInterface& i) { i.push.back().kind = kLastPushKind + 1; });
+  CHECK(load(unknown_kind) == TG_ERR_CORRUPT);
 
   // Every entry inside the block, but the block larger than any device offers (the limit is
   // at most a few KiB).

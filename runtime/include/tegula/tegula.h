@@ -232,6 +232,16 @@ typedef enum tegula_device_type {
   TEGULA_DEVICE_TYPE_REFERENCE = 3
 } tegula_device_type;
 
+/* What the device does when a kernel accesses an element outside its tensor (an erroneous
+ * program), as its plugin declares it (tg_out_of_range in the plugin ABI). */
+typedef enum tegula_out_of_range {
+  TEGULA_OUT_OF_RANGE_UNDECLARED = 0, /* the plugin does not say */
+  TEGULA_OUT_OF_RANGE_DETECTED = 1,   /* the launch or the next synchronize fails with an error */
+  TEGULA_OUT_OF_RANGE_SILENT = 2,     /* memory-safe but silent: stores outside are dropped,
+                                         loads outside read 0 */
+  TEGULA_OUT_OF_RANGE_UNDEFINED = 3   /* anything may happen, to other memory too */
+} tegula_out_of_range;
+
 typedef struct tegula_device_info {
   size_t struct_size;
   const char* name; /* "cuda:0"; strings valid until tegula_runtime_close */
@@ -245,6 +255,8 @@ typedef struct tegula_device_info {
   uint64_t memory_bytes;       /* 0 when unknown */
   uint32_t compute_units;      /* 0 when unknown */
   uint32_t device_type;        /* tegula_device_type */
+  uint32_t out_of_range;       /* tegula_out_of_range (appended: a caller's older, smaller
+                                  struct does not get it) */
 } tegula_device_info;
 
 tegula_error* tegula_device_get_info(const tegula_device* device, tegula_device_info* out_info);

@@ -72,7 +72,18 @@ struct DeviceInfo {
   uint64_t memory_bytes = 0;
   uint32_t compute_units = 0;
   uint32_t device_type = TEGULA_DEVICE_TYPE_UNKNOWN;
+  uint32_t out_of_range = TEGULA_OUT_OF_RANGE_UNDECLARED;  ///< tegula_out_of_range
 };
+
+/// "detected", "silent", "undefined" or "undeclared": a tegula_out_of_range's name.
+inline const char* out_of_range_name(uint32_t v) {
+  switch (v) {
+    case TEGULA_OUT_OF_RANGE_DETECTED: return "detected";
+    case TEGULA_OUT_OF_RANGE_SILENT: return "silent";
+    case TEGULA_OUT_OF_RANGE_UNDEFINED: return "undefined";
+  }
+  return "undeclared";
+}
 
 struct CompileOptions {
   std::string source_name = "<kernel>";
@@ -270,7 +281,7 @@ public:
     TG_RETURN_IF_ERROR(status_from(tegula_device_get_info(handle_, &i)));
     return DeviceInfo{i.name,        i.plugin, i.plugin_version,  i.target,       i.device_name,
                       i.vendor,      i.driver_version, i.toolkit_version, i.memory_bytes, i.compute_units,
-                      i.device_type};
+                      i.device_type, i.out_of_range};
   }
   /// The device's target description as canonical JSON.
   Result<std::string> target_json() const {

@@ -85,7 +85,11 @@ TP_ENTRY tg_error* bad_properties(tg_plugin* p, uint32_t index, tg_device_proper
     case 2: out->vendor = bad_utf8; break;                    /* not UTF-8 */
     case 3: out->struct_size = 8; break;                      /* too small */
     case 4: memset((char*)out + sizeof(*out), 0x5a, 32); break; /* writes past the struct */
-    default: break;                                           /* 5, 6: fine */
+    case 5:                                                   /* an out_of_range past the enum */
+      out->struct_size = sizeof(*out);
+      out->out_of_range = 77;
+      break;
+    default: break;                                           /* 6: fine */
   }
   return NULL;
 }

@@ -1,0 +1,38 @@
+/// \file
+/// Loop counts a backend can hold: for a backend whose serial loops count in fewer bits than
+/// the IR's 64 (Vulkan counts in i32), the check that refuses a launch in which a `for` or
+/// `pipelined` loop's bounds could leave its range, instead of running a truncated count
+/// (2^32 + 1 iterations as 1, 2^62 as none) and reporting success.
+///
+/// The bounds are evaluated over intervals from what the launch fixes: shape symbols and
+/// scalars are their values, bx/by/bz range over the grid, an enclosing loop's variable over
+/// its bounds, a parallel loop's over its extent, an element load over its dtype's values,
+/// and a float operand (cast to an integer) over the integer dtype. Every value computed on
+/// the way to a bound (a product `M * N` that wraps before a division brings it back counts
+/// too), both bounds and the trip count must lie within the range, less a margin for the
+/// indices the generated loop computes past the last iteration (the next one's prefetch).
+/// The check is conservative where it must be: a bound read from an element is counted as
+/// its dtype's whole range.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/Status.h"
+#include "ir/IR.h"
+#include "plugins/abi/tegula_plugin.h"
+
+namespace tegula::plugin {
+
+/// How far from the edges of the counter's range a loop's bounds must stay: the generated
+/// loops compute up to a few indices past the last iteration.
+inline constexpr int64_t kLoopCountMargin = 16;
+
+/// OK when every serial loop of `k` can be counted in a signed `bits`-bit integer (2 to 63)
+/// for this launch (arguments as validate_launch accepted them, `grid` the blocks it
+/// returned); else Unsupported, naming the loop's location, the bound and the range it
+/// could take.
+Status check_loop_counts(const ir::Kernel& k, const tg_launch_params& params, const std::array<uint32_t, 3>& grid,
+                         int bits);
+
+}  // namespace tegula::plugin
