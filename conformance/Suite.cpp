@@ -24,6 +24,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_exchange_cases(g);
   add_atomic_cases(g);
   add_control_cases(g);
+  add_block_load_cases(g);
   return cases;
 }
 
@@ -31,6 +32,7 @@ std::vector<CaseSpec> build_offline_suite(const TargetDescription& target) {
   std::vector<CaseSpec> cases;
   Generator g(target, cases);
   add_offline_gemm_cases(g, target.name);
+  add_offline_block_load_cases(g, target.name);
   return cases;
 }
 

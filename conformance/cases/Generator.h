@@ -46,10 +46,13 @@ void add_parallel_cases(Generator& g);
 void add_atomic_cases(Generator& g);
 void add_control_cases(Generator& g);
 void add_exchange_cases(Generator& g);
+void add_block_load_cases(Generator& g);
 
 /// The gemm cases that force each instruction of `target`'s catalogue, for compiling
 /// offline (CompileOnly): one per instruction shape, on the instruction's own layout.
 void add_offline_gemm_cases(Generator& g, const std::string& offline_target);
+/// The block-load cases the offline target claims, for compiling offline (CompileOnly).
+void add_offline_block_load_cases(Generator& g, const std::string& offline_target);
 
 namespace kt {
 
