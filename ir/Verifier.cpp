@@ -5,6 +5,7 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/BlockLoads.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 
@@ -405,7 +406,7 @@ private:
     if (ctx.tiles)
       return fail(e->loc, "element load '" + e->name + "[...]' cannot appear in a map (a map reads whole tiles); use a "
                               "parallel loop, or read the value into a loop bound, an if or an offset");
-    if (ctx.uniform) TG_RETURN_IF_ERROR(check_block_load(e, ctx, *ent));
+    if (ctx.uniform) TG_RETURN_IF_ERROR(check_block_load(e, ent->buffer, ctx.no_block_index, written_));
     if (e->args.size() != ent->buffer.shape.size())
       return fail(e->loc, "'" + e->name + "' has " + std::to_string(ent->buffer.shape.size()) + " dimensions, indexed with " +
                               std::to_string(e->args.size()));
@@ -414,28 +415,6 @@ private:
       if (!t.is_index()) return fail(i->loc, "index into '" + e->name + "' must be an integer");
     }
     return value_type_of(ent->buffer.dtype);
-  }
-
-  /// A block-level load (a loop bound, an if condition, a tile offset, a fill value): one
-  /// value for the whole block, so it reads an integer element of a global tensor that the
-  /// kernel does not write (blocks run in any order, and threads of one block would each
-  /// read before or after a write). Why only global integers: shared and fragment elements
-  /// are spread over the threads, and a float bound or offset is no index.
-  Status check_block_load(const Expr& e, const ExprCtx& ctx, const Entity& ent) {
-    const std::string& n = e->name;
-    if (ctx.no_block_index)
-      return fail(e->loc, "the grid cannot depend on the tensor element '" + n + "[...]': it is computed before launch");
-    if (ent.buffer.scope != Scope::Global)
-      return fail(e->loc, "block-level load of '" + n + "', a " + scope_name(ent.buffer.scope) +
-                              " buffer: only elements of global tensors are one value for the whole block (inside a "
-                              "parallel loop any buffer can be read by index)");
-    if (!dtype_is_int(ent.buffer.dtype))
-      return fail(e->loc, "block-level load of '" + n + "' (" + dtype_name(ent.buffer.dtype) +
-                              "): loop bounds, offsets and conditions read integer tensors (i32, i8, u8)");
-    if (written_.count(n))
-      return fail(e->loc, "block-level load of '" + n + "', which this kernel writes: blocks run in any order, so the "
-                              "value read would race with those writes; pass the indices in a tensor the kernel only reads");
-    return Status::ok();
   }
 
   Result<Type> infer_tile(const Expr& e, const ExprCtx& ctx) {
@@ -474,13 +453,6 @@ private:
     return Type::index();
   }
 
-  static const ExprNode* first_load(const Expr& e) {
-    if (e->kind == ExprKind::Load) return e.get();
-    for (const Expr& a : e->args)
-      if (const ExprNode* l = first_load(a)) return l;
-    return nullptr;
-  }
-
   // --- tiles ------------------------------------------------------------------------
   Result<const BufferInfo*> resolve_buffer(const TileRef& t) {
     const Entity* ent = lookup(t.buffer);
@@ -499,13 +471,7 @@ private:
     for (const Expr& o : t.offsets) {
       TG_ASSIGN_OR_RETURN(Type ty, infer(o, ctx));
       if (!ty.is_index()) return fail(o->loc, std::string(what) + " into '" + t.buffer + "' must be an integer");
-      // A global tile is masked wherever its origin lands; a shared or fragment tile must
-      // lie inside its buffer, which no check can promise for a value read from memory.
-      if (!uniform || b.scope == Scope::Global) continue;
-      if (const ExprNode* l = first_load(o))
-        return fail(l->loc, "offset into '" + t.buffer + "', a " + scope_name(b.scope) + " buffer, reads '" + l->name +
-                                "[...]': only offsets into global tensors (which are masked at their edges) may come "
-                                "from tensor values");
+      if (uniform) TG_RETURN_IF_ERROR(check_loaded_offset(t, b, o));
     }
     return Status::ok();
   }
