@@ -29,6 +29,7 @@ enum class Values : unsigned char {
   Special,       ///< inf, NaN, max normal, subnormals, -0, ... between random values
   SignedZeros,   ///< +0 and -0 at random (max/min: -0 < +0, whatever the operand order)
   Indices,       ///< random indices in [0, index_limit)
+  Offsets,       ///< segment starts: 0, then nondecreasing up to index_limit, with empty and one-long segments
   Bits,          ///< random bit patterns (copies: every encoding must survive)
 };
 
@@ -43,7 +44,7 @@ enum class Role : unsigned char {
 struct TensorSpec {
   Role role = Role::Input;
   Values values = Values::Lattice;
-  int64_t index_limit = 0;  ///< Values::Indices
+  int64_t index_limit = 0;  ///< Values::Indices and Values::Offsets
 };
 
 /// The ways outputs are compared; the numbers live in the tolerance table (Tolerances.h).

@@ -1,5 +1,6 @@
 #include "conformance/Inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -151,6 +152,7 @@ std::vector<uint8_t> make_values(DType d, Values values, int64_t count, uint64_t
       specials.push_back(x);
     }
   }
+  int64_t offset = 0;  // Values::Offsets: the previous element
   for (int64_t i = 0; i < count; ++i) {
     uint8_t* p = out.data() + size_t(i) * bytes;
     switch (values) {
@@ -177,6 +179,15 @@ std::vector<uint8_t> make_values(DType d, Values values, int64_t count, uint64_t
         break;
       }
       case Values::Indices: store(d, double(rng.integer(0, index_limit > 0 ? index_limit - 1 : 0)), p); break;
+      case Values::Offsets: {
+        // Segment i (from offset i - 1 to offset i) is empty when i % 4 == 1, one long when
+        // i % 4 == 2, else of a random length around twice the mean; clamped to the limit.
+        int64_t mean = count > 1 ? std::max<int64_t>(1, index_limit / (count - 1)) : 1;
+        int64_t length = i % 4 == 1 ? 0 : i % 4 == 2 ? 1 : rng.integer(2, std::max<int64_t>(2, 2 * mean));
+        offset = i == 0 ? 0 : std::min(index_limit, offset + length);
+        store(d, double(offset), p);
+        break;
+      }
       case Values::Bits: {
         if (d == DType::Bool) {
           store(d, double(rng.next() & 1), p);
@@ -207,6 +218,7 @@ const char* values_name(Values v) {
     case Values::Special: return "special";
     case Values::SignedZeros: return "signed_zeros";
     case Values::Indices: return "indices";
+    case Values::Offsets: return "offsets";
     case Values::Bits: return "bits";
   }
   return "?";

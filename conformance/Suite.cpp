@@ -27,6 +27,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_atomic_cases(g);
   add_control_cases(g);
   add_out_of_range_cases(g);
+  add_block_load_cases(g);
   return cases;
 }
 
@@ -44,6 +45,7 @@ std::vector<CaseSpec> build_offline_suite(const TargetDescription& target) {
     c.offline_target = target.name;
     cases.push_back(std::move(c));
   }
+  add_offline_block_load_cases(g, target.name);
   return cases;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct GlobalWrite {
   std::vector<Expr> offsets;     ///< one per dimension of the tensor (0 where none is written)
   std::vector<int64_t> extent;   ///< one per dimension; empty when it is not known
   RangeMap loop_vars;
+  std::set<std::string> data_vars;  ///< loop variables whose bounds read tensor values
 };
 
 /// An offset as `sum(block[g] * b_g) + rest`, with the range of the rest (nullopt when a
@@ -121,7 +123,29 @@ RangeMap body_vars(const Stmt& s, RangeMap vars) {
   return vars;
 }
 
-void collect_writes(const Block& b, const RangeMap& vars, const BufferMap& buffers, std::vector<GlobalWrite>& out) {
+/// The tensor element an expression reads, directly or through a loop variable whose bounds
+/// read one (`for j in Cu[bx] .. Cu[bx + 1]`): a value no range analysis knows.
+const Expr* data_source(const Expr& e, const std::set<std::string>& data_vars) {
+  if (e->kind == ExprKind::Load || (e->kind == ExprKind::Var && data_vars.count(e->name))) return &e;
+  for (const Expr& a : e->args)
+    if (const Expr* d = data_source(a, data_vars)) return d;
+  return nullptr;
+}
+
+/// `data_vars` with the variables `s` binds added where their bounds read tensor values,
+/// and removed where they do not (an inner variable hides an outer one of the same name).
+std::set<std::string> body_data_vars(const Stmt& s, std::set<std::string> data_vars) {
+  bool loaded = false;
+  for (const Expr& e : s.exprs) loaded = loaded || data_source(e, data_vars);
+  for (const std::string& v : s.vars) {
+    if (loaded && s.op != OpKind::Parallel) data_vars.insert(v);
+    else data_vars.erase(v);
+  }
+  return data_vars;
+}
+
+void collect_writes(const Block& b, const RangeMap& vars, const std::set<std::string>& data_vars, const BufferMap& buffers,
+                    std::vector<GlobalWrite>& out) {
   for (const Stmt& s : b.stmts) {
     // atomic_add's writes are meant to meet: the hardware orders them.
     if (s.op != OpKind::AtomicAdd)
@@ -129,7 +153,7 @@ void collect_writes(const Block& b, const RangeMap& vars, const BufferMap& buffe
         if (!writes(a.access) || !a.operand) return;
         auto it = buffers.find(a.buffer);
         if (it == buffers.end() || it->second.scope != Scope::Global) return;
-        GlobalWrite w{&s, a.operand, a.operand->offsets, {}, vars};
+        GlobalWrite w{&s, a.operand, a.operand->offsets, {}, vars, data_vars};
         size_t rank = it->second.shape.size();
         while (w.offsets.size() < rank) w.offsets.push_back(int_imm(0));
         if (s.op == OpKind::Store) {
@@ -140,7 +164,7 @@ void collect_writes(const Block& b, const RangeMap& vars, const BufferMap& buffe
         }
         out.push_back(std::move(w));
       });
-    for (const Block& inner : s.blocks) collect_writes(inner, body_vars(s, vars), buffers, out);
+    for (const Block& inner : s.blocks) collect_writes(inner, body_vars(s, vars), body_data_vars(s, data_vars), buffers, out);
   }
 }
 
@@ -185,6 +209,17 @@ BlockRace race(const std::vector<const GlobalWrite*>& writes, int g) {
   r.loc = first.dst->loc.known() ? first.dst->loc : first.stmt->loc;
   r.tensor = first.dst->buffer;
   r.axis = axis;
+  for (const GlobalWrite* w : writes)
+    for (const Expr& o : w->offsets) {
+      const Expr* d = data_source(o, w->data_vars);
+      if (!d) continue;
+      std::string what = (*d)->kind == ExprKind::Load ? "the tensor value '" + print_expr(*d) + "'"
+                                                      : "the loop variable '" + (*d)->name + "', whose bounds read tensor values";
+      r.loc = w->dst->loc.known() ? w->dst->loc : w->stmt->loc;
+      r.message = describe(*w) + ": its offset depends on " + what + ", which no analysis can prove different for " +
+                  "different blocks along " + axis + "; blocks may write the same elements (make sure the values keep them apart)";
+      return r;
+    }
   if (!depends) {
     r.message = describe(first) + " at an offset that does not depend on " + axis + ": every block along " + axis +
                 " writes the same elements";
@@ -208,7 +243,7 @@ bool axis_may_repeat(const Kernel& k, int g) {
 std::vector<BlockRace> find_block_races(const Kernel& k) {
   BufferMap buffers = kernel_buffers(k);
   std::vector<GlobalWrite> writes;
-  collect_writes(k.body, RangeMap{}, buffers, writes);
+  collect_writes(k.body, RangeMap{}, {}, buffers, writes);
   std::vector<BlockRace> out;
   for (const Param& p : k.params) {
     std::vector<const GlobalWrite*> to_param;

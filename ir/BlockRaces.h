@@ -12,7 +12,9 @@
 /// other block index in it, and the rest `r` (loop variables, constants) inside
 /// `[0, s - extent]` over the ranges of its variables. What it cannot prove apart is
 /// reported, so a report means "may race", and atomic_add, whose writes are meant to meet,
-/// is never reported.
+/// is never reported. An offset that depends on a tensor value (a block-level load, or a
+/// loop variable whose bounds read one: a paged table, segment offsets) has no range, so
+/// it is never proven apart, and the report names the value.
 #pragma once
 
 #include <string>

@@ -234,6 +234,22 @@
 /// computes it from the layout of whatever runs the map (a thread's base coordinate once,
 /// plus a constant per register); a matrix layout whose positions are hidden (cooperative
 /// matrices) is not chosen for a fragment that a map with idx writes.
+///
+/// Block-level loads: outside a parallel loop, a load `T[i, ...]` is one value for the whole
+/// block, usable wherever block-level integers are (loop bounds of for and pipelined, if
+/// conditions, fill values, offsets of global tiles), with indices that are block-level
+/// expressions themselves (nested loads included): variable sequence lengths (`for j in
+/// Cu[bx] .. Cu[bx + 1]`), paged block tables (`copy K[Tbl[bx, p] * 64, 0], Ks`), per-block
+/// flags. No new kind or spelling: it is the element load, and the verifier's block-level
+/// rule says which loads are one value per block: T is a global tensor of an integer dtype
+/// that the kernel does not write (blocks run in any order, so a read of a written tensor
+/// would race with the writes), and the load is not in a map (whose expression is per
+/// element) or the grid (computed before launch), nor an offset into a shared or fragment
+/// tile (which must lie inside its buffer, and no check could promise that of a value read
+/// from memory). An index outside T is an error in the reference interpreter, as an element
+/// load's is; backends treat it as their element loads do. Lowering knows nothing of the
+/// value: no range, so no bounds test is dropped, and a write at a loaded offset is not
+/// proven apart from other blocks' (`tegula check` warns).
 
 /// Memory scopes: X(Enumerator, spelling).
 #define TG_FOR_EACH_SCOPE(X) \

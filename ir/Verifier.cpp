@@ -5,6 +5,8 @@
 #include <set>
 
 #include "ir/Analysis.h"
+#include "ir/BlockLoads.h"
+#include "ir/AxisOpRules.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 
@@ -91,6 +93,7 @@ public:
     TG_RETURN_IF_ERROR(declare_params());
     TG_RETURN_IF_ERROR(check_grid());
     buffers_ = kernel_buffers(k_);
+    written_ = written_buffers(k_.body);
     return check_block(k_.body, /*top_level=*/true);
   }
 
@@ -401,8 +404,10 @@ private:
     const Entity* ent = lookup(e->name);
     if (!ent) return fail(e->loc, "undefined buffer '" + e->name + "'");
     if (ent->kind != Entity::Kind::Buffer) return fail(e->loc, "'" + e->name + "' is not a buffer and cannot be indexed");
-    if (ctx.uniform || ctx.tiles)
-      return fail(e->loc, "element load '" + e->name + "[...]' is only allowed inside a parallel loop");
+    if (ctx.tiles)
+      return fail(e->loc, "element load '" + e->name + "[...]' cannot appear in a map (a map reads whole tiles); use a "
+                              "parallel loop, or read the value into a loop bound, an if or an offset");
+    if (ctx.uniform) TG_RETURN_IF_ERROR(check_block_load(e, ent->buffer, ctx.no_block_index, written_));
     if (e->args.size() != ent->buffer.shape.size())
       return fail(e->loc, "'" + e->name + "' has " + std::to_string(ent->buffer.shape.size()) + " dimensions, indexed with " +
                               std::to_string(e->args.size()));
@@ -467,6 +472,7 @@ private:
     for (const Expr& o : t.offsets) {
       TG_ASSIGN_OR_RETURN(Type ty, infer(o, ctx));
       if (!ty.is_index()) return fail(o->loc, std::string(what) + " into '" + t.buffer + "' must be an integer");
+      if (uniform) TG_RETURN_IF_ERROR(check_loaded_offset(t, b, o));
     }
     return Status::ok();
   }
@@ -650,68 +656,20 @@ private:
     return Status::ok();
   }
 
+  /// reduce src, dst: the rules are in ir/AxisOpRules.cpp.
   Status check_reduce(const Stmt& s) {
     TG_ASSIGN_OR_RETURN(const BufferInfo* src, whole_buffer(s.reduce_src(), "reduce source", false));
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, whole_buffer(s.reduce_dst(), "reduce destination", false));
-    if (src->scope == Scope::Local || dst->scope == Scope::Local)
-      return fail(s.loc, "reduce works on shared and fragment buffers, not local");
-    std::string op = stmt_attr_ident(s, "op");
-    if (!parse_reduce(op)) return fail(find_attr(s.attrs, "op")->loc, "unknown reduction '" + op + "' (expected sum, max, min or absmax)");
-    int64_t axis = stmt_attr_int(s, "axis");
-    int64_t rank = int64_t(src->shape.size());
-    if (axis < 0 || axis >= rank)
-      return fail(find_attr(s.attrs, "axis")->loc, "axis " + std::to_string(axis) + " is outside 0.." + std::to_string(rank - 1) +
-                                                       " for '" + s.reduce_src().buffer + "'");
-    std::vector<int64_t> removed, kept;
-    for (int64_t i = 0; i < rank; ++i) {
-      kept.push_back(i == axis ? 1 : src->shape[i]);
-      if (i != axis) removed.push_back(src->shape[i]);
-    }
-    if (dst->shape != kept && dst->shape != removed)
-      return fail(s.reduce_dst().loc, "reduce destination '" + s.reduce_dst().buffer + "' " + shape_str(dst->shape) + " must be " +
-                                          shape_str(kept) + " or " + shape_str(removed) + " to reduce " + shape_str(src->shape) +
-                                          " along axis " + std::to_string(axis));
-    if (dst->dtype == DType::Bool || src->dtype == DType::Bool) return fail(s.loc, "reduce does not take bool buffers");
-    return Status::ok();
+    return check_reduce_operands(s, *src, *dst);
   }
 
-  /// scan src, dst, carry (ir/OpList.h): shared float tiles, dst of src's shape, carry of
-  /// src's with the axis set to 1.
+  /// scan src, dst, carry: the rules are in ir/AxisOpRules.cpp.
   Status check_scan(const Stmt& s) {
     const TileRef* names[] = {&s.scan_src(), &s.scan_dst(), &s.scan_carry()};
     const char* roles[] = {"scan source", "scan destination", "scan carry"};
     const BufferInfo* bufs[3];
-    for (int i = 0; i < 3; ++i) {
-      TG_ASSIGN_OR_RETURN(bufs[i], whole_buffer(*names[i], roles[i], false));
-      if (bufs[i]->scope != Scope::Shared)
-        return fail(names[i]->loc, std::string(roles[i]) + " '" + names[i]->buffer + "' is a " + scope_name(bufs[i]->scope) +
-                                       " buffer; scan works on shared tiles (copy a fragment to shared memory first)");
-      if (!dtype_is_float(bufs[i]->dtype))
-        return fail(names[i]->loc, std::string(roles[i]) + " '" + names[i]->buffer + "' is " + dtype_name(bufs[i]->dtype) +
-                                       "; scan takes float buffers");
-    }
-    const BufferInfo &src = *bufs[0], &dst = *bufs[1], &carry = *bufs[2];
-    std::string op = stmt_attr_ident(s, "op");
-    auto kind = parse_reduce(op);
-    if (!kind || *kind == ReduceKind::AbsMax)
-      return fail(find_attr(s.attrs, "op")->loc, "unknown scan '" + op + "' (expected sum, max or min)");
-    int64_t axis = stmt_attr_int(s, "axis");
-    int64_t rank = int64_t(src.shape.size());
-    if (axis < 0 || axis >= rank)
-      return fail(find_attr(s.attrs, "axis")->loc, "axis " + std::to_string(axis) + " is outside 0.." + std::to_string(rank - 1) +
-                                                       " for '" + s.scan_src().buffer + "'");
-    if (dst.shape != src.shape)
-      return fail(s.scan_dst().loc, "scan destination '" + s.scan_dst().buffer + "' " + shape_str(dst.shape) + " must have the shape " +
-                                        shape_str(src.shape) + " of its source '" + s.scan_src().buffer + "'");
-    std::vector<int64_t> line = src.shape;
-    line[size_t(axis)] = 1;
-    if (carry.shape != line)
-      return fail(s.scan_carry().loc, "scan carry '" + s.scan_carry().buffer + "' " + shape_str(carry.shape) + " must be " +
-                                          shape_str(line) + ": one start value per line of " + shape_str(src.shape) + " along axis " +
-                                          std::to_string(axis));
-    if (s.scan_carry().buffer == s.scan_src().buffer || s.scan_carry().buffer == s.scan_dst().buffer)
-      return fail(s.scan_carry().loc, "scan carry '" + s.scan_carry().buffer + "' must be a buffer of its own");
-    return Status::ok();
+    for (int i = 0; i < 3; ++i) TG_ASSIGN_OR_RETURN(bufs[i], whole_buffer(*names[i], roles[i], false));
+    return check_scan_operands(s, *bufs[0], *bufs[1], *bufs[2]);
   }
 
   Status check_map(const Stmt& s) {
@@ -821,6 +779,7 @@ private:
   VerifyOptions opts_;
   std::vector<std::map<std::string, Entity, std::less<>>> scopes_;
   BufferMap buffers_;
+  std::set<std::string> written_;  // tensors the kernel writes: no block-level loads of them
   int parallel_depth_ = 0;
   int infer_depth_ = 0;  // > 0 inside an expression: the height check runs at roots only
   std::string missing_attr_;

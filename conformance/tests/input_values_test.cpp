@@ -69,3 +69,21 @@ TEST_CASE("indices stay below their limit and tf32 bit patterns are tf32") {
   std::vector<uint8_t> bits = make_values(DType::TF32, Values::Bits, 100, 3, 0);
   for (size_t i = 0; i < bits.size(); i += 4) CHECK((bits[i] | (bits[i + 1] & 0x1f)) == 0);
 }
+
+TEST_CASE("segment offsets start at 0, never decrease, stay within their limit and include empty and one-long segments") {
+  for (int64_t count : {2, 5, 9, 33}) {
+    CAPTURE(count);
+    std::vector<double> cu = decode(DType::I32, make_values(DType::I32, Values::Offsets, count, 7, 0, 40));
+    REQUIRE(cu.size() == size_t(count));
+    CHECK(cu[0] == 0);
+    bool empty = false, one = false;
+    for (size_t i = 1; i < cu.size(); ++i) {
+      CHECK(cu[i] >= cu[i - 1]);
+      CHECK(cu[i] <= 40);
+      empty = empty || cu[i] == cu[i - 1];
+      one = one || cu[i] == cu[i - 1] + 1;
+    }
+    CHECK(empty);
+    if (count > 2) CHECK(one);
+  }
+}

@@ -175,3 +175,36 @@ TEST_CASE("a clean verdict is sound over small grids (brute force)") {
   CHECK(cleared > 50);
   CHECK(reported > 50);
 }
+
+TEST_CASE("a write at an offset read from a tensor, or inside a loop whose bounds read one, is reported as such") {
+  // A paged write: Tbl may give two blocks the same page, which no analysis can rule out.
+  auto paged = races(
+      "kernel k(X: f32[M, 64], Tbl: i32[P], O: f32[R, 64]) grid(P) threads(64) {\n"
+      "  alloc T: shared f32[16, 64]\n"
+      "  copy X[bx * 16, 0], T\n"
+      "  copy T, O[Tbl[bx] * 16, 0]\n"
+      "}\n");
+  REQUIRE(paged.size() == 1);
+  CHECK(paged[0].loc.line == 4);
+  CHECK_MESSAGE(paged[0].message.find("its offset depends on the tensor value 'Tbl[bx]'") != std::string::npos, paged[0].message);
+  // Variable-length segments: the rows each block writes come from Cu.
+  auto segments = races(
+      "kernel k(X: f32[T, 64], Cu: i32[S], Y: f32[T, 64]) grid(S - 1) threads(64) {\n"
+      "  alloc row: shared f32[1, 64]\n"
+      "  for j in Cu[bx] .. Cu[bx + 1] {\n"
+      "    copy X[j, 0], row\n"
+      "    copy row, Y[j, 0]\n"
+      "  }\n"
+      "}\n");
+  REQUIRE(segments.size() == 1);
+  CHECK(segments[0].loc.line == 5);
+  CHECK_MESSAGE(segments[0].message.find("the loop variable 'j', whose bounds read tensor values") != std::string::npos,
+                segments[0].message);
+  // A dimension that the block index keeps apart still proves the writes apart.
+  CHECK(races("kernel k(X: f32[M, 64], Tbl: i32[P], O: f32[R, 64]) grid(P) threads(64) {\n"
+              "  alloc T: shared f32[16, 16]\n"
+              "  copy X[Tbl[bx] * 16, 0], T\n"
+              "  copy T, O[bx * 16, Tbl[bx] % 4 * 16]\n"
+              "}\n")
+            .empty());
+}

@@ -91,7 +91,7 @@ const Case kCases[] = {
     {"modulo of floats", HDR "  parallel i in 4 {\n    store A[i, 0] = A[i, 0] % 2.0\n  }\n}\n", 3, 29, "'%' needs integer operands"},
     {"float index", HDR "  parallel i in 4 {\n    store A[i, 0.5] = 1.0\n  }\n}\n", 3, 16, "index into 'A' must be an integer"},
     {"boolean arithmetic", HDR "  parallel i in 4 {\n    store A[i, 0] = (i < 2) + 1.0\n  }\n}\n", 3, 24, "'+' needs a number, found a boolean"},
-    {"element load at block level", HDR "  alloc T: shared f32[4]\n  for i in 0 .. T[0] {\n  }\n}\n", 3, 17, "only allowed inside a parallel loop"},
+    {"element load at block level", HDR "  alloc T: shared f32[4]\n  for i in 0 .. T[0] {\n  }\n}\n", 3, 17, "block-level load of 'T', a shared buffer"},
     {"division by constant zero", HDR "  alloc T: shared f32[16, 16]\n  copy A[bx / 0, 0], T\n}\n", 3, 15, "division by zero"},
     {"unknown attribute", HDR "  alloc T: shared f32[16, 16]\n  copy A[0, 0], T, padding=1.0\n}\n", 3, 20, "'copy' has no attribute 'padding'"},
     {"attribute of the wrong type", HDR "  alloc T: shared f32[16, 16]\n  alloc C: fragment f32[16, 16]\n  gemm T, T, C, accumulate=1\n}\n", 4, 17,

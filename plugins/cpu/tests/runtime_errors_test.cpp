@@ -1,5 +1,5 @@
 // Misuse at run time is an error from launch, never a crash: an element index outside its
-// buffer (load or store, any scope), integer division or modulo by zero, and a shared tile
+// buffer (load or store, any scope, block-level loads too), integer division or modulo by zero, and a shared tile
 // whose dynamic offset puts it outside its buffer. The reference interpreter refuses the
 // same launches.
 #include "plugins/cpu/tests/CpuTestUtil.h"
@@ -55,6 +55,35 @@ kernel negative(X: f32[N], Y: f32[N]) grid(1) threads(8) {
   }
 }
 )", {{"N", 8}}, "outside its buffer");
+}
+
+TEST_CASE("a block-level load outside its tensor: a loop bound, an if, a copy offset") {
+  // One block more than the tensor has elements: block 4 reads F[4] (or Cu[5]).
+  expect_launch_error(R"(
+kernel bound_oob(X: f32[N, 8], Cu: i32[G], Y: f32[N, 8]) grid(G) threads(8) {
+  alloc r: fragment f32[1, 8]
+  for j in Cu[bx] .. Cu[bx + 1] {
+    copy X[j, 0], r
+    copy r, Y[j, 0]
+  }
+}
+)", {{"N", 8}, {"G", 5}}, "outside its buffer");
+  expect_launch_error(R"(
+kernel flag_oob(X: f32[N, 8], F: i32[G], Y: f32[N, 8]) grid(G + 1) threads(8) {
+  alloc r: fragment f32[1, 8]
+  if F[bx] > 0 {
+    copy X[0, 0], r
+    copy r, Y[0, 0]
+  }
+}
+)", {{"N", 8}, {"G", 4}}, "outside its buffer");
+  expect_launch_error(R"(
+kernel offset_oob(X: f32[N, 8], T: i32[G], Y: f32[N, 8]) grid(G + 1) threads(8) {
+  alloc r: fragment f32[1, 8]
+  copy X[T[bx], 0], r
+  copy r, Y[bx, 0]
+}
+)", {{"N", 8}, {"G", 4}}, "outside its buffer");
 }
 
 TEST_CASE("integer division and modulo by zero") {
