@@ -668,7 +668,9 @@ private:
     const TileRef* names[] = {&s.scan_src(), &s.scan_dst(), &s.scan_carry()};
     const char* roles[] = {"scan source", "scan destination", "scan carry"};
     const BufferInfo* bufs[3];
-    for (int i = 0; i < 3; ++i) TG_ASSIGN_OR_RETURN(bufs[i], whole_buffer(*names[i], roles[i], false));
+    for (int i = 0; i < 3; ++i) {
+      TG_ASSIGN_OR_RETURN(bufs[i], whole_buffer(*names[i], roles[i], false));
+    }
     return check_scan_operands(s, *bufs[0], *bufs[1], *bufs[2]);
   }
 
