@@ -180,7 +180,12 @@ private:
     if (const Json* n = d.find("selected_cases"); !n || n->as_int() != int64_t(selected.size()))
       error(where + "selected_cases is not the number of cases the run selects");
     size_t n = std::min(records.size(), selected.size());
-    for (size_t i = 0; i < n; ++i) check_record(where, offline, selected[i], records[i]);
+    // What the device declares about out-of-range accesses decides whether its erroneous
+    // cases run (Executor.cpp, judge_out_of_range).
+    const Json* id = d.find("identity");
+    std::string declared = id && id->find("out_of_range") ? str(*id, "out_of_range") : "undeclared";
+    bool runs_erroneous = declared == "detected" || declared == "silent";
+    for (size_t i = 0; i < n; ++i) check_record(where, offline, runs_erroneous, selected[i], records[i]);
     // Expected-failure marks and the derived fields, recomputed.
     std::vector<Record> marked = records;
     std::vector<std::string> passes = apply_expectations(expectations_[str(d, "plugin")], name, marked);
@@ -204,14 +209,17 @@ private:
     return true;
   }
 
-  void check_record(const std::string& where, bool offline, const CaseSpec& spec, const Record& r) {
+  void check_record(const std::string& where, bool offline, bool runs_erroneous, const CaseSpec& spec, const Record& r) {
     std::string at = where + r.name + ": ";
     if (r.name != spec.name) return error(where + "record '" + r.name + "' where the case list has '" + spec.name + "'");
     if (r.kernel_sha256 != sha256_hex(spec.kernel)) error(at + "kernel hash does not match the case's kernel");
     if (r.row != spec.row) error(at + "row does not match the case");
     if (r.shape != spec.symbols) error(at + "shape does not match the case");
-    bool unsupported = !spec.unsupported.empty();
-    if (unsupported != (r.outcome == Outcome::NotSupported))
+    bool unsupported = !spec.unsupported.empty() || (spec.out_of_range && !runs_erroneous);
+    if (unsupported != (r.outcome == Outcome::NotSupported) && spec.out_of_range)
+      error(at + std::string(unsupported ? "the device declares no detected or silent out-of-range behaviour, so this erroneous case must be NotSupported"
+                                         : "the device declares detected or silent out-of-range behaviour, so this erroneous case cannot be NotSupported"));
+    else if (unsupported != (r.outcome == Outcome::NotSupported))
       error(at + std::string(unsupported ? "the target does not claim this case, so it must be NotSupported"
                                          : "the target claims this case, so it cannot be NotSupported"));
     if (offline && (r.outcome == Outcome::Pass || r.outcome == Outcome::QualityWarning))

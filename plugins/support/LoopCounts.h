@@ -11,8 +11,11 @@
 /// the way to a bound (a product `M * N` that wraps before a division brings it back counts
 /// too), both bounds and the trip count must lie within the range, less a margin for the
 /// indices the generated loop computes past the last iteration (the next one's prefetch).
-/// The check is conservative where it must be: a bound read from an element is counted as
-/// its dtype's whole range.
+/// The check is conservative where it must be, with one exception: a bound that is a tensor
+/// element is known only on the device, so it is not ranged (an i32 element is an i32 value
+/// already); a loaded bound within the margin of the i32 limits, or a loaded range of 2^31
+/// iterations or more, is not caught. A bound computed from elements (a sum of two, an
+/// element times a symbol) is counted over the dtypes' whole ranges.
 #pragma once
 
 #include <array>

@@ -92,10 +92,10 @@ Value round_to(const Value& v, DType d) {
     case DType::F64: return {convert(v, Rep::F64), Rep::F64};
     case DType::F32: return {convert(v, Rep::F32), Rep::F32};
     case DType::TF32: return {"tg_rnd_tf32(" + via_float() + ")", Rep::F32};
-    case DType::F16: return {"tg_dec_f16(tg_enc_f16(" + via_float() + "))", Rep::F32};
-    case DType::BF16: return {"tg_dec_bf16(tg_enc_bf16(" + via_float() + "))", Rep::F32};
-    case DType::E4M3: return {"tg_dec_e4m3(tg_enc_e4m3(" + via_float() + "))", Rep::F32};
-    case DType::E5M2: return {"tg_dec_e5m2(tg_enc_e5m2(" + via_float() + "))", Rep::F32};
+    case DType::F16: return {"tg_rnd_f16(" + via_float() + ")", Rep::F32};
+    case DType::BF16: return {"tg_rnd_bf16(" + via_float() + ")", Rep::F32};
+    case DType::E4M3: return {"tg_rnd_e4m3(" + via_float() + ")", Rep::F32};
+    case DType::E5M2: return {"tg_rnd_e5m2(" + via_float() + ")", Rep::F32};
     case DType::I8:
     case DType::U8:
     case DType::I32:
