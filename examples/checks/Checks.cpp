@@ -293,7 +293,11 @@ static Result<std::vector<Expected>> scaled_matmul_bt(const std::vector<const Ho
         mag += std::fabs(a[size_t(i * kk + k)] * b[size_t(j * kk + k)]);
       }
       e.value[size_t(i * n + j)] = scale * sum;
-      e.magnitude[size_t(i * n + j)] = std::fabs(scale) * mag;
+      // fp8 matrix instructions keep about 14 bits of the running sum (Hopper's wgmma: the
+      // DeepSeek-V3 report, 3.3.2), so the bound is the suite's e4m3_f32 accumulate rule,
+      // K * 2^-13 * sum |terms| (conformance/tolerances.json), in units of the 2^-18 the
+      // comparison applies.
+      e.magnitude[size_t(i * n + j)] = std::fabs(scale) * mag * double(kk) * 32.0;
     }
   return std::vector<Expected>{std::move(e)};
 }
