@@ -415,8 +415,10 @@ void bench_int4(Api& a) {
     int64_t m;
     int rows, cols;  ///< the block's tile of Y (grid = ceildiv(N, cols) x ceildiv(M, rows))
   };
-  const Variant variants[] = {{"bench/cuda/gemv_int4_h200.tile", 1, 1, 32},   {"examples/quant/gemv_int4.tile", 1, 1, 32},
-                              {"bench/cuda/gemv_int4_h200.tile", 16, 1, 32},  {"examples/quant/gemm_int4.tile", 16, 64, 128},
+  const Variant variants[] = {{"bench/cuda/gemv_int4_h200.tile", 1, 1, 32},
+                              {"examples/quant/gemv_int4.tile", 1, 1, 32},
+                              {"bench/cuda/gemv_int4_h200.tile", 16, 1, 32},
+                              {"examples/quant/gemm_int4.tile", 16, 64, 128},
                               {"bench/cuda/gemm_int4_h200.tile", 4096, 128, 128}};
   for (const Variant& v : variants) {
     ir::LowerOptions o;
@@ -424,7 +426,8 @@ void bench_int4(Api& a) {
     if (v.m % 16 == 0) o.divisibility["M"] = 16;
     o.raster_group = v.rows > 1 ? 8 : 0;
     Kernel k = compile(a, read(v.file), o, "min_blocks_per_sm=" + std::string(v.rows > 1 ? "1" : "2") + "\n");
-    std::vector<tg_launch_arg> args = {tensor(X), tensor(W), tensor(S), tensor(Y), integer(v.m), integer(K), integer(N), integer(KW), integer(G)};
+    std::vector<tg_launch_arg> args = {tensor(X),  tensor(W),  tensor(S),   tensor(Y), integer(v.m),
+                                       integer(K), integer(N), integer(KW), integer(G)};
     uint32_t gx = uint32_t(N / v.cols), gy = uint32_t((v.m + v.rows - 1) / v.rows);
     double ms = time_ms(a, 10, v.m >= 4096 ? 30 : 100, [&] { launch(a, k, args, gx, gy); });
     double bytes = double(hw.size() + hs.size()) + double(v.m * (K + N)) * 2;
@@ -448,9 +451,10 @@ void bench_int4(Api& a) {
       }
       worst = std::max(worst, std::fabs(f16_at(hy, i * N + j) - want) / (std::fabs(want) + 1e-3 * mag));
     }
-    std::printf("{\"bench\":\"int4\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"k\":%lld,\"ms\":%.4f,\"tbps\":%.3f,\"tflops\":%.1f,"
-                "\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n",
-                v.file, (long long)v.m, (long long)N, (long long)K, ms, tbps, tflops, k.compile_ms, worst);
+    std::printf("{\"bench\":\"int4\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"k\":%lld,", v.file, (long long)v.m,
+                (long long)N, (long long)K);
+    std::printf("\"ms\":%.4f,\"tbps\":%.3f,\"tflops\":%.1f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n", ms, tbps,
+                tflops, k.compile_ms, worst);
     std::fflush(stdout);
     a.api->executable_free(k.exe);
   }

@@ -42,8 +42,8 @@ struct Workload {
   const char* file;  ///< under examples/, without .tile
   const char* row;   ///< the report matrix row
   std::vector<Role> roles;
-  std::vector<DType> dtypes;  ///< the example's f16 made each of these (with `as_written`: the operand dtype)
-  bool as_written;            ///< the file as it is, once, its operand dtypes[0]
+  std::vector<DType> dtypes;    ///< the example's f16 made each of these (with `as_written`: the operand dtype)
+  bool as_written;              ///< the file as it is, once, its operand dtypes[0]
   std::vector<double> scalars;  ///< per parameter (0 for tensors)
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> shapes;
   int64_t (*depth)(const std::vector<std::pair<std::string, int64_t>>&);  ///< terms per output
@@ -84,27 +84,31 @@ void add_workload_cases(Generator& g) {
   const std::vector<Role> in2out1 = {Role::Input, Role::Input, Role::Output};
   const std::vector<Role> int4 = {Role::Input, Role::Input, Role::Input, Role::Output};
   const std::vector<Role> int4_zp = {Role::Input, Role::Input, Role::Input, Role::Input, Role::Output};
-  const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random, Values::Random};
+  const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random,
+                                           Values::Random};
   const std::vector<DType> int4_needs = {DType::I32, DType::U8};
   const Workload workloads[] = {
-      {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes, norm_depth},
+      {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes,
+       norm_depth},
       {"norm/layernorm", "workload layernorm", {Role::Input, Role::Input, Role::Input, Role::Output},
        {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes, norm_depth},
       {"norm/rmsnorm_residual", "workload rmsnorm residual",
-       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output}, {DType::F16, DType::BF16, DType::F32}, false, {},
-       kNormShapes, norm_depth},
+       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output}, {DType::F16, DType::BF16, DType::F32}, false,
+       {}, kNormShapes, norm_depth},
       {"quant/gemm_fp8", "workload gemm fp8", {Role::Input, Role::Input, Role::Output, Role::Input, Role::Input},
        {DType::E4M3}, true, {0, 0, 0, 0.5, 3.0},
        {{"one", {{"M", 1}, {"K", 1}, {"N", 1}}},
         {"tails", {{"M", 67}, {"K", 257}, {"N", 131}}},
         {"tiles", {{"M", 128}, {"K", 384}, {"N", 256}}}},
        gemm_depth},
-      {"quant/gemv_int4", "workload gemv int4", int4, {DType::F16}, true, {}, kGemvInt4Shapes, gemm_depth, int4_values, int4_needs},
-      {"quant/gemv_int4_zp", "workload gemv int4 zero points", int4_zp, {DType::F16}, true, {}, kGemvInt4Shapes, gemm_depth,
-       int4_values, int4_needs},
-      {"quant/gemm_int4", "workload gemm int4", int4, {DType::F16}, true, {}, kGemmInt4Shapes, gemm_depth, int4_values, int4_needs},
-      {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes, gemm_depth,
-       int4_values, int4_needs},
+      {"quant/gemv_int4", "workload gemv int4", int4, {DType::F16}, true, {}, kGemvInt4Shapes, gemm_depth, int4_values,
+       int4_needs},
+      {"quant/gemv_int4_zp", "workload gemv int4 zero points", int4_zp, {DType::F16}, true, {}, kGemvInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
+      {"quant/gemm_int4", "workload gemm int4", int4, {DType::F16}, true, {}, kGemmInt4Shapes, gemm_depth, int4_values,
+       int4_needs},
+      {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
   };
   for (const Workload& w : workloads) {
     std::string text = example(w.file);
@@ -117,8 +121,10 @@ void add_workload_cases(Generator& g) {
         c.row = w.row;
         c.kernel = text.empty() || w.as_written ? text : with_dtype(text, d);
         c.symbols = symbols;
-        for (size_t i = 0; i < w.roles.size(); ++i)
-          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(i < w.values.size() ? w.values[i] : Values::Random));
+        for (size_t i = 0; i < w.roles.size(); ++i) {
+          Values v = i < w.values.size() ? w.values[i] : Values::Random;
+          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v));
+        }
         c.scalars = w.scalars;
         c.scalars.resize(c.tensors.size(), 0);
         c.check = Check::Accumulate;

@@ -313,11 +313,13 @@ static Result<std::vector<Expected>> int4_matmul_of(const std::vector<const Host
   for (size_t i = 0; shapes && i <= y; ++i) shapes = t[i]->shape.size() == 2;
   int64_t m = shapes ? t[0]->shape[0] : 0, kk = shapes ? t[0]->shape[1] : 0, n = shapes ? t[1]->shape[0] : 0;
   int64_t kw = (kk + 7) / 8, groups = (kk + 127) / 128;
-  shapes = shapes && t[1]->dtype == DType::I32 && t[1]->shape[1] == kw && t[2]->shape == std::vector<int64_t>{groups, n} &&
-           t[y]->shape == std::vector<int64_t>{m, n} && (!zero_points || t[3]->shape == t[2]->shape);
-  TG_RETURN_IF_ERROR(want_shape(shapes, zero_points ? "int4_zp_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], "
-                                                      "Z[ceildiv(K,128),N], Y[M,N])"
-                                                    : "int4_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], Y[M,N])"));
+  shapes = shapes && t[1]->dtype == DType::I32 && t[1]->shape[1] == kw &&
+           t[2]->shape == std::vector<int64_t>{groups, n} && t[y]->shape == std::vector<int64_t>{m, n} &&
+           (!zero_points || t[3]->shape == t[2]->shape);
+  TG_RETURN_IF_ERROR(
+      want_shape(shapes, zero_points ? "int4_zp_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], "
+                                       "Z[ceildiv(K,128),N], Y[M,N])"
+                                     : "int4_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], Y[M,N])"));
   std::vector<double> x = t[0]->values(), s = t[2]->values();
   std::vector<double> w(size_t(n * kk));
   for (int64_t j = 0; j < n; ++j)
@@ -356,10 +358,11 @@ struct DirectComputation {
 
 static const std::vector<DirectComputation>& computations() {
   static const std::vector<DirectComputation> list = {
-      {"matmul", matmul},     {"softmax_rows", softmax_rows}, {"sum_rows", sum_rows},
-      {"silu_mul", silu_mul}, {"rms_norm", rms_norm},         {"rms_norm_residual", rms_norm_residual},
-      {"layer_norm", layer_norm}, {"scaled_matmul_bt", scaled_matmul_bt}, {"int4_matmul", int4_matmul},
-      {"int4_zp_matmul", int4_zp_matmul}};
+      {"matmul", matmul},           {"softmax_rows", softmax_rows},
+      {"sum_rows", sum_rows},       {"silu_mul", silu_mul},
+      {"rms_norm", rms_norm},       {"rms_norm_residual", rms_norm_residual},
+      {"layer_norm", layer_norm},   {"scaled_matmul_bt", scaled_matmul_bt},
+      {"int4_matmul", int4_matmul}, {"int4_zp_matmul", int4_zp_matmul}};
   return list;
 }
 
