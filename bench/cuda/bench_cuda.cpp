@@ -15,8 +15,9 @@
 ///   int4       W4A16 (int4 weights in i32[N, K/8], f16 scales per group of 128 along K, f32
 ///              accumulation; examples/quant/gemv_int4.tile says the format): the GEMV at
 ///              n = k = 8192 for m = 1 and 16 (bench/cuda/gemv_int4_h200.tile, the examples)
-///              by the bytes it must read, and the GEMM at m = 4096 (bench/cuda/gemm_int4_h200.tile)
-///              in TFLOP/s; spot-checked in float64 against the exactly dequantised weights
+///              by the bytes it must read, and the GEMM at m = 4096 (bench/cuda/gemm_int4_h200.tile,
+///              exact, and gemm_int4_f16w_h200.tile, weights rounded to f16 as Marlin does) in
+///              TFLOP/s; spot-checked in float64 against the exactly dequantised weights
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -415,11 +416,10 @@ void bench_int4(Api& a) {
     int64_t m;
     int rows, cols;  ///< the block's tile of Y (grid = ceildiv(N, cols) x ceildiv(M, rows))
   };
-  const Variant variants[] = {{"bench/cuda/gemv_int4_h200.tile", 1, 1, 32},
-                              {"examples/quant/gemv_int4.tile", 1, 1, 32},
-                              {"bench/cuda/gemv_int4_h200.tile", 16, 1, 32},
-                              {"examples/quant/gemm_int4.tile", 16, 64, 128},
-                              {"bench/cuda/gemm_int4_h200.tile", 4096, 128, 128}};
+  const Variant variants[] = {
+      {"bench/cuda/gemv_int4_h200.tile", 1, 1, 32},       {"examples/quant/gemv_int4.tile", 1, 1, 32},
+      {"bench/cuda/gemv_int4_h200.tile", 16, 1, 32},      {"examples/quant/gemm_int4.tile", 16, 64, 128},
+      {"bench/cuda/gemm_int4_h200.tile", 4096, 128, 128}, {"bench/cuda/gemm_int4_f16w_h200.tile", 4096, 256, 128}};
   for (const Variant& v : variants) {
     ir::LowerOptions o;
     o.divisibility = {{"N", 16}, {"K", 16}, {"KW", 16}, {"G", 16}};

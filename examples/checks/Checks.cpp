@@ -306,8 +306,10 @@ static Result<std::vector<Expected>> scaled_matmul_bt(const std::vector<const Ho
 /// W i32[N, ceildiv(K, 8)] with k = 8w + j in bits 4j..4j+3 of W[n, w], scales S[G, N] with
 /// G = ceildiv(K, 128), and with `zero_points` Z u8[G, N]: the weight is (q - z) * s, where
 /// z = 8 without zero points (signed-offset int4). Exact dequantisation (it is exact in f32),
-/// so the bound is the matmul's.
-static Result<std::vector<Expected>> int4_matmul_of(const std::vector<const HostTensor*>& t, bool zero_points) {
+/// so the bound is the matmul's. With `f16_weights` each weight is rounded to f16 first, as a
+/// kernel that dequantises into f16 tiles (Marlin's way) computes it.
+static Result<std::vector<Expected>> int4_matmul_of(const std::vector<const HostTensor*>& t, bool zero_points,
+                                                    bool f16_weights = false) {
   size_t y = zero_points ? 4 : 3;
   bool shapes = t.size() == y + 1;
   for (size_t i = 0; shapes && i <= y; ++i) shapes = t[i]->shape.size() == 2;
@@ -328,7 +330,7 @@ static Result<std::vector<Expected>> int4_matmul_of(const std::vector<const Host
       double q = double((word >> (4 * (k % 8))) & 15u);
       size_t g = size_t((k / 128) * n + j);
       double z = zero_points ? t[3]->at(int64_t(g)) : 8.0;
-      w[size_t(j * kk + k)] = (q - z) * s[g];
+      w[size_t(j * kk + k)] = f16_weights ? round_to_dtype(DType::F16, (q - z) * s[g]) : (q - z) * s[g];
     }
   Expected e;
   e.value.assign(size_t(m * n), 0);
@@ -351,18 +353,27 @@ static Result<std::vector<Expected>> int4_zp_matmul(const std::vector<const Host
   return int4_matmul_of(t, true);
 }
 
+static Result<std::vector<Expected>> int4_matmul_f16w(const std::vector<const HostTensor*>& t, const Scalars&) {
+  return int4_matmul_of(t, false, true);
+}
+
 struct DirectComputation {
   const char* name;
   DirectFn fn;
 };
 
 static const std::vector<DirectComputation>& computations() {
-  static const std::vector<DirectComputation> list = {
-      {"matmul", matmul},           {"softmax_rows", softmax_rows},
-      {"sum_rows", sum_rows},       {"silu_mul", silu_mul},
-      {"rms_norm", rms_norm},       {"rms_norm_residual", rms_norm_residual},
-      {"layer_norm", layer_norm},   {"scaled_matmul_bt", scaled_matmul_bt},
-      {"int4_matmul", int4_matmul}, {"int4_zp_matmul", int4_zp_matmul}};
+  static const std::vector<DirectComputation> list = {{"matmul", matmul},
+                                                      {"softmax_rows", softmax_rows},
+                                                      {"sum_rows", sum_rows},
+                                                      {"silu_mul", silu_mul},
+                                                      {"rms_norm", rms_norm},
+                                                      {"rms_norm_residual", rms_norm_residual},
+                                                      {"layer_norm", layer_norm},
+                                                      {"scaled_matmul_bt", scaled_matmul_bt},
+                                                      {"int4_matmul", int4_matmul},
+                                                      {"int4_zp_matmul", int4_zp_matmul},
+                                                      {"int4_matmul_f16w", int4_matmul_f16w}};
   return list;
 }
 

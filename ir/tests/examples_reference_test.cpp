@@ -149,3 +149,18 @@ TEST_CASE("the int4 check catches swapped nibbles, an ignored zero point and a s
     CHECK_FALSE(r->passed);
   }
 }
+
+TEST_CASE("the H200 int4 tiles match their direct computations") {
+  // The GEMV over two chunks of 8192 with a tail; the GEMMs over two row blocks and tails.
+  const Shape tiles[] = {{"gemv_int4_h200.tile", "M=2,N=40,K=9000,KW=1125,G=71"},
+                         {"gemm_int4_h200.tile", "M=130,N=131,K=300,KW=38,G=3"},
+                         {"gemm_int4_f16w_h200.tile", "M=257,N=20,K=136,KW=17,G=2"}};
+  for (const Shape& s : tiles) {
+    CAPTURE(s.file);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + s.file);
+    auto r = run_example(text, s.bindings, 1);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    INFO(examples::format_check(*r));
+    CHECK(r->passed);
+  }
+}

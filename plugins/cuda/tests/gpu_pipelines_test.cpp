@@ -88,7 +88,8 @@ TEST_CASE("the H200 int4 tiles match the interpreter at small shapes") {
     std::map<std::string, int64_t> bindings;
   };
   const Tile tiles[] = {{"gemv_int4_h200.tile", {{"M", 1}, {"N", 256}, {"K", 1024}, {"KW", 128}, {"G", 8}}},
-                        {"gemm_int4_h200.tile", {{"M", 256}, {"N", 256}, {"K", 384}, {"KW", 48}, {"G", 3}}}};
+                        {"gemm_int4_h200.tile", {{"M", 256}, {"N", 256}, {"K", 384}, {"KW", 48}, {"G", 3}}},
+                        {"gemm_int4_f16w_h200.tile", {{"M", 512}, {"N", 256}, {"K", 384}, {"KW", 48}, {"G", 3}}}};
   for (const Tile& tile : tiles) {
     auto text = read_file(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + tile.file);
     REQUIRE(text.is_ok());

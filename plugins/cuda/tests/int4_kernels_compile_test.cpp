@@ -1,7 +1,7 @@
 // The int4 (W4A16) kernels compile offline: the examples for sm_80 and sm_90a (the zero-point
-// variants for sm_90a), and the H200 benchmark tiles for sm_90a with the divisibility
-// tegula_bench_cuda lowers them with. The GEMV streams its packed weights with 16-byte
-// cp.async vectors and spends no matrix instruction; the GEMM multiplies on wgmma.
+// variants for sm_90a), and the H200 benchmark tiles (the GEMV and both GEMMs) for sm_90a with
+// the divisibility tegula_bench_cuda lowers them with. The GEMV streams its packed weights
+// with 16-byte cp.async vectors and spends no matrix instruction; the GEMMs multiply on wgmma.
 #include "plugins/cuda/tests/CudaTest.h"
 
 using namespace tegula;
@@ -46,8 +46,11 @@ TEST_CASE("the H200 int4 tiles: the GEMV on cp.async vectors without matrix inst
   CHECK(contains(*gemv, "cp.async.cg.shared.global"));
   CHECK_FALSE(contains(*gemv, "wgmma"));
   CHECK_FALSE(contains(*gemv, "mma.sync"));
-  auto gemm = ptx_for(bench_tile("gemm_int4_h200.tile"), "sm_90a", bench_options(true));
-  REQUIRE_MESSAGE(gemm.is_ok(), gemm.status().str());
-  CHECK(contains(*gemm, "wgmma.mma_async.sync.aligned"));
-  CHECK(contains(*gemm, ".f32.f16.f16"));
+  for (const char* file : {"gemm_int4_h200.tile", "gemm_int4_f16w_h200.tile"}) {
+    CAPTURE(file);
+    auto gemm = ptx_for(bench_tile(file), "sm_90a", bench_options(true));
+    REQUIRE_MESSAGE(gemm.is_ok(), gemm.status().str());
+    CHECK(contains(*gemm, "wgmma.mma_async.sync.aligned"));
+    CHECK(contains(*gemm, ".f32.f16.f16"));
+  }
 }
