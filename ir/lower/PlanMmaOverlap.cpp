@@ -14,8 +14,12 @@
 // exactly one gemm, of an async_groups instruction (a second gemm's wait would retire the
 // first's group anyway); the accumulator's elements are 32 bits or wider (an f16 accumulator
 // travels two elements to an instruction register, unpacked into the fragment after every
-// wait, so it cannot stay pending); and no other statement of the body names the accumulator
-// (it would read or write registers the pending group still owns).
+// wait, so it cannot stay pending); no other statement of the body names the accumulator
+// (it would read or write registers the pending group still owns); and only the loop's
+// prefetched copies write the gemm's A and B tiles (they write the next stage, which the
+// pending group does not read; any other write, such as a parallel loop dequantising a weight
+// tile every iteration, would overwrite what the pending group still reads).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +40,16 @@ bool names_anywhere(const Stmt& s, const std::string& name) {
   for (const Block& b : s.blocks)
     for (const Stmt& inner : b.stmts)
       if (names_anywhere(inner, name)) return true;
+  return false;
+}
+
+/// Whether a statement or anything nested in it writes the buffer.
+bool writes_anywhere(const Stmt& s, const std::string& name) {
+  for (size_t i = 0; i < s.tiles.size(); ++i)
+    if (s.tiles[i].buffer == name && (uint8_t(operand_access(s, i)) & uint8_t(Access::Write))) return true;
+  for (const Block& b : s.blocks)
+    for (const Stmt& inner : b.stmts)
+      if (writes_anywhere(inner, name)) return true;
   return false;
 }
 
@@ -83,6 +97,15 @@ int64_t overlappable_gemm(const Kernel& k, const Stmt& loop, const PipelinePlan&
   for (const Stmt& s : body)
     if (&s != &gemm && names_anywhere(s, acc))
       return why = "another statement of the loop uses accumulator '" + acc + "'", -1;
+  for (size_t i = 0; i < body.size(); ++i) {
+    bool prefetched = std::find(plan.prefetch.begin(), plan.prefetch.end(), int64_t(i)) != plan.prefetch.end();
+    if (i == gemms[0] || prefetched) continue;
+    for (const std::string& operand : {gemm.gemm_a().buffer, gemm.gemm_b().buffer})
+      if (writes_anywhere(body[i], operand))
+        return why = "a statement of the loop other than its prefetched copies writes operand '" + operand +
+                     "', which the pending group would still read",
+               -1;
+  }
   return int64_t(gemms[0]);
 }
 

@@ -3,7 +3,8 @@
 // (async_groups: wgmma on sm_90a) and the rules allow it, says so or says why not in the
 // explanation, and read_lowered refuses, with the location of the attribute, a plan.inflight
 // the rules do not allow: on a target or an instruction without async_groups, on a loop with
-// two gemms, one stage or no prefetches, on an f16 accumulator, on an accumulator another statement uses, or
+// two gemms, one stage or no prefetches, on an f16 accumulator, on an accumulator another statement uses, on
+// an operand tile a statement other than the prefetched copies writes (a dequantised weight), or
 // naming a statement that is not the gemm.
 #include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
@@ -104,7 +105,11 @@ TEST_CASE("every iteration waits where the rules do not allow it, and explain sa
         Want{{"bf16", "f32", 1, ""}, "the loop prefetches nothing, so it runs as a plain loop"},
         Want{{"bf16", "f32", 3, "    gemm As, Bs, Acc2, accumulate=true\n"}, "the loop body has 2 gemms"},
         Want{{"bf16", "f32", 3, "    map Acc = Acc * 0.5\n"},
-             "another statement of the loop uses accumulator 'Acc'"}}) {
+             "another statement of the loop uses accumulator 'Acc'"},
+        Want{{"bf16", "f32", 3, "    fill Bs, 0.0\n"},
+             "a statement of the loop other than its prefetched copies writes operand 'Bs'"},
+        Want{{"bf16", "f32", 3, "    parallel (i, j) in (128, 32) {\n      store As[i, j] = 1.0\n    }\n"},
+             "a statement of the loop other than its prefetched copies writes operand 'As'"}}) {
     CAPTURE(w.why);
     LowerResult r = lowered(w.c);
     CHECK(inflight_of(r.kernel) == -1);
@@ -161,6 +166,10 @@ TEST_CASE("read_lowered refuses a gemm left in flight the rules do not allow") {
     LowerResult r = lowered({"bf16", "f32", 3, "    map Acc = Acc * 0.5\n"});
     check_refused(r.kernel, gemm_index(loop_of(r.kernel)), "sm_90a",
                   "another statement of the loop uses accumulator 'Acc'");
+  }
+  SUBCASE("on an operand another statement writes") {
+    LowerResult r = lowered({"bf16", "f32", 3, "    fill Bs, 0.0\n"});
+    check_refused(r.kernel, gemm_index(loop_of(r.kernel)), "sm_90a", "writes operand 'Bs'");
   }
   SUBCASE("naming a statement that is not the gemm") {
     LowerResult r = lowered({});
