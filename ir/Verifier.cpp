@@ -479,12 +479,13 @@ private:
 
   /// The tile [offset, offset + extent) must start inside a global tensor (it may overhang
   /// the far edge: that part is masked) and lie wholly inside any other buffer.
-  Status check_tile_bounds(const TileRef& t, const BufferInfo& b, const std::vector<int64_t>& extent) {
-    if (extent.size() != b.shape.size())
-      return fail(t.loc, "tile of rank " + std::to_string(extent.size()) + " does not fit '" + t.buffer + "' of rank " +
-                             std::to_string(b.shape.size()));
+  Status check_tile_bounds(const TileRef& t, const BufferInfo& b, const std::vector<int64_t>& tile) {
+    TG_RETURN_IF_ERROR(check_tile_rank(t, b, tile));
+    // A rank-dropping global tile: extent 1 along the leading axes (ir/OpList.h, copy).
+    std::vector<int64_t> extent(leading_axes(b.shape.size(), tile.size()), 1);
+    extent.insert(extent.end(), tile.begin(), tile.end());
     for (size_t i = 0; i < extent.size(); ++i) {
-      if (extent[i] < 1) return fail(t.loc, "tile extent must be positive, found " + shape_str(extent));
+      if (extent[i] < 1) return fail(t.loc, "tile extent must be positive, found " + shape_str(tile));
       std::optional<int64_t> off = t.offsets.empty() ? std::optional<int64_t>(0) : const_int(t.offsets[i]);
       if (b.scope == Scope::Global) {
         if (!off) continue;
@@ -502,6 +503,44 @@ private:
                                            " in dimension " + std::to_string(i) + " is outside '" + t.buffer + "' " +
                                            shape_str(b.shape));
     }
+    return Status::ok();
+  }
+
+  /// The tile's rank against its buffer's: equal, or lower for a global tensor named with
+  /// one offset per axis (a rank-dropping view). Only a global tile may drop axes: a shared
+  /// or fragment tile of another rank would need a layout per view, and nothing needs it.
+  Status check_tile_rank(const TileRef& t, const BufferInfo& b, const std::vector<int64_t>& tile) {
+    size_t rank = b.shape.size();
+    if (tile.size() == rank) return Status::ok();
+    if (tile.size() > rank)
+      return fail(t.loc, "tile of rank " + std::to_string(tile.size()) + " " + shape_str(tile) + " does not fit '" + t.buffer +
+                             "' of rank " + std::to_string(rank));
+    if (b.scope != Scope::Global)
+      return fail(t.loc, std::string(scope_name(b.scope)) + " tile '" + t.buffer + "' " + shape_str(b.shape) + " has rank " +
+                             std::to_string(rank) + " and the op's tile " + shape_str(tile) + " rank " +
+                             std::to_string(tile.size()) +
+                             ": only a global tensor can be read or written as a tile of lower rank (a view)");
+    if (t.offsets.empty())
+      return fail(t.loc, "tensor '" + t.buffer + "' has rank " + std::to_string(rank) + " and the tile " + shape_str(tile) +
+                             " rank " + std::to_string(tile.size()) + ": give all " + std::to_string(rank) +
+                             " offsets, one index for each leading axis");
+    return Status::ok();
+  }
+
+  /// An explicit extent longer than the tile: the leading entries are the single-index
+  /// axes of a view and must be 1 (tile_op_extent dropped the ones that are).
+  Status check_extent_attr(const Stmt& s, const std::vector<const BufferInfo*>& bufs) {
+    const Attr* a = find_attr(s.attrs, "extent");
+    if (!a) return Status::ok();
+    std::vector<int64_t> given = stmt_attr_ints(s, "extent");
+    size_t lowest = given.size();
+    for (const BufferInfo* b : bufs) lowest = std::min(lowest, b->shape.size());
+    for (size_t i = 0; i + lowest < given.size(); ++i)
+      if (given[i] != 1)
+        return fail(a->loc, "extent " + shape_str(given) + " has " + std::to_string(given.size()) +
+                                " entries and the op's lowest-rank operand " + std::to_string(lowest) + " axes: entry " +
+                                std::to_string(i) + " is " + std::to_string(given[i]) +
+                                ", and a leading axis of a view holds one index (extent 1)");
     return Status::ok();
   }
 
@@ -593,6 +632,7 @@ private:
     for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_offsets(s.tiles[i], *bufs[i], true));
     BufferMap visible;
     for (size_t i = 0; i < s.tiles.size(); ++i) visible[s.tiles[i].buffer] = *bufs[i];
+    TG_RETURN_IF_ERROR(check_extent_attr(s, bufs));
     TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, visible));
     for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_tile_bounds(s.tiles[i], *bufs[i], extent));
     return Status::ok();
@@ -603,9 +643,7 @@ private:
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.copy_dst()));
     if (src->scope == Scope::Local || dst->scope == Scope::Local)
       return fail(s.loc, "copy cannot move local buffers; they exist per thread inside parallel loops");
-    if (src->shape.size() != dst->shape.size())
-      return fail(s.loc, "copy between '" + s.copy_src().buffer + "' of rank " + std::to_string(src->shape.size()) + " and '" +
-                             s.copy_dst().buffer + "' of rank " + std::to_string(dst->shape.size()));
+    // Operands of different rank are a view of the higher-rank global one (check_tile_rank).
     return check_tile_op(s, {src, dst});
   }
 
@@ -715,7 +753,6 @@ private:
     if (dst->dtype != DType::F32 && dst->dtype != DType::F64 && dst->dtype != DType::F16 && dst->dtype != DType::BF16 &&
         dst->dtype != DType::I32)
       return fail(s.atomic_dst().loc, std::string("atomic_add does not support ") + dtype_name(dst->dtype) + " tensors");
-    if (src->shape.size() != dst->shape.size()) return fail(s.loc, "atomic_add between tiles of different rank");
     return check_tile_op(s, {src, dst});
   }
 
