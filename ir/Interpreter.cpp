@@ -312,9 +312,11 @@ private:
     if (!b) return error(ErrorCode::Internal, "unbound buffer '" + e->name + "'", e->loc);
     const std::vector<int64_t>* index = &map_index_;
     return ExprFn([b, index] {
+      // Shapes align at the trailing axes: a lower-rank operand broadcasts along the leading ones.
+      size_t lead = index->size() - b->shape.size();
       int64_t linear = 0;
       for (size_t d = 0; d < b->shape.size(); ++d)
-        if (b->shape[d] != 1) linear += (*index)[d] * b->strides[d];
+        if (b->shape[d] != 1) linear += (*index)[d + lead] * b->strides[d];
       return b->get(linear);
     });
   }

@@ -99,7 +99,13 @@
 ///             scan walks whole lines, which a fragment spreads over threads (copy it to
 ///             shared memory first).
 ///  map        dst = expr elementwise; a bare buffer name in expr is the element at the same
-///             index, broadcasting dimensions of size 1.
+///             index, broadcasting dimensions of size 1. Shapes align at the trailing axes
+///             (numpy's rule): an operand of lower rank than dst broadcasts along the
+///             leading axes it lacks, so `map Y = X * W` with X, Y [M, N] and W a [N] tile
+///             (shared or fragment) scales every row by W. Why: a per-column weight or bias
+///             (norms, a softmax scale per column) is naturally 1-D, as its tensor is, and
+///             writing it as [1, N] would need a [1, N] tensor or a copy of the vector
+///             into a 2-D tile; a higher-rank operand is an error, as in numpy.
 ///  store      One element = expr. Only inside a parallel loop.
 ///  atomic_add dst global tile += src tile, element by element, atomically; masked (dst
 ///             may be a view, as in copy).

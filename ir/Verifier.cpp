@@ -427,13 +427,16 @@ private:
     if (b.scope == Scope::Global)
       return fail(e->loc, "map operand '" + e->name + "' is a global tensor; copy it into a shared or fragment tile first");
     const std::vector<int64_t>& dst = ctx.map_dst->shape;
-    if (b.shape.size() != dst.size())
+    if (b.shape.size() > dst.size())
       return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " + std::to_string(b.shape.size()) +
-                              ", the destination " + shape_str(dst) + " has rank " + std::to_string(dst.size()));
-    for (size_t i = 0; i < dst.size(); ++i) {
-      if (b.shape[i] == dst[i] || b.shape[i] == 1) continue;
+                              ", more than the destination " + shape_str(dst) + " (rank " + std::to_string(dst.size()) + ")");
+    // Right-aligned (numpy's rule): a lower-rank operand broadcasts along the leading axes.
+    size_t lead = dst.size() - b.shape.size();
+    for (size_t i = 0; i < b.shape.size(); ++i) {
+      if (b.shape[i] == dst[i + lead] || b.shape[i] == 1) continue;
       return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " does not broadcast to the destination " +
-                              shape_str(dst) + " (dimension " + std::to_string(i) + ")");
+                              shape_str(dst) + " (its dimension " + std::to_string(i) + " against the destination's " +
+                              std::to_string(i + lead) + ", shapes aligned at the trailing axes)");
     }
     return value_type_of(b.dtype);
   }

@@ -71,7 +71,7 @@ const Case kCases[] = {
     {"reduce without op", HDR "  alloc T: fragment f32[16, 32]\n  alloc R: fragment f32[16]\n  reduce T, R, axis=1\n}\n", 4, 3,
      "needs the attribute 'op'"},
     {"map does not broadcast", HDR "  alloc T: fragment f32[16, 32]\n  alloc R: fragment f32[16, 2]\n  map T = T - R\n}\n", 4, 15,
-     "does not broadcast to the destination [16, 32] (dimension 1)"},
+     "does not broadcast to the destination [16, 32] (its dimension 1"},
     {"map of a global", HDR "  alloc T: fragment f32[16, 32]\n  map T = A\n}\n", 3, 11, "is a global tensor"},
     {"store outside parallel", HDR "  alloc T: fragment f32[16, 32]\n  store T[0, 0] = 1.0\n}\n", 3, 3, "only allowed inside a parallel loop"},
     {"tile op inside parallel", HDR "  alloc T: fragment f32[16, 32]\n  parallel i in 16 {\n    fill T, 0.0\n  }\n}\n", 4, 5,

@@ -509,8 +509,10 @@ Status Emitter::emit_map(const ir::Stmt& s) {
         operands[n] = b->dtype == DType::Bool ? Value{"(" + b->cname + "[" + itos(slot) + "] != 0)", Rep::Bool}
                                               : Value{b->cname + "[" + itos(slot) + "]", frag_rep(b->dtype)};
       } else {
+        // Shapes align at the trailing axes: a lower-rank operand broadcasts along the leading ones.
+        size_t lead = e.idx.size() - b->shape.size();
         std::vector<std::string> c;
-        for (size_t d = 0; d < e.idx.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d]);
+        for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d + lead]);
         Value v = read_element(*b, c, 0.0);
         std::string name = fresh("mv");
         line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");
