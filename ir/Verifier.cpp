@@ -428,15 +428,17 @@ private:
       return fail(e->loc, "map operand '" + e->name + "' is a global tensor; copy it into a shared or fragment tile first");
     const std::vector<int64_t>& dst = ctx.map_dst->shape;
     if (b.shape.size() > dst.size())
-      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " + std::to_string(b.shape.size()) +
-                              ", more than the destination " + shape_str(dst) + " (rank " + std::to_string(dst.size()) + ")");
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " +
+                              std::to_string(b.shape.size()) + ", more than the destination " + shape_str(dst) +
+                              " (rank " + std::to_string(dst.size()) + ")");
     // Right-aligned (numpy's rule): a lower-rank operand broadcasts along the leading axes.
     size_t lead = dst.size() - b.shape.size();
     for (size_t i = 0; i < b.shape.size(); ++i) {
       if (b.shape[i] == dst[i + lead] || b.shape[i] == 1) continue;
-      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " does not broadcast to the destination " +
-                              shape_str(dst) + " (its dimension " + std::to_string(i) + " against the destination's " +
-                              std::to_string(i + lead) + ", shapes aligned at the trailing axes)");
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) +
+                              " does not broadcast to the destination " + shape_str(dst) + " (its dimension " +
+                              std::to_string(i) + " against the destination's " + std::to_string(i + lead) +
+                              ", shapes aligned at the trailing axes)");
     }
     return value_type_of(b.dtype);
   }
@@ -516,17 +518,17 @@ private:
     size_t rank = b.shape.size();
     if (tile.size() == rank) return Status::ok();
     if (tile.size() > rank)
-      return fail(t.loc, "tile of rank " + std::to_string(tile.size()) + " " + shape_str(tile) + " does not fit '" + t.buffer +
-                             "' of rank " + std::to_string(rank));
+      return fail(t.loc, "tile of rank " + std::to_string(tile.size()) + " " + shape_str(tile) + " does not fit '" +
+                             t.buffer + "' of rank " + std::to_string(rank));
     if (b.scope != Scope::Global)
-      return fail(t.loc, std::string(scope_name(b.scope)) + " tile '" + t.buffer + "' " + shape_str(b.shape) + " has rank " +
-                             std::to_string(rank) + " and the op's tile " + shape_str(tile) + " rank " +
+      return fail(t.loc, std::string(scope_name(b.scope)) + " tile '" + t.buffer + "' " + shape_str(b.shape) +
+                             " has rank " + std::to_string(rank) + " and the op's tile " + shape_str(tile) + " rank " +
                              std::to_string(tile.size()) +
                              ": only a global tensor can be read or written as a tile of lower rank (a view)");
     if (t.offsets.empty())
-      return fail(t.loc, "tensor '" + t.buffer + "' has rank " + std::to_string(rank) + " and the tile " + shape_str(tile) +
-                             " rank " + std::to_string(tile.size()) + ": give all " + std::to_string(rank) +
-                             " offsets, one index for each leading axis");
+      return fail(t.loc, "tensor '" + t.buffer + "' has rank " + std::to_string(rank) + " and the tile " +
+                             shape_str(tile) + " rank " + std::to_string(tile.size()) + ": give all " +
+                             std::to_string(rank) + " offsets, one index for each leading axis");
     return Status::ok();
   }
 
@@ -541,8 +543,8 @@ private:
     for (size_t i = 0; i + lowest < given.size(); ++i)
       if (given[i] != 1)
         return fail(a->loc, "extent " + shape_str(given) + " has " + std::to_string(given.size()) +
-                                " entries and the op's lowest-rank operand " + std::to_string(lowest) + " axes: entry " +
-                                std::to_string(i) + " is " + std::to_string(given[i]) +
+                                " entries and the op's lowest-rank operand " + std::to_string(lowest) +
+                                " axes: entry " + std::to_string(i) + " is " + std::to_string(given[i]) +
                                 ", and a leading axis of a view holds one index (extent 1)");
     return Status::ok();
   }
@@ -755,7 +757,8 @@ private:
       return fail(s.atomic_src().loc, "atomic_add's source must be a shared or fragment tile");
     if (dst->dtype != DType::F32 && dst->dtype != DType::F64 && dst->dtype != DType::F16 && dst->dtype != DType::BF16 &&
         dst->dtype != DType::I32)
-      return fail(s.atomic_dst().loc, std::string("atomic_add does not support ") + dtype_name(dst->dtype) + " tensors");
+      return fail(s.atomic_dst().loc,
+                  std::string("atomic_add does not support ") + dtype_name(dst->dtype) + " tensors");
     return check_tile_op(s, {src, dst});
   }
 

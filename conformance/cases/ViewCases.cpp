@@ -43,8 +43,9 @@ void add_heads(Generator& g) {
       std::string pad = literal(d == DType::I8 ? 3 : -2.5, DType::F64);
       std::string k = "kernel copy_view_heads(X: " + t + "[B, H, S, D], Y: " + t + "[B, H, S, D], P: " + t +
                       "[B, H1, S1, 64]) grid(ceildiv(S, 16), H1, B) threads(128) {\n" + "  alloc s: shared " + t +
-                      "[16, 64]\n  alloc f: fragment " + t + "[16, 64]\n" + "  copy X[bz, by, bx * 16, 0], s, pad=" + pad +
-                      "\n  copy s, P[bz, by, bx * 16, 0]\n" + "  copy X[bz, by, bx * 16, 0], f\n  copy f, Y[bz, by, bx * 16, 0]\n}\n";
+                      "[16, 64]\n  alloc f: fragment " + t + "[16, 64]\n" +
+                      "  copy X[bz, by, bx * 16, 0], s, pad=" + pad + "\n  copy s, P[bz, by, bx * 16, 0]\n" +
+                      "  copy X[bz, by, bx * 16, 0], f\n  copy f, Y[bz, by, bx * 16, 0]\n}\n";
       CaseSpec c = view_case(g, std::string("tegula.copy.view.heads.") + t + "." + sh.name, "copy view", k,
                              {input(Values::Bits), output(), output()}, d);
       int64_t s1 = (sh.s + 15) / 16 * 16;
@@ -60,8 +61,8 @@ void add_rank3(Generator& g) {
   for (DType d : {DType::F16}) {
     std::string t = dt(d);
     std::string k = "kernel copy_view_rank3(X: " + t + "[H, S, D], Y: " + t + "[H, S, D], Z: " + t + "[S, D], W: " + t +
-                    "[H, S, D]) grid(ceildiv(S, 16), H + 1) threads(128) {\n" + "  alloc f: fragment " + t + "[16, 64]\n" +
-                    "  copy X[by, bx * 16, 0], f\n  copy f, Y[by, bx * 16, 0]\n" +
+                    "[H, S, D]) grid(ceildiv(S, 16), H + 1) threads(128) {\n" + "  alloc f: fragment " + t +
+                    "[16, 64]\n" + "  copy X[by, bx * 16, 0], f\n  copy f, Y[by, bx * 16, 0]\n" +
                     "  fill W[by, bx * 16, 0], 1.5, extent=[16, 64]\n" + "  if by == 1 {\n" +
                     "    copy X[by, bx * 16, 0], Z[bx * 16, 0], extent=[1, 16, 64]\n  }\n}\n";
     CaseSpec c = view_case(g, std::string("tegula.copy.view.rank3.") + t + ".tail", "copy view", k,
@@ -76,9 +77,11 @@ void add_rank3(Generator& g) {
 void add_atomic(Generator& g) {
   DType d = DType::F32;
   std::string t = dt(d);
-  std::string k = "kernel atomic_view(X: " + t + "[B, H, S, 64], Y: " + t + "[H, S, 64]) grid(ceildiv(S, 16), H + 1, B) threads(128) {\n" +
-                  "  alloc f: fragment " + t + "[16, 64]\n  copy X[bz, by, bx * 16, 0], f\n  atomic_add f, Y[by, bx * 16, 0]\n}\n";
-  CaseSpec c = view_case(g, std::string("tegula.atomic_add.view.") + t, "copy view", k, {input(Values::Lattice), inout(Values::Lattice)}, d);
+  std::string k = "kernel atomic_view(X: " + t + "[B, H, S, 64], Y: " + t +
+                  "[H, S, 64]) grid(ceildiv(S, 16), H + 1, B) threads(128) {\n" + "  alloc f: fragment " + t +
+                  "[16, 64]\n  copy X[bz, by, bx * 16, 0], f\n  atomic_add f, Y[by, bx * 16, 0]\n}\n";
+  CaseSpec c = view_case(g, std::string("tegula.atomic_add.view.") + t, "copy view", k,
+                         {input(Values::Lattice), inout(Values::Lattice)}, d);
   c.symbols = {{"B", 2}, {"H", 3}, {"S", 37}};
   g.add(std::move(c));
 }
@@ -88,12 +91,15 @@ void add_atomic(Generator& g) {
 CaseSpec view_gemm(Generator& g) {
   DType d = DType::BF16;
   std::string k =
-      "kernel gemm_view(Q: bf16[B, H, S, 64], K: bf16[B, H, T, 64], C: f32[B, H, S, T]) grid(ceildiv(S, 64), H, B) threads(128) {\n"
+      "kernel gemm_view(Q: bf16[B, H, S, 64], K: bf16[B, H, T, 64], C: f32[B, H, S, T]) grid(ceildiv(S, 64), H, B) "
+      "threads(128) {\n"
       "  alloc Qs: shared bf16[64, 64]\n  alloc Ks: shared bf16[64, 64]\n  alloc Acc: fragment f32[64, 64]\n"
       "  copy Q[bz, by, bx * 64, 0], Qs\n"
       "  pipelined j in 0 .. ceildiv(T, 64), stages=2 {\n"
-      "    copy K[bz, by, j * 64, 0], Ks\n    gemm Qs, Ks, Acc, trans_b=true\n    copy Acc, C[bz, by, bx * 64, j * 64]\n  }\n}\n";
-  CaseSpec c = view_case(g, "tegula.gemm.view.pipelined.bf16", "copy view", k, {input(Values::Random), input(Values::Random), output()}, d);
+      "    copy K[bz, by, j * 64, 0], Ks\n    gemm Qs, Ks, Acc, trans_b=true\n    copy Acc, C[bz, by, bx * 64, j * "
+      "64]\n  }\n}\n";
+  CaseSpec c = view_case(g, "tegula.gemm.view.pipelined.bf16", "copy view", k,
+                         {input(Values::Random), input(Values::Random), output()}, d);
   c.symbols = {{"B", 2}, {"H", 2}, {"S", 70}, {"T", 100}};
   c.check = Check::Accumulate;
   c.accumulator = DType::F32;

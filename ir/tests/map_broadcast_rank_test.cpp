@@ -33,8 +33,8 @@ TEST_CASE("a 1-D tile broadcasts along the rows of a 2-D map, and a 2-D one alon
   for (size_t i = 0; i < x.size(); ++i) x[i] = double(i) - 5;
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.5 * double(i) + 1;
   for (size_t i = 0; i < v.size(); ++i) v[i] = double(i) * 3;
-  std::vector<Value> args = {Value::tensor(x), Value::tensor(w), Value::tensor(v), Value::tensor(std::vector<double>(32, 0)),
-                             Value::tensor(std::vector<double>(48, 0))};
+  std::vector<Value> args = {Value::tensor(x), Value::tensor(w), Value::tensor(v),
+                             Value::tensor(std::vector<double>(32, 0)), Value::tensor(std::vector<double>(48, 0))};
   REQUIRE(run_kernel(text, args).is_ok());
   for (size_t r = 0; r < 4; ++r)
     for (size_t j = 0; j < 8; ++j) CHECK(args[3].values[r * 8 + j] == x[r * 8 + j] * w[j] + w[j] - v[j]);
@@ -49,13 +49,16 @@ TEST_CASE("map operands that do not broadcast at the trailing axes are refused w
     const char* message;
   };
   const Bad cases[] = {
-      {"  alloc w: shared f32[4]\n  map x = x * w\n", 15, "does not broadcast to the destination [4, 8] (its dimension 0 against the destination's 1"},
+      {"  alloc w: shared f32[4]\n  map x = x * w\n", 15,
+       "does not broadcast to the destination [4, 8] (its dimension 0 against the destination's 1"},
       {"  alloc w: shared f32[2, 4, 8]\n  map x = x + w\n", 15, "has rank 3, more than the destination [4, 8]"},
-      {"  alloc w: fragment f32[3, 8]\n  map x = w\n", 11, "does not broadcast to the destination [4, 8] (its dimension 0 against the destination's 0"},
+      {"  alloc w: fragment f32[3, 8]\n  map x = w\n", 11,
+       "does not broadcast to the destination [4, 8] (its dimension 0 against the destination's 0"},
   };
   for (const Bad& c : cases) {
     CAPTURE(c.body);
-    std::string text = std::string("kernel b(X: f32[4, 8]) grid(1) threads(32) {\n  alloc x: fragment f32[4, 8]\n") + c.body + "}\n";
+    std::string text =
+        std::string("kernel b(X: f32[4, 8]) grid(1) threads(32) {\n  alloc x: fragment f32[4, 8]\n") + c.body + "}\n";
     auto k = parse_and_verify(text, "bad.tile");
     REQUIRE_FALSE(k.is_ok());
     CHECK_MESSAGE(k.status().message().find(c.message) != std::string::npos, k.status().str());

@@ -28,16 +28,21 @@ const char* kHeader =
     "  alloc T: shared bf16[2, 4, 8]\n";
 
 const Bad kCases[] = {
-    {"more offsets than the tensor's rank", "  copy Q[0, 0, 0, 0, 0], Qs\n", 8, "'Q' has 4 dimensions, given 5 offsets"},
+    {"more offsets than the tensor's rank", "  copy Q[0, 0, 0, 0, 0], Qs\n", 8,
+     "'Q' has 4 dimensions, given 5 offsets"},
     {"a whole tensor of higher rank", "  copy Q, Qs\n", 8, "give all 4 offsets, one index for each leading axis"},
     {"a leading extent not 1 beside a 2-D tile", "  copy Q[0, 0, 0, 0], Qs, extent=[1, 2, 4, 8]\n", 27,
      "entry 1 is 2, and a leading axis of a view holds one index"},
-    {"a view of a shared tile", "  copy T[0, 0, 0], F\n", 8, "only a global tensor can be read or written as a tile of lower rank"},
+    {"a view of a shared tile", "  copy T[0, 0, 0], F\n", 8,
+     "only a global tensor can be read or written as a tile of lower rank"},
     {"a view of a fragment", "  alloc G: fragment f32[1, 4, 8]\n  copy G[0, 0, 0], Qs\n", 8,
      "only a global tensor can be read or written as a tile of lower rank"},
-    {"a tile of higher rank than the tensor", "  copy Qs, V[0]\n", 12, "tile of rank 2 [4, 8] does not fit 'V' of rank 1"},
-    {"mismatched trailing shapes", "  copy Q[0, 0, 0, 0], Qs, extent=[4, 16]\n", 23, "tile [4, 16] does not fit in 'Qs' [4, 8]"},
-    {"atomic_add into a view of a shared tile", "  atomic_add F, T[0, 0, 0]\n", 0, "atomic_add adds into a global tensor"},
+    {"a tile of higher rank than the tensor", "  copy Qs, V[0]\n", 12,
+     "tile of rank 2 [4, 8] does not fit 'V' of rank 1"},
+    {"mismatched trailing shapes", "  copy Q[0, 0, 0, 0], Qs, extent=[4, 16]\n", 23,
+     "tile [4, 16] does not fit in 'Qs' [4, 8]"},
+    {"atomic_add into a view of a shared tile", "  atomic_add F, T[0, 0, 0]\n", 0,
+     "atomic_add adds into a global tensor"},
     {"a constant leading index outside the tensor", "  alloc W: shared f32[4, 8]\n  copy W, O[0, 0, 0, 9]\n", 22,
      "tile offset 9 is outside tensor 'O' (dimension 3 has size 8)"},
 };

@@ -69,7 +69,8 @@ TEST_CASE("fill, atomic_add and global-to-global copies take an extent of the ti
       "  }\n"
       "}\n";
   std::vector<Value> args = {Value::tensor(q_tensor()), Value::tensor(std::vector<double>(kB * kH * kS * kD, 0)),
-                             Value::tensor(std::vector<double>(kH * kS * kD, 0)), Value::tensor(std::vector<double>(kS * kD, 0))};
+                             Value::tensor(std::vector<double>(kH * kS * kD, 0)),
+                             Value::tensor(std::vector<double>(kS * kD, 0))};
   REQUIRE(run_kernel(text, args).is_ok());
   for (double o : args[1].values) CHECK(o == 7.0);
   for (int h = 0; h < kH; ++h)

@@ -34,7 +34,8 @@ TEST_CASE("lower-rank map operands lower on every target and compute the origina
   for (size_t i = 0; i < x.size(); ++i) x[i] = double(int(i % 37)) - 18;
   for (size_t i = 0; i < w.size(); ++i) w[i] = 0.5 * double(i % 9) + 1;
   for (size_t i = 0; i < v.size(); ++i) v[i] = double(i % 13) * 3;
-  std::vector<Value> args = {Value::tensor(x), Value::tensor(w), Value::tensor(v), Value::tensor(std::vector<double>(16 * 64, 0)),
+  std::vector<Value> args = {Value::tensor(x), Value::tensor(w), Value::tensor(v),
+                             Value::tensor(std::vector<double>(16 * 64, 0)),
                              Value::tensor(std::vector<double>(2 * 3 * 64, 0))};
   auto k = parse_and_verify(kBroadcast, "broadcast.tile");
   REQUIRE_MESSAGE(k.is_ok(), k.status().str());

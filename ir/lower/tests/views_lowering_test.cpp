@@ -33,7 +33,8 @@ std::vector<double> ramp(size_t n, double step, int period) {
 }
 
 const char* kHeads =
-    "kernel heads(Q: bf16[B, H, S, 64], O: f32[B, H, S, 64], P: f32[H, S, 64]) grid(ceildiv(S, 16), H + 1, B) threads(64) {\n"
+    "kernel heads(Q: bf16[B, H, S, 64], O: f32[B, H, S, 64], P: f32[H, S, 64]) grid(ceildiv(S, 16), H + 1, B) "
+    "threads(64) {\n"
     "  alloc Qs: shared bf16[16, 64]\n"
     "  alloc F: fragment f32[16, 64]\n"
     "  copy Q[bz, by, bx * 16, 0], Qs, pad=-1.0\n"
@@ -44,7 +45,8 @@ const char* kHeads =
     "}\n";
 
 std::string head_gemm(int stages) {
-  return "kernel hgemm(Q: bf16[B, H, S, 32], K: bf16[B, H, T, 32], C: f32[B, H, S, T]) grid(ceildiv(S, 64), H, B) threads(128) {\n"
+  return "kernel hgemm(Q: bf16[B, H, S, 32], K: bf16[B, H, T, 32], C: f32[B, H, S, T]) grid(ceildiv(S, 64), H, B) "
+         "threads(128) {\n"
          "  alloc Qs: shared bf16[64, 32]\n"
          "  alloc Ks: shared bf16[64, 32]\n"
          "  alloc Acc: fragment f32[64, 64]\n"
@@ -63,8 +65,11 @@ std::string head_gemm(int stages) {
 
 TEST_CASE("views of a 4-D tensor lower on every target and compute the original") {
   // B = 2, H = 3, S = 21: a tail of 5 rows in each head, and the grid's fourth head past H.
-  std::vector<Value> args = {Value::tensor(ramp(2 * 3 * 21 * 64, 0.5, 23)), Value::tensor(std::vector<double>(2 * 3 * 21 * 64, -7)),
-                             Value::tensor(std::vector<double>(3 * 21 * 64, 1)), Value::scalar(2), Value::scalar(3),
+  std::vector<Value> args = {Value::tensor(ramp(2 * 3 * 21 * 64, 0.5, 23)),
+                             Value::tensor(std::vector<double>(2 * 3 * 21 * 64, -7)),
+                             Value::tensor(std::vector<double>(3 * 21 * 64, 1)),
+                             Value::scalar(2),
+                             Value::scalar(3),
                              Value::scalar(21)};
   for (const std::string& t : builtin_target_names()) {
     CAPTURE(t);
@@ -74,9 +79,13 @@ TEST_CASE("views of a 4-D tensor lower on every target and compute the original"
 
 TEST_CASE("a pipelined gemm over a 4-D view lowers on every target and computes the original") {
   // B = 1, H = 2, S = 70, T = 100: tails along S and T in each head.
-  std::vector<Value> args = {Value::tensor(ramp(2 * 70 * 32, 0.25, 7)), Value::tensor(ramp(2 * 100 * 32, 0.5, 11)),
-                             Value::tensor(std::vector<double>(2 * 70 * 100, -1)), Value::scalar(1), Value::scalar(2),
-                             Value::scalar(70), Value::scalar(100)};
+  std::vector<Value> args = {Value::tensor(ramp(2 * 70 * 32, 0.25, 7)),
+                             Value::tensor(ramp(2 * 100 * 32, 0.5, 11)),
+                             Value::tensor(std::vector<double>(2 * 70 * 100, -1)),
+                             Value::scalar(1),
+                             Value::scalar(2),
+                             Value::scalar(70),
+                             Value::scalar(100)};
   for (int stages : {1, 3}) {
     for (const std::string& t : builtin_target_names()) {
       CAPTURE(stages);
@@ -92,7 +101,8 @@ TEST_CASE("a copy from a view is not given to the tensor copy engine, and the lo
   auto r = lower_text(head_gemm(3), "sm_90a", o);
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   bool said = false;
-  for (const std::string& line : r->log) said = said || line.find("the source is a view of a 4-D tensor") != std::string::npos;
+  for (const std::string& line : r->log)
+    said = said || line.find("the source is a view of a 4-D tensor") != std::string::npos;
   CHECK(said);
   std::string text = print_kernel(r->kernel);
   CHECK(text.find("plan.engine=async") != std::string::npos);

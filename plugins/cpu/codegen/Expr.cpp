@@ -299,7 +299,8 @@ static Result<Val> tile_use(Emitter& em, const ir::Expr& e) {
   if (m->flat) return em.load(*buf, m->flat);
   size_t lead = m->coords.size() - size_t(buf->rank());
   std::vector<llvm::Value*> coords;
-  for (int d = 0; d < buf->rank(); ++d) coords.push_back(buf->shape[size_t(d)] == 1 ? em.ci(0) : m->coords[size_t(d) + lead]);
+  for (int d = 0; d < buf->rank(); ++d)
+    coords.push_back(buf->shape[size_t(d)] == 1 ? em.ci(0) : m->coords[size_t(d) + lead]);
   return em.load(*buf, em.linear_index(*buf, coords));
 }
 

@@ -319,7 +319,8 @@ Result<std::vector<int64_t>> Emitter::slot_map(const ir::Stmt& s, const ir::Dist
   }
   // A lower-rank operand of a map: shapes align at the trailing axes (numpy's rule).
   int orank = int(operand.shape.size());
-  if (orank > rank || (orank != rank && !offset.empty())) return unsupported(s, "fragments of different rank in one op");
+  if (orank > rank || (orank != rank && !offset.empty()))
+    return unsupported(s, "fragments of different rank in one op");
   size_t lead = size_t(rank - orank);
   int64_t numel = 1;
   for (int64_t x : operand.shape) numel *= x;
