@@ -28,6 +28,7 @@ std::vector<CaseSpec> build_suite(const TargetDescription& target) {
   add_control_cases(g);
   add_out_of_range_cases(g);
   add_block_load_cases(g);
+  add_view_cases(g);
   return cases;
 }
 
@@ -46,6 +47,7 @@ std::vector<CaseSpec> build_offline_suite(const TargetDescription& target) {
     cases.push_back(std::move(c));
   }
   add_offline_block_load_cases(g, target.name);
+  add_offline_view_cases(g, target.name);
   return cases;
 }
 

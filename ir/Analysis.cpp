@@ -49,7 +49,19 @@ static std::string shape_str(const std::vector<int64_t>& shape) {
 
 Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buffers) {
   std::vector<int64_t> extent = stmt_attr_ints(s, "extent");
-  if (!extent.empty()) return extent;
+  if (!extent.empty()) {
+    // Leading entries of 1 beyond the lowest operand rank name a rank-dropping view's
+    // single-index axes: the tile is the rest.
+    size_t lowest = extent.size();
+    for (const TileRef& t : s.tiles) {
+      auto it = buffers.find(t.buffer);
+      if (it != buffers.end()) lowest = std::min(lowest, it->second.shape.size());
+    }
+    size_t drop = 0;
+    while (drop + lowest < extent.size() && extent[drop] == 1) ++drop;
+    extent.erase(extent.begin(), extent.begin() + std::ptrdiff_t(drop));
+    return extent;
+  }
   // The destination comes first: copy and atomic_add list it second, fill first.
   std::vector<const TileRef*> order;
   if (s.op == OpKind::Fill) {

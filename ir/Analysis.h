@@ -34,8 +34,21 @@ BufferMap kernel_buffers(const Kernel& k);
 
 /// The extent of the tile that a copy, fill or atomic_add moves: the `extent` attribute if
 /// given, else the shape of a non-global operand written without offsets (the destination
-/// first). Errors name the statement.
+/// first). Errors name the statement. An `extent` attribute with more entries than the
+/// op's lowest-rank operand has is returned without those leading entries when they are 1
+/// (`extent=[1, 1, 64, 128]` beside a [64, 128] tile is that tile), so every non-global
+/// operand has exactly the extent's rank and only a global operand may have more.
 Result<std::vector<int64_t>> tile_op_extent(const Stmt& s, const BufferMap& buffers);
+
+/// Rank-dropping views (ir/OpList.h, copy): a global tile of a tile op whose tensor has
+/// more axes than the op's extent aligns the extent to the tensor's trailing axes; each of
+/// the leading axes holds one index, the tile's offset there (extent 1). The number of
+/// those leading axes for a buffer of rank `buffer_rank` under an extent of `extent_rank`
+/// entries: 0 for an ordinary tile. Every consumer (the interpreter, lowering, backends)
+/// reads the view through this one rule.
+inline size_t leading_axes(size_t buffer_rank, size_t extent_rank) {
+  return buffer_rank > extent_rank ? buffer_rank - extent_rank : 0;
+}
 
 }  // namespace tegula::ir
 

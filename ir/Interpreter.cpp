@@ -312,9 +312,11 @@ private:
     if (!b) return error(ErrorCode::Internal, "unbound buffer '" + e->name + "'", e->loc);
     const std::vector<int64_t>* index = &map_index_;
     return ExprFn([b, index] {
+      // Shapes align at the trailing axes: a lower-rank operand broadcasts along the leading ones.
+      size_t lead = index->size() - b->shape.size();
       int64_t linear = 0;
       for (size_t d = 0; d < b->shape.size(); ++d)
-        if (b->shape[d] != 1) linear += (*index)[d] * b->strides[d];
+        if (b->shape[d] != 1) linear += (*index)[d + lead] * b->strides[d];
       return b->get(linear);
     });
   }
@@ -412,9 +414,11 @@ private:
     return a;
   }
 
-  /// Evaluate a tile's offsets; a non-global tile must lie wholly inside its buffer.
+  /// Evaluate a tile's offsets; a non-global tile must lie wholly inside its buffer. The
+  /// origin has the buffer's rank: a global tile may be a view of lower rank than its tensor
+  /// (leading_axes), whose leading offsets are single indices.
   Status tile_origin(const TileAccess& a, const std::vector<int64_t>& extent, const SourceLoc& loc, std::vector<int64_t>& origin) {
-    origin.assign(extent.size(), 0);
+    origin.assign(std::max(extent.size(), a.buf->shape.size()), 0);
     for (size_t d = 0; d < a.offsets.size(); ++d) origin[d] = int64_t(a.offsets[d]());
     if (!err_.is_ok()) return err_;
     if (a.buf->scope == Scope::Global) return Status::ok();
@@ -427,10 +431,13 @@ private:
   }
 
   /// Linear index of origin + idx in a buffer, or -1 if outside (only globals are masked).
+  /// idx aligns to the buffer's trailing axes; along the leading ones of a view the element
+  /// is at the origin itself, masked there too (an index past a head is no element).
   static int64_t tile_linear(const Buf& b, const std::vector<int64_t>& origin, const std::vector<int64_t>& idx) {
+    size_t lead = leading_axes(b.shape.size(), idx.size());
     int64_t linear = 0;
-    for (size_t d = 0; d < idx.size(); ++d) {
-      int64_t c = origin[d] + idx[d];
+    for (size_t d = 0; d < b.shape.size(); ++d) {
+      int64_t c = origin[d] + (d < lead ? 0 : idx[d - lead]);
       if (c < 0 || c >= b.shape[d]) return -1;
       linear += c * b.strides[d];
     }

@@ -48,7 +48,25 @@
 ///             tile extent is the shape of a non-global operand written without offsets (dst
 ///             first), or the `extent` attribute. Global tiles are masked: elements outside
 ///             the tensor are not written, and read as `pad` (default 0).
-///  fill       Every element of the tile = value (masked on global tiles).
+///             Views (rank-dropping global tiles): a global operand of copy (either side),
+///             fill and atomic_add may have more axes than the tile, naming one offset per
+///             axis of its tensor: `copy Q[bz, by, bx * 64, 0], Qs` with Q bf16[B, H, S, D]
+///             and Qs shared [64, 128] moves the tile whose extent (Qs's shape, or an
+///             `extent` of fewer entries than the tensor's rank) aligns to the tensor's
+///             TRAILING axes; each leading axis has extent 1 at its offset (one index: head
+///             by of batch bz). An `extent` may also be written at the tensor's rank with
+///             those leading entries 1 (`extent=[1, 1, 64, 128]`); any other leading entry
+///             is an error. Masking is per axis, as for any global tile: an element whose
+///             index along ANY axis is outside the tensor (a leading index past H, or a row
+///             past S) is not written and reads as `pad`. Only a global tile may drop axes
+///             (a shared or fragment tile of another rank would need a layout per view).
+///             Why: multi-head kernels read a [B, H, S, D] tensor as 2-D tiles of one head.
+///             Stacking heads as [B*H*S, D] instead makes the sequence tail of one head
+///             read the next head's first rows and forces guarded element stores to keep
+///             a tile's tail from writing into the next head; the view masks each head's
+///             tail along S, and the backends' tile code (vectors and thread mapping over
+///             the trailing axes, cp.async from a pipelined loop) stays as it is.
+///  fill       Every element of the tile = value (masked on global tiles; a view as in copy).
 ///  gemm       C = A*B, or C += A*B with accumulate=true. A is [M,K] ([K,M] with trans_a),
 ///             B is [K,N] ([N,K] with trans_b), C is [M,N]. Products and sums in float64,
 ///             rounded once to C's dtype per gemm. `inst` names the matrix instruction
@@ -81,9 +99,16 @@
 ///             scan walks whole lines, which a fragment spreads over threads (copy it to
 ///             shared memory first).
 ///  map        dst = expr elementwise; a bare buffer name in expr is the element at the same
-///             index, broadcasting dimensions of size 1.
+///             index, broadcasting dimensions of size 1. Shapes align at the trailing axes
+///             (numpy's rule): an operand of lower rank than dst broadcasts along the
+///             leading axes it lacks, so `map Y = X * W` with X, Y [M, N] and W a [N] tile
+///             (shared or fragment) scales every row by W. Why: a per-column weight or bias
+///             (norms, a softmax scale per column) is naturally 1-D, as its tensor is, and
+///             writing it as [1, N] would need a [1, N] tensor or a copy of the vector
+///             into a 2-D tile; a higher-rank operand is an error, as in numpy.
 ///  store      One element = expr. Only inside a parallel loop.
-///  atomic_add dst global tile += src tile, element by element, atomically; masked.
+///  atomic_add dst global tile += src tile, element by element, atomically; masked (dst
+///             may be a view, as in copy).
 ///  barrier    All threads of the block reach this point before any continues.
 ///  for        Serial loop over [lo, hi).
 ///  pipelined  A serial loop whose body's copies lowering may run `stages` iterations ahead;

@@ -7,6 +7,7 @@
 #include "ir/Analysis.h"
 #include "ir/BlockLoads.h"
 #include "ir/AxisOpRules.h"
+#include "ir/TileRules.h"
 #include "ir/IntFold.h"
 #include "ir/Printer.h"
 
@@ -427,13 +428,18 @@ private:
     if (b.scope == Scope::Global)
       return fail(e->loc, "map operand '" + e->name + "' is a global tensor; copy it into a shared or fragment tile first");
     const std::vector<int64_t>& dst = ctx.map_dst->shape;
-    if (b.shape.size() != dst.size())
-      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " + std::to_string(b.shape.size()) +
-                              ", the destination " + shape_str(dst) + " has rank " + std::to_string(dst.size()));
-    for (size_t i = 0; i < dst.size(); ++i) {
-      if (b.shape[i] == dst[i] || b.shape[i] == 1) continue;
-      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " does not broadcast to the destination " +
-                              shape_str(dst) + " (dimension " + std::to_string(i) + ")");
+    if (b.shape.size() > dst.size())
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) + " has rank " +
+                              std::to_string(b.shape.size()) + ", more than the destination " + shape_str(dst) +
+                              " (rank " + std::to_string(dst.size()) + ")");
+    // Right-aligned (numpy's rule): a lower-rank operand broadcasts along the leading axes.
+    size_t lead = dst.size() - b.shape.size();
+    for (size_t i = 0; i < b.shape.size(); ++i) {
+      if (b.shape[i] == dst[i + lead] || b.shape[i] == 1) continue;
+      return fail(e->loc, "map operand '" + e->name + "' " + shape_str(b.shape) +
+                              " does not broadcast to the destination " + shape_str(dst) + " (its dimension " +
+                              std::to_string(i) + " against the destination's " + std::to_string(i + lead) +
+                              ", shapes aligned at the trailing axes)");
     }
     return value_type_of(b.dtype);
   }
@@ -473,34 +479,6 @@ private:
       TG_ASSIGN_OR_RETURN(Type ty, infer(o, ctx));
       if (!ty.is_index()) return fail(o->loc, std::string(what) + " into '" + t.buffer + "' must be an integer");
       if (uniform) TG_RETURN_IF_ERROR(check_loaded_offset(t, b, o));
-    }
-    return Status::ok();
-  }
-
-  /// The tile [offset, offset + extent) must start inside a global tensor (it may overhang
-  /// the far edge: that part is masked) and lie wholly inside any other buffer.
-  Status check_tile_bounds(const TileRef& t, const BufferInfo& b, const std::vector<int64_t>& extent) {
-    if (extent.size() != b.shape.size())
-      return fail(t.loc, "tile of rank " + std::to_string(extent.size()) + " does not fit '" + t.buffer + "' of rank " +
-                             std::to_string(b.shape.size()));
-    for (size_t i = 0; i < extent.size(); ++i) {
-      if (extent[i] < 1) return fail(t.loc, "tile extent must be positive, found " + shape_str(extent));
-      std::optional<int64_t> off = t.offsets.empty() ? std::optional<int64_t>(0) : const_int(t.offsets[i]);
-      if (b.scope == Scope::Global) {
-        if (!off) continue;
-        if (*off < 0 || (b.shape[i] > 0 && *off >= b.shape[i]))
-          return fail(t.offsets.empty() ? t.loc : t.offsets[i]->loc,
-                      "tile offset " + std::to_string(*off) + " is outside tensor '" + t.buffer + "' (dimension " +
-                          std::to_string(i) + " has size " + std::to_string(b.shape[i]) + ")");
-        continue;
-      }
-      if (extent[i] > b.shape[i])
-        return fail(t.loc, "tile " + shape_str(extent) + " does not fit in '" + t.buffer + "' " + shape_str(b.shape));
-      if (!off) continue;
-      if (*off < 0 || *off + extent[i] > b.shape[i])
-        return fail(t.offsets[i]->loc, "tile " + shape_str(extent) + " at offset " + std::to_string(*off) +
-                                           " in dimension " + std::to_string(i) + " is outside '" + t.buffer + "' " +
-                                           shape_str(b.shape));
     }
     return Status::ok();
   }
@@ -593,6 +571,7 @@ private:
     for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_offsets(s.tiles[i], *bufs[i], true));
     BufferMap visible;
     for (size_t i = 0; i < s.tiles.size(); ++i) visible[s.tiles[i].buffer] = *bufs[i];
+    TG_RETURN_IF_ERROR(check_extent_attr(s, bufs));
     TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(s, visible));
     for (size_t i = 0; i < s.tiles.size(); ++i) TG_RETURN_IF_ERROR(check_tile_bounds(s.tiles[i], *bufs[i], extent));
     return Status::ok();
@@ -603,9 +582,7 @@ private:
     TG_ASSIGN_OR_RETURN(const BufferInfo* dst, resolve_buffer(s.copy_dst()));
     if (src->scope == Scope::Local || dst->scope == Scope::Local)
       return fail(s.loc, "copy cannot move local buffers; they exist per thread inside parallel loops");
-    if (src->shape.size() != dst->shape.size())
-      return fail(s.loc, "copy between '" + s.copy_src().buffer + "' of rank " + std::to_string(src->shape.size()) + " and '" +
-                             s.copy_dst().buffer + "' of rank " + std::to_string(dst->shape.size()));
+    // Operands of different rank: a view of the higher-rank global one (ir/TileRules.cpp).
     return check_tile_op(s, {src, dst});
   }
 
@@ -715,7 +692,6 @@ private:
     if (dst->dtype != DType::F32 && dst->dtype != DType::F64 && dst->dtype != DType::F16 && dst->dtype != DType::BF16 &&
         dst->dtype != DType::I32)
       return fail(s.atomic_dst().loc, std::string("atomic_add does not support ") + dtype_name(dst->dtype) + " tensors");
-    if (src->shape.size() != dst->shape.size()) return fail(s.loc, "atomic_add between tiles of different rank");
     return check_tile_op(s, {src, dst});
   }
 

@@ -50,12 +50,15 @@ void add_out_of_range_cases(Generator& g);
 void add_exchange_cases(Generator& g);
 void add_workload_cases(Generator& g);  ///< the shipped example kernels (examples/)
 void add_block_load_cases(Generator& g);
+void add_view_cases(Generator& g);  ///< rank-dropping views of global tensors
 
 /// The gemm cases that force each instruction of `target`'s catalogue, for compiling
 /// offline (CompileOnly): one per instruction shape, on the instruction's own layout.
 void add_offline_gemm_cases(Generator& g, const std::string& offline_target);
 /// The block-load cases the offline target claims, for compiling offline (CompileOnly).
 void add_offline_block_load_cases(Generator& g, const std::string& offline_target);
+/// The view cases (one copy, the pipelined gemm) for compiling offline (CompileOnly).
+void add_offline_view_cases(Generator& g, const std::string& offline_target);
 
 namespace kt {
 

@@ -4,7 +4,7 @@
 /// conformance/tests/map_cases_cover_operators_test.cpp checks) over every dtype it applies
 /// to, on random values (every bit pattern for the bit operators and bitcast), on special
 /// values (every pair of specials meets in binary functions), and with broadcasting of a
-/// [M, 1], [1, N] or [1, 1] operand;
+/// [M, 1], [1, N] or [1, 1] operand and of a lower-rank [N] one (aligned at the trailing axes);
 /// a float and an integer scalar parameter; and one fused expression. Arithmetic the
 /// reference computes exactly once rounded (add, sub, mul, max, min, neg, abs, compares,
 /// select, cast, integer ops) must match bit for bit; the rest follow the ulp table.
@@ -190,6 +190,21 @@ void add_broadcasts(Generator& g) {
   }
 }
 
+/// A 1-D y of a row's length broadcasts along the rows (shapes aligned at the trailing
+/// axes, numpy's rule), from a fragment (three dtypes) and from shared memory.
+void add_rank_broadcasts(Generator& g) {
+  for (DType d : {DType::F32, DType::BF16, DType::I8}) {
+    std::string k = map_kernel(d, d, 2, "x * y", "[N]", "[64]", "[bx * 64]");
+    g.add(map_case(g, std::string("tegula.map.broadcast.") + dt(d) + ".vector", "map broadcast", k, 2, Values::Lattice,
+                   Values::Lattice, {d}));
+    if (d != DType::F32) continue;
+    std::string shared = k;
+    shared.replace(shared.find("alloc y: fragment"), 17, "alloc y: shared");
+    g.add(map_case(g, std::string("tegula.map.broadcast.") + dt(d) + ".vector_shared", "map broadcast", shared, 2,
+                   Values::Lattice, Values::Lattice, {d}));
+  }
+}
+
 /// Scalar parameters: a float one into a float map, an integer one into an integer map.
 void add_scalars(Generator& g) {
   for (DType d : all_dtypes()) {
@@ -235,6 +250,7 @@ void add_map_cases(Generator& g) {
   add_functions(g);
   add_bitcasts(g);
   add_broadcasts(g);
+  add_rank_broadcasts(g);
   add_scalars(g);
   add_fused(g);
   add_casts(g);

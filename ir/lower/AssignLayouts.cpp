@@ -5,7 +5,8 @@
 // fragment layout tiled over groups and repeats. Copies between fragments, reductions and
 // maps propagate layouts (a reduction's result is its source's layout with the reduced
 // axis replicated; a broadcast map operand is the destination's with the broadcast axes
-// replicated). Fragments nothing constrains get a free, coalesced layout. Two different
+// replicated, and a lower-rank one, shapes aligned at the trailing axes, the destination's
+// with the leading axes removed). Fragments nothing constrains get a free, coalesced layout. Two different
 // requirements on one fragment are a conflict: the error names the fragment, both ops and
 // both layouts. A copy or map that reads a fragment laid out differently from what it
 // executes under is not a conflict here: exchange_fragments (the next pass) moves the data.
@@ -235,8 +236,11 @@ private:
       if (dist_.count(o)) continue;
       Distribution od = d;
       bool keep_rank = true;
+      // A lower-rank operand (shapes aligned at the trailing axes) drops the leading axes.
+      size_t lead = shape(exec).size() - shape(o).size();
+      for (size_t i = 0; i < lead; ++i) od = reduced_distribution(od, 0, false);
       for (size_t i = 0; i < shape(o).size(); ++i)
-        if (shape(o)[i] == 1 && shape(exec)[i] != 1) od = reduced_distribution(od, int(i), keep_rank);
+        if (shape(o)[i] == 1 && shape(exec)[i + lead] != 1) od = reduced_distribution(od, int(i), keep_rank);
       TG_RETURN_IF_ERROR(fix(o, compact(od), why));
     }
     if (is_fragment(dst) && !dist_.count(dst)) TG_RETURN_IF_ERROR(fix(dst, d, why));

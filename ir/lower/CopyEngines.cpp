@@ -54,6 +54,12 @@ Result<BulkBox> bulk_copy_box(const Stmt& copy, const BufferMap& buffers, const 
   const BufferInfo& src = buffers.find(copy.copy_src().buffer)->second;
   const BufferInfo& buf = buffers.find(copy.copy_dst().buffer)->second;
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, tile_op_extent(copy, buffers));
+  // A rank-dropping view (a 2-D tile of one head of a 4-D tensor) is legal for the engine
+  // (a box of 1 along the leading axes), but its tensor map and coordinates are not
+  // written yet: such copies take cp.async, which computes every address itself.
+  if (src.shape.size() > extent.size())
+    return no(copy, "the source is a view of a " + std::to_string(src.shape.size()) +
+                        "-D tensor (a rank-dropping tile); the engine's tensor maps are written for 2-D tensors only");
   if (src.shape.size() != 2 || extent.size() != 2) return no(copy, "the engine moves 2-D tiles of 2-D tensors");
   if (extent != buf.shape) return no(copy, "the copy fills only part of its shared buffer");
   int64_t es = int64_t(dtype_size(buf.dtype));

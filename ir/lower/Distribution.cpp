@@ -211,16 +211,20 @@ bool holds_needed(const Distribution& exec, const std::vector<int64_t>& exec_sha
                   const std::vector<int64_t>& op_shape) {
   if (exec.thread_count() != op.thread_count()) return false;
   int rank = int(exec_shape.size());
-  auto own = ownership(op, rank);
+  // Shapes align at the trailing axes (a lower-rank operand broadcasts along the leading ones).
+  int op_rank = int(op_shape.size());
+  if (op_rank > rank) return false;
+  size_t lead = size_t(rank - op_rank);
+  auto own = ownership(op, op_rank);
   for (int64_t t = 0; t < exec.thread_count(); ++t) {
     for (int64_t v = 0; v < exec.value_count(); ++v) {
       std::vector<int64_t> c = exec.coords(t, v, rank);
       bool inside = true;
-      for (int i = 0; i < rank; ++i) {
-        inside = inside && c[size_t(i)] < exec_shape[size_t(i)];
-        if (op_shape[size_t(i)] == 1) c[size_t(i)] = 0;
-      }
-      if (inside && !own[size_t(t)].count(c)) return false;
+      for (int i = 0; i < rank; ++i) inside = inside && c[size_t(i)] < exec_shape[size_t(i)];
+      std::vector<int64_t> oc(c.begin() + std::ptrdiff_t(lead), c.end());
+      for (int i = 0; i < op_rank; ++i)
+        if (op_shape[size_t(i)] == 1) oc[size_t(i)] = 0;
+      if (inside && !own[size_t(t)].count(oc)) return false;
     }
   }
   return true;

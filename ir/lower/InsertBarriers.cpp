@@ -134,15 +134,18 @@ private:
     if (t.offsets.empty()) return false;
     auto extent = tile_op_extent(*writer, buffers_);
     if (!extent.is_ok()) return false;
+    // A view's leading axes (ir::leading_axes) have extent 1.
+    size_t lead = leading_axes(t.offsets.size(), extent->size());
     for (size_t d = 0; d < t.offsets.size(); ++d) {
       const Expr& o = t.offsets[d];
+      int64_t along = d < lead ? 1 : (*extent)[d - lead];
       // offset = var * c (+ anything without var), c >= extent
       auto scaled = [&](const Expr& e) {
         if (e->kind != ExprKind::Binary || e->binary != BinaryOp::Mul) return false;
         for (int side = 0; side < 2; ++side) {
           const Expr& v = e->args[size_t(side)];
           auto c = const_int(e->args[size_t(1 - side)]);
-          if (v->kind == ExprKind::Var && v->name == loop_vars_.back() && c && *c >= (*extent)[d]) return true;
+          if (v->kind == ExprKind::Var && v->name == loop_vars_.back() && c && *c >= along) return true;
         }
         return false;
       };

@@ -9,6 +9,15 @@
 // allows that both sides' alignment can prove: a global tensor's row length and the tile's
 // column offset must be multiples of the vector, which for a symbolic length comes from the
 // divisibility the launch guarantees (LowerOptions::divisibility, recorded as lower.assume).
+//
+// Views (a global tile of lower rank than its tensor, ir/OpList.h copy) are mapped over the
+// tile's extent, i.e. the tensor's trailing axes, and the vector limit reads the tensor's
+// last axis and the tile's last offset, both trailing: the leading axes hold one index each
+// and never take part. Lowering keeps the view as written rather than normalising it to the
+// tensor's rank with leading extents 1, because the other side (a shared or fragment tile)
+// keeps the tile's rank, and a normalised extent would give the two sides different ranks
+// in every pass and backend; as written, only the global addressing knows (ir::leading_axes:
+// the interpreter's tile_linear, cpu view_of, cuda add, vulkan add_origin).
 #include <algorithm>
 #include <cstdint>
 #include <functional>

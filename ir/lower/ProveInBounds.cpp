@@ -12,6 +12,11 @@
 // value. Deciding this once here means every backend drops exactly the same tests, and the
 // reference interpreter's lowered model checks each claim while it runs, so a wrong fact is
 // a failing test rather than a silent out-of-bounds access on a device.
+//
+// A view (a global tile of lower rank than its tensor, ir::leading_axes) gets no facts: its
+// claims would have to be per tensor axis while the tile has fewer, and its leading indices
+// are exactly what multi-head kernels run one past (a grid over heads rounded up); every
+// axis of a view is tested at run time.
 #include <functional>
 
 #include "ir/Ranges.h"

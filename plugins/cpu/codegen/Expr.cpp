@@ -290,14 +290,17 @@ static Result<Val> bitcast(Emitter& em, const ir::Expr& e) {
   return em.decode(to, b.CreateBitCast(bits, em.storage_type(to)));
 }
 
-/// A bare buffer name in a map: the element at the map's index, broadcasting size-1 dims.
+/// A bare buffer name in a map: the element at the map's index, broadcasting size-1 dims
+/// and, shapes aligned at the trailing axes, the leading axes a lower-rank buffer lacks.
 static Result<Val> tile_use(Emitter& em, const ir::Expr& e) {
   Buffer* buf = em.find_buffer(e->name);
   const Emitter::MapIndex* m = em.map_index;
   if (!buf || !m) return error(ErrorCode::Internal, "buffer '" + e->name + "' used whole outside a map", e->loc);
   if (m->flat) return em.load(*buf, m->flat);
+  size_t lead = m->coords.size() - size_t(buf->rank());
   std::vector<llvm::Value*> coords;
-  for (int d = 0; d < buf->rank(); ++d) coords.push_back(buf->shape[size_t(d)] == 1 ? em.ci(0) : m->coords[size_t(d)]);
+  for (int d = 0; d < buf->rank(); ++d)
+    coords.push_back(buf->shape[size_t(d)] == 1 ? em.ci(0) : m->coords[size_t(d) + lead]);
   return em.load(*buf, em.linear_index(*buf, coords));
 }
 

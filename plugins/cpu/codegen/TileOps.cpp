@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include "plugins/cpu/codegen/Emitter.h"
 
 namespace tegula::cpu {
@@ -18,9 +19,37 @@ namespace {
 struct Tile {
   Buffer* buf = nullptr;
   std::vector<llvm::Value*> origin;  ///< one i64 per dimension
+  std::shared_ptr<Buffer> view;      ///< owns buf when the tile is a rank-dropping view
 };
 
-Result<Tile> tile_of(Emitter& e, const ir::TileRef& t) {
+/// A rank-dropping view (ir::leading_axes): the tensor seen from its element at the leading
+/// offsets, as a tensor of its trailing axes, so the loops below see one form. A leading
+/// offset outside the tensor leaves nothing to read or write: the view's first axis is then
+/// of length 0 (every element masked) and its base the tensor's first element.
+Tile view_of(Emitter& e, Tile whole, size_t lead) {
+  const Buffer& t = *whole.buf;
+  llvm::Value* inside = e.b.getTrue();
+  llvm::Value* start = e.ci(0);
+  for (size_t d = 0; d < lead; ++d) {
+    inside = e.b.CreateAnd(inside, e.b.CreateICmpULT(whole.origin[d], t.dims[d]));
+    start = e.b.CreateAdd(start, e.b.CreateMul(whole.origin[d], t.strides[d]));
+  }
+  auto view = std::make_shared<Buffer>(t);
+  view->base = e.elem_ptr(t, e.b.CreateSelect(inside, start, e.ci(0)));
+  auto drop = [lead](auto& v) { v.erase(v.begin(), v.begin() + std::ptrdiff_t(lead)); };
+  drop(view->shape);
+  drop(view->dims);
+  drop(view->strides);
+  drop(whole.origin);
+  view->dims[0] = e.b.CreateSelect(inside, view->dims[0], e.ci(0));
+  view->shape[0] = -1;  // no longer a constant
+  whole.buf = view.get();
+  whole.view = std::move(view);
+  return whole;
+}
+
+/// Operand `t` of a tile op whose extent has `extent_rank` entries.
+Result<Tile> tile_of(Emitter& e, const ir::TileRef& t, size_t extent_rank) {
   Tile tile;
   tile.buf = e.find_buffer(t.buffer);
   if (!tile.buf) return error(ErrorCode::Internal, "unbound buffer '" + t.buffer + "'", t.loc);
@@ -29,7 +58,8 @@ Result<Tile> tile_of(Emitter& e, const ir::TileRef& t) {
     tile.origin.push_back(v);
   }
   tile.origin.resize(size_t(tile.buf->rank()), e.ci(0));
-  return tile;
+  size_t lead = ir::leading_axes(size_t(tile.buf->rank()), extent_rank);
+  return lead == 0 ? tile : view_of(e, std::move(tile), lead);
 }
 
 /// A non-global tile lies wholly inside its buffer (an i1; true for globals, which mask).
@@ -164,13 +194,13 @@ Result<std::vector<int64_t>> extent_of(Emitter& e, const ir::Stmt& s) {
 
 Status Emitter::emit_copy(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(*this, s));
-  TG_ASSIGN_OR_RETURN(Tile src, tile_of(*this, s.copy_src()));
-  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.copy_dst()));
+  TG_ASSIGN_OR_RETURN(Tile src, tile_of(*this, s.copy_src(), extent.size()));
+  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.copy_dst(), extent.size()));
   double pad = stmt_attr_float(s, "pad");
-  if (src.buf != dst.buf) return copy_tiles(*this, src, dst, extent, pad);
+  if (src.buf->name != dst.buf->name) return copy_tiles(*this, src, dst, extent, pad);
   // Within one buffer the tiles may overlap: read the whole tile first, as a copy does.
   uint64_t mark = scratch_mark();
-  Tile tmp{scratch_buffer("copy_tmp", src.buf->dtype, extent, ir::Scope::Shared), {}};
+  Tile tmp{scratch_buffer("copy_tmp", src.buf->dtype, extent, ir::Scope::Shared), {}, nullptr};
   tmp.origin.assign(extent.size(), ci(0));
   Status st = copy_tiles(*this, src, tmp, extent, pad);
   if (st.is_ok()) st = copy_tiles(*this, tmp, dst, extent, pad);
@@ -180,7 +210,7 @@ Status Emitter::emit_copy(const ir::Stmt& s) {
 
 Status Emitter::emit_fill(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(*this, s));
-  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.target()));
+  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.target(), extent.size()));
   TG_ASSIGN_OR_RETURN(llvm::Value* bits, stored_bits(s.value(), dst.buf->dtype));
   llvm::Value* fits = tile_fits(*this, dst, extent);
   flag_error(b.CreateNot(fits), kRuntimeTileOutOfRange);
@@ -239,8 +269,8 @@ static void atomic_add_element(Emitter& e, const Buffer& dst, llvm::Value* linea
 
 Status Emitter::emit_atomic_add(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(*this, s));
-  TG_ASSIGN_OR_RETURN(Tile src, tile_of(*this, s.atomic_src()));
-  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.atomic_dst()));
+  TG_ASSIGN_OR_RETURN(Tile src, tile_of(*this, s.atomic_src(), extent.size()));
+  TG_ASSIGN_OR_RETURN(Tile dst, tile_of(*this, s.atomic_dst(), extent.size()));
   llvm::Value* fits = tile_fits(*this, src, extent);
   flag_error(b.CreateNot(fits), kRuntimeTileOutOfRange);
   int64_t len = extent.back();

@@ -317,16 +317,20 @@ Result<std::vector<int64_t>> Emitter::slot_map(const ir::Stmt& s, const ir::Dist
     for (int64_t v = 0; v < exec_slots; ++v) map[size_t(v)] = v;
     return map;
   }
-  if (int(operand.shape.size()) != rank) return unsupported(s, "fragments of different rank in one op");
+  // A lower-rank operand of a map: shapes align at the trailing axes (numpy's rule).
+  int orank = int(operand.shape.size());
+  if (orank > rank || (orank != rank && !offset.empty()))
+    return unsupported(s, "fragments of different rank in one op");
+  size_t lead = size_t(rank - orank);
   int64_t numel = 1;
   for (int64_t x : operand.shape) numel *= x;
   std::vector<int64_t> own(static_cast<size_t>(numel), -1);
   std::vector<int64_t> touched;
   auto linear = [&](const std::vector<int64_t>& c, const std::vector<int64_t>& sh, int64_t* out) {
     int64_t l = 0;
-    for (int d = 0; d < rank; ++d) {
-      if (c[size_t(d)] < 0 || c[size_t(d)] >= sh[size_t(d)]) return false;
-      l = l * sh[size_t(d)] + c[size_t(d)];
+    for (size_t d = 0; d < sh.size(); ++d) {
+      if (c[d] < 0 || c[d] >= sh[d]) return false;
+      l = l * sh[d] + c[d];
     }
     *out = l;
     return true;
@@ -336,7 +340,7 @@ Result<std::vector<int64_t>> Emitter::slot_map(const ir::Stmt& s, const ir::Dist
     touched.clear();
     for (int64_t v = 0; v < operand.slots; ++v) {
       int64_t l;
-      if (!linear(operand.dist.coords(t, v, rank), operand.shape, &l)) continue;
+      if (!linear(operand.dist.coords(t, v, orank), operand.shape, &l)) continue;
       if (own[size_t(l)] < 0) {
         own[size_t(l)] = v;
         touched.push_back(l);
@@ -346,10 +350,11 @@ Result<std::vector<int64_t>> Emitter::slot_map(const ir::Stmt& s, const ir::Dist
       std::vector<int64_t> c = exec.coords(t, v, rank);
       int64_t l;
       if (!linear(c, shape, &l)) continue;  // padding
-      for (int d = 0; d < rank; ++d) {
+      for (int d = 0; d < rank; ++d)
         if (!offset.empty()) c[size_t(d)] += offset[size_t(d)];
+      c.erase(c.begin(), c.begin() + std::ptrdiff_t(lead));
+      for (int d = 0; d < orank; ++d)
         if (operand.shape[size_t(d)] == 1) c[size_t(d)] = 0;
-      }
       if (!linear(c, operand.shape, &l))
         return unsupported(s, "fragment '" + operand.name + "' does not cover the elements this op needs from it");
       int64_t w = own[size_t(l)];

@@ -169,9 +169,9 @@ Status Emitter::emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map
   const Buffer* dst = buffer(s.copy_dst().buffer);
   TG_ASSIGN_OR_RETURN(std::vector<int64_t> extent, extent_of(s));
   int64_t es = int64_t(dtype_size(dst->dtype));
-  std::vector<std::string> off;
+  std::vector<std::string> off;  // one per axis of the tensor (a view has more than the tile)
   open("");
-  for (size_t d = 0; d < extent.size(); ++d) {
+  for (size_t d = 0; d < src->shape.size(); ++d) {
     if (s.copy_src().offsets.empty()) {
       off.push_back("0LL");
       continue;
@@ -208,8 +208,11 @@ Status Emitter::emit_prefetch_copy(const ir::Stmt& s, Engine engine, int64_t map
     if (e.n != vec) return unsupported(s, "an asynchronous copy whose plan lost its vector width");
     if (!e.guard.empty()) open("if (" + e.guard + ")");
     else open("");
-    std::vector<std::string> c;
-    for (size_t d = 0; d < e.idx.size(); ++d) c.push_back("(" + off[d] + " + " + e.idx[d] + ")");
+    // A rank-dropping view's leading offsets are indices (ir::leading_axes): tested below
+    // as rows are, so a head past the tensor reads zeros.
+    size_t lead = ir::leading_axes(off.size(), e.idx.size());
+    std::vector<std::string> c(off.begin(), off.begin() + std::ptrdiff_t(lead));
+    for (size_t d = 0; d < e.idx.size(); ++d) c.push_back("(" + off[d + lead] + " + " + e.idx[d] + ")");
     // Bytes of the vector inside the tensor: the rows' tests and the column's, each dropped
     // where the lowering proved the dimension inside (plan.inbounds).
     std::string rows_in;

@@ -96,9 +96,17 @@ void Emitter::write_element(const Buffer& b, const std::vector<std::string>& coo
 
 namespace {
 
+/// The element coordinates of tile index idx: offsets plus index, one per axis of the
+/// buffer. A rank-dropping view (ir::leading_axes) has more offsets than idx has entries:
+/// its leading offsets are the element's indices there (tested like any other axis), and
+/// idx aligns to the trailing axes.
 std::vector<std::string> add(const std::vector<std::string>& off, const std::vector<std::string>& idx) {
-  std::vector<std::string> c;
-  for (size_t d = 0; d < idx.size(); ++d) c.push_back(off[d] == "0" ? idx[d] : "(" + off[d] + " + " + idx[d] + ")");
+  size_t lead = ir::leading_axes(off.size(), idx.size());
+  std::vector<std::string> c(off.begin(), off.begin() + std::ptrdiff_t(lead));
+  for (size_t d = 0; d < idx.size(); ++d) {
+    const std::string& o = off[d + lead];
+    c.push_back(o == "0" ? idx[d] : "(" + o + " + " + idx[d] + ")");
+  }
   return c;
 }
 
@@ -159,7 +167,9 @@ std::string aligned(const Side& side, int64_t n) {
 
 /// The dimensions of a global side lowering proved inside its tensor (plan.inbounds): no
 /// run-time check there.
-std::vector<bool> provable(const Side& side, const ir::InBounds& in_bounds, size_t rank) {
+std::vector<bool> provable(const Side& side, const ir::InBounds& in_bounds, size_t tile_rank) {
+  // One entry per axis of the side's buffer: a view has more than the tile (and no proof).
+  size_t rank = std::max(tile_rank, side.b->shape.size());
   std::vector<bool> in(rank, false);
   if (side.b->scope != ir::Scope::Global) return in;
   for (size_t d = 0; d < rank; ++d) in[d] = in_bounds.at(d);
@@ -499,8 +509,10 @@ Status Emitter::emit_map(const ir::Stmt& s) {
         operands[n] = b->dtype == DType::Bool ? Value{"(" + b->cname + "[" + itos(slot) + "] != 0)", Rep::Bool}
                                               : Value{b->cname + "[" + itos(slot) + "]", frag_rep(b->dtype)};
       } else {
+        // Shapes align at the trailing axes: a lower-rank operand broadcasts along the leading ones.
+        size_t lead = e.idx.size() - b->shape.size();
         std::vector<std::string> c;
-        for (size_t d = 0; d < e.idx.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d]);
+        for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? "0" : e.idx[d + lead]);
         Value v = read_element(*b, c, 0.0);
         std::string name = fresh("mv");
         line(std::string("const ") + rep_type(v.rep) + " " + name + " = " + v.code + ";");

@@ -14,8 +14,13 @@ namespace tegula::vulkan {
 using namespace spv;
 
 std::vector<Value> KernelGen::add_origin(const std::vector<Value>& origin, const std::vector<Value>& coords) {
-  std::vector<Value> out;
-  for (size_t d = 0; d < coords.size(); ++d) out.push_back(d < origin.size() ? b_.add(origin[d], coords[d]) : coords[d]);
+  // A rank-dropping view (ir::leading_axes) has more offsets than the tile has coordinates:
+  // its leading offsets are the element's indices there, and the tile's coordinates align
+  // to the trailing axes, so global_index and global_inside see the tensor's full rank.
+  size_t lead = ir::leading_axes(origin.size(), coords.size());
+  std::vector<Value> out(origin.begin(), origin.begin() + std::ptrdiff_t(lead));
+  for (size_t d = 0; d < coords.size(); ++d)
+    out.push_back(d + lead < origin.size() ? b_.add(origin[d + lead], coords[d]) : coords[d]);
   return out;
 }
 

@@ -197,8 +197,10 @@ Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {
     return read_slot(*b, it->second);
   }
   if (b->scope != ir::Scope::Shared) return fail(e->loc, std::string("a ") + ir::scope_name(b->scope) + " buffer as a map operand");
+  // Shapes align at the trailing axes: a lower-rank operand broadcasts along the leading ones.
+  size_t lead = map->coords.size() - b->shape.size();
   std::vector<Value> c;
-  for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? b_.ci(0) : map->coords[d]);
+  for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? b_.ci(0) : map->coords[d + lead]);
   return read_memory(*b, c, 0.0);
 }
 

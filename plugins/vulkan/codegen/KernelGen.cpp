@@ -310,18 +310,22 @@ void KernelGen::for_slots(const Exec& e, const std::vector<int64_t>& extent,
 Result<std::vector<int64_t>> KernelGen::map_slots(const ir::Distribution& exec, const std::vector<int64_t>& exec_shape,
                                                   const ir::Distribution& other, const std::vector<int64_t>& other_shape) {
   int rank = int(exec_shape.size());
+  // Shapes align at the trailing axes: a lower-rank operand (a map's) lacks the leading ones.
+  int other_rank = int(other_shape.size());
+  if (other_rank > rank) return error(ErrorCode::Internal, "vulkan: an operand of higher rank than the op");
+  size_t lead = size_t(rank - other_rank);
   int64_t threads = exec.thread_count(), vs = exec.value_count(), os = other.value_count();
   std::vector<int64_t> result(size_t(vs), -2);
   for (int64_t t = 0; t < threads; ++t) {
     std::map<std::vector<int64_t>, int64_t> held;
-    for (int64_t w = os; w-- > 0;) held[other.coords(t, w, rank)] = w;
+    for (int64_t w = os; w-- > 0;) held[other.coords(t, w, other_rank)] = w;
     for (int64_t v = 0; v < vs; ++v) {
       std::vector<int64_t> c = exec.coords(t, v, rank);
       bool inside = true;
-      for (int d = 0; d < rank; ++d) {
-        inside = inside && c[size_t(d)] < exec_shape[size_t(d)];
+      for (int d = 0; d < rank; ++d) inside = inside && c[size_t(d)] < exec_shape[size_t(d)];
+      c.erase(c.begin(), c.begin() + std::ptrdiff_t(lead));
+      for (int d = 0; d < other_rank; ++d)
         if (other_shape[size_t(d)] == 1) c[size_t(d)] = 0;
-      }
       if (!inside) continue;
       auto it = held.find(c);
       if (it == held.end() || (result[size_t(v)] >= 0 && result[size_t(v)] != it->second))
