@@ -38,6 +38,12 @@ runs=(
   "examples/quant/gemv_int4_zp.tile M=3,N=1031,K=1100,KW=138,G=9"
   "examples/quant/gemm_int4.tile M=200,N=136,K=300,KW=38,G=3"
   "examples/quant/gemm_int4_zp.tile M=200,N=136,K=300,KW=38,G=3"
+  "examples/norm/rmsnorm.tile M=7,N=1031"
+  "examples/norm/layernorm.tile M=9,N=1031"
+  "examples/norm/rmsnorm_residual.tile M=6,N=1536"
+  "examples/quant/gemm_fp8.tile M=67,N=131,K=257"
+  "examples/attention/flash_attn_d64.tile B=2,H=3,S=130"
+  "examples/attention/flash_attn_causal_d128.tile B=1,H=2,S=200"
 )
 failed=0
 for r in "${runs[@]}"; do

@@ -18,6 +18,9 @@
 ///              by the bytes it must read, and the GEMM at m = 4096 (bench/cuda/gemm_int4_h200.tile,
 ///              exact, and gemm_int4_f16w_h200.tile, weights rounded to f16 as Marlin does) in
 ///              TFLOP/s; spot-checked in float64 against the exactly dequantised weights
+///   attention  FlashAttention forward (examples/attention) bf16 at batch 8, 16 heads, sequence
+///              4096, head dim 128 and batch 16, 16 heads, 2048, head dim 64, non-causal and
+///              causal; spot-checked in float64
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -181,19 +184,19 @@ double time_ms(Api& a, int warm, int reps, const std::function<void()>& work) {
   return ms[ms.size() / 2];
 }
 
-void launch(Api& a, Kernel& k, std::vector<tg_launch_arg> args, uint32_t gx, uint32_t gy) {
+void launch(Api& a, Kernel& k, std::vector<tg_launch_arg> args, uint32_t gx, uint32_t gy, uint32_t gz = 1) {
   tg_launch_params p{};
   p.struct_size = sizeof p;
   p.grid[0] = gx;
   p.grid[1] = gy;
-  p.grid[2] = 1;
+  p.grid[2] = gz;
   p.args = args.data();
   p.arg_count = args.size();
   ok(a, a.api->launch(a.queue, k.exe, &p), "launch");
 }
 
 std::string read(const std::string& rel) {
-  auto t = read_file(std::string(TEGULA_SOURCE_DIR) + "/" + rel);
+  auto t = read_file(rel[0] == '/' ? rel : std::string(TEGULA_SOURCE_DIR) + "/" + rel);
   if (!t.is_ok()) die(t.status().str());
   return *t;
 }
@@ -461,6 +464,104 @@ void bench_int4(Api& a) {
   for (tg_buffer* b : {X, W, S, Y}) a.api->buffer_free(b);
 }
 
+/// Worst error of query rows of one (batch, head) against float64: O's columns relative to
+/// sum_j p_j |v_j|, L absolute. Q, K, V, O are [B, H, S, D] bf16, L [B, H, S] f32.
+double attention_row_error(const std::vector<uint8_t>& hq, const std::vector<uint8_t>& hk, const std::vector<uint8_t>& hv,
+                           const std::vector<uint8_t>& ho, const std::vector<uint8_t>& hl, int64_t head, int64_t i, int64_t S,
+                           int64_t D, double scale, bool causal) {
+  auto bf = [](const std::vector<uint8_t>& h, int64_t at) { return load_element(DType::BF16, h.data() + size_t(2 * at)); };
+  int64_t keys = causal ? i + 1 : S, base = head * S * D;
+  std::vector<double> p(static_cast<size_t>(keys));
+  double mx = -INFINITY, sum = 0;
+  for (int64_t j = 0; j < keys; ++j) {
+    double dot = 0;
+    for (int64_t c = 0; c < D; ++c) dot += bf(hq, base + i * D + c) * bf(hk, base + j * D + c);
+    mx = std::max(mx, p[size_t(j)] = scale * dot);
+  }
+  for (int64_t j = 0; j < keys; ++j) sum += (p[size_t(j)] = std::exp(p[size_t(j)] - mx));
+  double worst = 0;
+  for (int64_t c = 0; c < D; ++c) {
+    double want = 0, mag = 0;
+    for (int64_t j = 0; j < keys; ++j) {
+      want += p[size_t(j)] * bf(hv, base + j * D + c) / sum;
+      mag += p[size_t(j)] * std::fabs(bf(hv, base + j * D + c)) / sum;
+    }
+    worst = std::max(worst, std::fabs(bf(ho, base + i * D + c) - want) / (mag + 1e-6));
+  }
+  double lse = load_element(DType::F32, hl.data() + size_t(4 * (head * S + i)));
+  return std::max(worst, std::fabs(lse - (mx + std::log(sum))));
+}
+
+/// The attention kernels measured for head dim `d`: the examples, or with TEGULA_BENCH_ATTN_DIR
+/// set, every flash_attn_*d<d>_*.tile there (variants from bench/cuda/gen_attention_variants.py).
+std::vector<std::string> attention_files(int64_t d) {
+  std::string dd = "d" + std::to_string(d);
+  const char* dir = std::getenv("TEGULA_BENCH_ATTN_DIR");
+  if (!dir) return {"examples/attention/flash_attn_" + dd + ".tile", "examples/attention/flash_attn_causal_" + dd + ".tile"};
+  std::vector<std::string> files;
+  std::string root = dir[0] == '/' ? "" : std::string(TEGULA_SOURCE_DIR) + "/";
+  for (const auto& e : std::filesystem::directory_iterator(root + dir)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("flash_attn_", 0) == 0 && name.find(dd + "_") != std::string::npos) files.push_back(std::string(dir) + "/" + name);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Rows of Q per block: the first extent of the shared tile Q is copied into.
+int64_t query_block_rows(const ir::Kernel& k) {
+  for (const ir::Stmt& s : k.body.stmts)
+    if (s.op == ir::OpKind::Alloc && s.name == "Qs") return s.type.shape[0];
+  die("no Qs tile in " + k.name);
+}
+
+/// FlashAttention forward (examples/attention) on the shapes of the bar: bf16 [B, H, S, D],
+/// non-causal and causal; TFLOP/s count 4 B H S^2 D, halved for the causal mask.
+void bench_attention(Api& a) {
+  struct Shape {
+    int64_t b, h, s, d;
+  };
+  for (Shape sh : {Shape{8, 16, 4096, 128}, Shape{16, 16, 2048, 64}}) {
+    size_t n = size_t(sh.b * sh.h * sh.s * sh.d);
+    std::vector<uint8_t> hq, hk, hv;
+    tg_buffer* Q = alloc_random(a, DType::BF16, n, 11, &hq);
+    tg_buffer* K = alloc_random(a, DType::BF16, n, 12, &hk);
+    tg_buffer* V = alloc_random(a, DType::BF16, n, 13, &hv);
+    tg_buffer *O = nullptr, *L = nullptr;
+    ok(a, a.api->buffer_alloc(a.device, n * 2, &O), "alloc");
+    ok(a, a.api->buffer_alloc(a.device, size_t(sh.b * sh.h * sh.s) * 4, &L), "alloc");
+    double scale = 1.0 / std::sqrt(double(sh.d));
+    for (const std::string& file : attention_files(sh.d)) {
+      bool causal = file.find("causal") != std::string::npos;
+      ir::LowerOptions o;
+      o.divisibility = {{"S", 16}};
+      Kernel k = compile(a, read(file), o);
+      std::vector<tg_launch_arg> args = {tensor(Q), tensor(K), tensor(V), tensor(O), tensor(L), number(scale),
+                                         integer(sh.b), integer(sh.h), integer(sh.s)};
+      int64_t bm = query_block_rows(k.ir);
+      uint32_t gx = uint32_t((sh.s + bm - 1) / bm);
+      double ms = time_ms(a, 3, 20, [&] { launch(a, k, args, gx, uint32_t(sh.h), uint32_t(sh.b)); });
+      double flops = 4.0 * double(sh.b * sh.h) * double(sh.s) * double(sh.s) * double(sh.d) / (causal ? 2 : 1);
+      std::vector<uint8_t> ho(n * 2), hl(size_t(sh.b * sh.h * sh.s) * 4);
+      ok(a, a.api->copy_d2h(a.queue, ho.data(), O, 0, ho.size()), "copy_d2h");
+      ok(a, a.api->copy_d2h(a.queue, hl.data(), L, 0, hl.size()), "copy_d2h");
+      ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+      double worst = 0;
+      for (int64_t probe = 0; probe < 6; ++probe) {
+        int64_t head = (probe * 37) % (sh.b * sh.h), i = (probe * 1237 + 5) % sh.s;
+        worst = std::max(worst, attention_row_error(hq, hk, hv, ho, hl, head, i, sh.s, sh.d, scale, causal));
+      }
+      std::printf("{\"bench\":\"attention\",\"kernel\":\"%s\",\"b\":%lld,\"h\":%lld,\"s\":%lld,\"d\":%lld,\"causal\":%s,"
+                  "\"ms\":%.4f,\"tflops\":%.1f,\"compile_ms\":%.0f,\"max_err\":%.2e}\n",
+                  file.c_str(), (long long)sh.b, (long long)sh.h, (long long)sh.s, (long long)sh.d, causal ? "true" : "false", ms,
+                  flops / (ms * 1e-3) / 1e12, k.compile_ms, worst);
+      std::fflush(stdout);
+      a.api->executable_free(k.exe);
+    }
+    for (tg_buffer* b : {Q, K, V, O, L}) a.api->buffer_free(b);
+  }
+}
+
 /// Cold compile and warm-cache load through the public runtime, and host launch overhead.
 void bench_runtime() {
   std::string cache = (std::filesystem::temp_directory_path() / ("tegula-bench-cache-" + std::to_string(::getpid()))).string();
@@ -564,6 +665,7 @@ int main(int argc, char** argv) {
   if (only == "all" || only == "softmax") bench_softmax(a);
   if (only == "all" || only == "norm") bench_norm(a);
   if (only == "all" || only == "int4") bench_int4(a);
+  if (only == "attention") bench_attention(a);  // not in "all": run_all.sh's attnbench step
   a.api->queue_destroy(a.queue);
   a.api->device_close(a.device);
   a.api->shutdown(a.plugin);

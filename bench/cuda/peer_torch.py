@@ -4,7 +4,10 @@ torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), cuBLAS
 torch._scaled_mm (e4m3, per-tensor scales, bf16 out), torch.softmax on f16
 rows, torch.matmul on f16 with the dequantised int4 weight (the W4A16 peer: cuBLAS GEMV at m = 1
 and 16, GEMM at m = 4096, n = k = 8192), torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
-bias for layer_norm), and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
+bias for layer_norm), torch.nn.functional.scaled_dot_product_attention with its cuDNN and
+flash backends (bf16, [B, H, S, D], non-causal and causal), and a device-to-device copy of the
+same bytes. The first argument picks a subset like tegula_bench_cuda's (all, or attention alone).
+Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
 import json
 import sys
@@ -29,11 +32,37 @@ def median_ms(fn, warm, reps):
     return times[len(times) // 2]
 
 
+def attention(dev):
+    """SDPA on the shapes of the attention bar, each backend alone. FLOPs: 4 B H S^2 D (two
+    gemms), halved for the causal mask, as FlashAttention's papers count them."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    for b, h, s, d in ((8, 16, 4096, 128), (16, 16, 2048, 64)):
+        q, k, v = ((torch.rand(b, h, s, d, device=dev) * 2 - 1).to(torch.bfloat16) for _ in range(3))
+        for causal in (False, True):
+            flops = 4 * b * h * s * s * d / (2 if causal else 1)
+            for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
+                try:
+                    with sdpa_kernel(backend):
+                        fn = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                        ms = median_ms(fn, 5, 20)
+                except RuntimeError as e:
+                    print(json.dumps({"peer": "sdpa_" + name, "b": b, "h": h, "s": s, "d": d, "causal": causal, "error": str(e)[:200]}))
+                    continue
+                print(json.dumps({"peer": "sdpa_" + name, "b": b, "h": h, "s": s, "d": d, "causal": causal, "ms": round(ms, 4),
+                                  "tflops": round(flops / (ms * 1e-3) / 1e12, 1)}))
+                sys.stdout.flush()
+        del q, k, v
+
+
 def main():
+    only = sys.argv[1] if len(sys.argv) > 1 else "all"
     dev = torch.device("cuda")
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     print(json.dumps({"peer": "device", "name": torch.cuda.get_device_name(0), "torch": torch.__version__}))
+    if only == "attention":  # not in "all": run_all.sh's attnbench step
+        attention(dev)
+        return
     for n in (4096, 8192):
         for dt, name in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
             a = (torch.rand(n, n, device=dev) * 2 - 1).to(dt)

@@ -10,6 +10,7 @@
 # (cachebench: compile-cache hits on cuda:0, bench/cache/cache_hit_bench.cpp, JSON lines in
 # run.log.)
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
+# (attnbench: FlashAttention beside SDPA's cuDNN and flash backends, into $OUT/attention.)
 #
 # Side by side with an earlier tree (the figures a change must not make worse): export a
 # commit with `git archive --prefix=baseline/ COMMIT | tar -x -C .device`, carry
@@ -97,7 +98,9 @@ for step in "$@"; do
       grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
     cudabench)  # every tegula_bench_cuda subset (gemm, fp8, softmax, norm, int4, runtime) and its peers
       timeout 260 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
-    ncu)  # profile one benchmark group (NCU_BENCH: gemm, fp8, softmax, norm, int4): the 11th launch of each kernel named in NCU_KERNELS
+    attnbench)  # attention alone beside SDPA (cuDNN and flash backends), into $OUT/attention
+      mkdir -p "$OUT/attention" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/attention" attention ;;
+    ncu)  # profile one benchmark group (NCU_BENCH: gemm, fp8, softmax, norm, int4, attention): the 11th launch of each kernel named in NCU_KERNELS
       : > "$OUT/ncu.log"
       for k in ${NCU_KERNELS:-tg_rmsnorm_h200 tg_layernorm_h200}; do
         timeout 120 ncu --kernel-name "$k" --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy \

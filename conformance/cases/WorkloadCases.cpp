@@ -8,6 +8,10 @@
 /// variants replace the example's f16 tensors and tiles by the dtype (arithmetic stays in f32);
 /// the FP8 GEMM runs as written, NotSupported where the device has no e4m3, and so do the
 /// int4 kernels, whose packed weights are random bit patterns (every nibble at every place).
+/// FlashAttention (examples/attention, non-causal and causal, head dims 64 and 128) runs in
+/// bf16 and f16 at sequences 1, 7 (a partial block), 130 (blocks and a tail) and 1000, with
+/// several heads and batches; a workload that the device's lowering refuses (the shared memory
+/// a small device lacks) is NotSupported there with the lowering's reason.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -15,6 +19,8 @@
 
 #include "conformance/WorkloadKernels.h"
 #include "conformance/cases/Generator.h"
+#include "ir/Lower.h"
+#include "ir/Parser.h"
 
 namespace tegula::conformance {
 namespace {
@@ -27,15 +33,24 @@ std::string example(const std::string& name) {
   return "";
 }
 
-/// `text` with every f16 tensor and tile made `d`.
-std::string with_dtype(std::string text, DType d) {
-  const std::string from = "f16[", to = std::string(dt(d)) + "[";
+/// `text` with every `from_dtype` (f16 or bf16) tensor and tile made `d`.
+std::string with_dtype(std::string text, DType from_dtype, DType d) {
+  const std::string from = std::string(dt(from_dtype)) + "[", to = std::string(dt(d)) + "[";
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     bool inside_bf16 = at > 0 && text[at - 1] == 'b';
     if (inside_bf16) continue;
     text.replace(at, from.size(), to);
   }
   return text;
+}
+
+/// "" when `text` lowers for the target, else why not (a kernel that needs more shared memory
+/// than the device has is NotSupported there, with the lowering's reason).
+std::string lowering_refusal(const std::string& text, const TargetDescription& target) {
+  auto k = ir::parse_and_verify(text, "workload.tile");
+  if (!k.is_ok()) return "";  // the suite's own test (cases_lower_on_every_target) reports it
+  auto lowered = ir::lower(*k, target);
+  return lowered.is_ok() || lowered.status().code() != ErrorCode::Unsupported ? "" : lowered.status().message();
 }
 
 struct Workload {
@@ -49,6 +64,8 @@ struct Workload {
   int64_t (*depth)(const std::vector<std::pair<std::string, int64_t>>&);  ///< terms per output
   std::vector<Values> values = {};  ///< per tensor ({}: every input Random)
   std::vector<DType> needs = {};    ///< dtypes besides the operand's and f32 the kernel needs
+  DType from = DType::F16;          ///< the example's dtype that `dtypes` replace
+  DType accumulator = DType::F32;   ///< whose unit roundoff the tolerance uses (the operand's when `from`)
 };
 
 int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char* name) {
@@ -60,6 +77,17 @@ int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char
 // Sums of squares (and of deviations) over the row, then a reciprocal square root.
 int64_t norm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return 2 * symbol(s, "N") + 8; }
 int64_t gemm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "K") + 1; }
+// Attention rounds P to the operand dtype before P V, as every FlashAttention does, and the
+// oracle (the same kernel in float64) rounds it too: outputs differ where a probability lies
+// on a rounding boundary, by one rounding of that term, so the bound is one unit roundoff of
+// the operand dtype (Workload::accumulator) over the terms' magnitude. A missing or extra key
+// costs about 1/S of it, which the short sequences catch.
+int64_t attention_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
+
+const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kAttentionShapes = {
+    {"seq1", {{"B", 1}, {"H", 2}, {"S", 1}}},
+    {"seq7", {{"B", 2}, {"H", 1}, {"S", 7}}},
+    {"seq130", {{"B", 1}, {"H", 1}, {"S", 130}}}};
 
 const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kNormShapes = {
     {"one", {{"M", 1}, {"N", 1}}},
@@ -87,6 +115,7 @@ void add_workload_cases(Generator& g) {
   const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random,
                                            Values::Random};
   const std::vector<DType> int4_needs = {DType::I32, DType::U8};
+  const std::vector<Role> attention = {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
   const Workload workloads[] = {
       {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes,
        norm_depth},
@@ -109,17 +138,28 @@ void add_workload_cases(Generator& g) {
        int4_needs},
       {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes,
        gemm_depth, int4_values, int4_needs},
+      {"attention/flash_attn_d64", "workload attention d64", attention, {DType::BF16, DType::F16}, false,
+       {0, 0, 0, 0, 0, 0.125}, kAttentionShapes, attention_depth, {}, {}, DType::BF16, DType::BF16},
+      {"attention/flash_attn_causal_d64", "workload attention causal d64", attention, {DType::BF16, DType::F16}, false,
+       {0, 0, 0, 0, 0, 0.125}, kAttentionShapes, attention_depth, {}, {}, DType::BF16, DType::BF16},
+      {"attention/flash_attn_d128", "workload attention d128", attention, {DType::BF16}, false, {0, 0, 0, 0, 0, 0.0884},
+       kAttentionShapes, attention_depth, {}, {}, DType::BF16, DType::BF16},
+      {"attention/flash_attn_causal_d128", "workload attention causal d128", attention, {DType::BF16}, false,
+       {0, 0, 0, 0, 0, 0.0884}, {{"seq1", {{"B", 1}, {"H", 1}, {"S", 1}}}, {"seq1000", {{"B", 1}, {"H", 1}, {"S", 1000}}}},
+       attention_depth, {}, {}, DType::BF16, DType::BF16},
   };
   for (const Workload& w : workloads) {
     std::string text = example(w.file);
     std::string base = w.file;
     base = base.substr(base.find('/') + 1);
     for (DType d : w.dtypes) {
+      std::string kernel = text.empty() || w.as_written ? text : with_dtype(text, w.from, d);
+      std::string refused = kernel.empty() ? "" : lowering_refusal(kernel, g.target());
       for (const auto& [shape_name, symbols] : w.shapes) {
         CaseSpec c;
         c.name = "tegula.workload." + base + "." + dt(d) + "." + shape_name;
         c.row = w.row;
-        c.kernel = text.empty() || w.as_written ? text : with_dtype(text, d);
+        c.kernel = kernel;
         c.symbols = symbols;
         for (size_t i = 0; i < w.roles.size(); ++i) {
           Values v = i < w.values.size() ? w.values[i] : Values::Random;
@@ -129,11 +169,12 @@ void add_workload_cases(Generator& g) {
         c.scalars.resize(c.tensors.size(), 0);
         c.check = Check::Accumulate;
         c.operand = d;
-        c.accumulator = DType::F32;
+        c.accumulator = w.accumulator == DType::F32 ? DType::F32 : d;
         c.depth = w.depth(symbols);
         c.unsupported = text.empty() ? "examples/" + std::string(w.file) + ".tile is not compiled in" : g.needs({d, DType::F32});
         for (DType other : w.needs)
           if (c.unsupported.empty()) c.unsupported = g.needs({other});
+        if (c.unsupported.empty()) c.unsupported = refused;
         g.add(std::move(c));
       }
     }

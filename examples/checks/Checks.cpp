@@ -357,6 +357,63 @@ static Result<std::vector<Expected>> int4_matmul_f16w(const std::vector<const Ho
   return int4_matmul_of(t, false, true);
 }
 
+static double unit_roundoff(DType t);
+
+/// O = softmax(scale * Q K^T [+ causal mask]) V and L = the natural log-sum-exp per query row,
+/// for Q, K, V, O [B, H, S, D], L [B, H, S, 1] and the scalar scale after L. The kernel rounds
+/// P to its operand dtype before the second gemm (as every FlashAttention does), so each
+/// output's bound is that rounding over sum_j p_j |v_j|, in units of the 2^-18 the comparison
+/// applies; L's bound covers the base-2 exponentials and logarithms of the backends.
+static Result<std::vector<Expected>> attention_rows(const std::vector<const HostTensor*>& t, const Scalars& scalars,
+                                                    bool causal) {
+  // [B, H, S, D] or one head, [S, D]; L has Q's shape with D set to 1.
+  size_t rank = t.empty() ? 0 : t[0]->shape.size();
+  std::vector<int64_t> lse_shape = rank ? t[0]->shape : std::vector<int64_t>{};
+  if (rank) lse_shape.back() = 1;
+  bool ok = t.size() == 5 && (rank == 4 || rank == 2) && t[1]->shape == t[0]->shape && t[2]->shape == t[0]->shape &&
+            t[3]->shape == t[0]->shape && t[4]->shape == lse_shape && scalars.size() == 6;
+  TG_RETURN_IF_ERROR(want_shape(ok, "attention (Q, K, V, O [B,H,S,D] or [S,D], L of Q's shape with D = 1, scale)"));
+  int64_t s = t[0]->shape[rank - 2], d = t[0]->shape[rank - 1], heads = t[0]->numel() / (s * d);
+  double scale = scalars[5], p_round = 2 * unit_roundoff(t[0]->dtype) * 0x1p18;
+  std::vector<double> q = t[0]->values(), k = t[1]->values(), v = t[2]->values();
+  Expected o, l;
+  o.value.assign(q.size(), 0);
+  o.magnitude.assign(q.size(), 0);
+  std::vector<double> p(static_cast<size_t>(s));
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t i = 0; i < s; ++i) {
+      const int64_t row = h * s + i, keys = causal ? i + 1 : s;
+      double mx = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (int64_t c = 0; c < d; ++c) dot += q[size_t(row * d + c)] * k[size_t((h * s + j) * d + c)];
+        p[size_t(j)] = scale * dot;
+        mx = std::fmax(mx, p[size_t(j)]);
+      }
+      for (int64_t j = 0; j < keys; ++j) sum += (p[size_t(j)] = std::exp(p[size_t(j)] - mx));
+      for (int64_t c = 0; c < d; ++c) {
+        double acc = 0, mag = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          acc += p[size_t(j)] * v[size_t((h * s + j) * d + c)];
+          mag += p[size_t(j)] * std::fabs(v[size_t((h * s + j) * d + c)]);
+        }
+        o.value[size_t(row * d + c)] = acc / sum;
+        o.magnitude[size_t(row * d + c)] = p_round * mag / sum + std::fabs(acc / sum);
+      }
+      l.value.push_back(mx + std::log(sum));
+      l.magnitude.push_back(16 * (std::fabs(mx) + std::log(sum) + 1));
+    }
+  return std::vector<Expected>{std::move(o), std::move(l)};
+}
+
+static Result<std::vector<Expected>> attention(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+  return attention_rows(t, scalars, false);
+}
+
+static Result<std::vector<Expected>> attention_causal(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+  return attention_rows(t, scalars, true);
+}
+
 struct DirectComputation {
   const char* name;
   DirectFn fn;
@@ -373,7 +430,9 @@ static const std::vector<DirectComputation>& computations() {
                                                       {"scaled_matmul_bt", scaled_matmul_bt},
                                                       {"int4_matmul", int4_matmul},
                                                       {"int4_zp_matmul", int4_zp_matmul},
-                                                      {"int4_matmul_f16w", int4_matmul_f16w}};
+                                                      {"int4_matmul_f16w", int4_matmul_f16w},
+                                                      {"attention", attention},
+                                                      {"attention_causal", attention_causal}};
   return list;
 }
 

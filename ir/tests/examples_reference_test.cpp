@@ -32,6 +32,9 @@ const Shape kShapes[] = {
     {"norm/layernorm.tile", "M=1,N=1"},            {"norm/layernorm.tile", "M=9,N=1031"},
     {"norm/rmsnorm_residual.tile", "M=1,N=1"},     {"norm/rmsnorm_residual.tile", "M=6,N=1536"},
     {"quant/gemm_fp8.tile", "M=1,N=1,K=1"},        {"quant/gemm_fp8.tile", "M=67,N=131,K=257"},
+    {"attention/flash_attn_d64.tile", "B=1,H=1,S=1"},           {"attention/flash_attn_d64.tile", "B=2,H=1,S=70"},
+    {"attention/flash_attn_causal_d64.tile", "B=1,H=2,S=7"},    {"attention/flash_attn_causal_d64.tile", "B=1,H=1,S=130"},
+    {"attention/flash_attn_d128.tile", "B=1,H=1,S=65"},         {"attention/flash_attn_causal_d128.tile", "B=1,H=1,S=70"},
 };
 
 // The int4 kernels: one element (a word and a group of one value), K with word and group tails.
@@ -162,5 +165,33 @@ TEST_CASE("the H200 int4 tiles match their direct computations") {
     REQUIRE_MESSAGE(r.is_ok(), r.status().str());
     INFO(examples::format_check(*r));
     CHECK(r->passed);
+  }
+}
+
+TEST_CASE("the attention check catches an unmasked tail, a missing causal mask and a dropped key block") {
+  struct Mutation {
+    const char* file;
+    std::string from, to;
+    const char* bindings;
+  };
+  const Mutation mutations[] = {
+      // Keys past S (zero padding) take part in the softmax.
+      {"attention/flash_attn_d64.tile", "select(j * 64 + idx(1) < S, Sc * (scale * 1.4426950408889634), -inf)",
+       "Sc * (scale * 1.4426950408889634)", "B=1,H=2,S=7"},
+      // Queries see keys after them on the diagonal block.
+      {"attention/flash_attn_causal_d64.tile", "select(idx(1) <= idx(0), Sc * (scale * 1.4426950408889634), -inf)",
+       "Sc * (scale * 1.4426950408889634)", "B=1,H=1,S=70"},
+      // The last whole key block is skipped.
+      {"attention/flash_attn_d128.tile", "pipelined j in 0 .. S / 64", "pipelined j in 0 .. S / 64 - 1", "B=1,H=1,S=130"},
+  };
+  for (const Mutation& m : mutations) {
+    CAPTURE(m.file);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/" + m.file);
+    size_t at = text.find(m.from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, m.from.size(), m.to);
+    auto r = run_example(text, m.bindings, 5);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    CHECK_FALSE(r->passed);
   }
 }
