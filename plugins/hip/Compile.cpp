@@ -5,6 +5,7 @@
 #include "ir/Lower.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 #include "plugins/hip/codegen/Emitter.h"
 #include "plugins/hip/codegen/Toolchain.h"
 #include "plugins/support/Container.h"
@@ -46,6 +47,19 @@ Result<Executable> compile_lowered(std::string_view text, const TargetDescriptio
   e.code_object = std::move(code.elf);
   e.assembly = std::move(code.assembly);
   return e;
+}
+
+Result<std::string> generate_llvm_ir(std::string_view text, const TargetDescription& target) {
+  TG_RETURN_IF_ERROR(check_target(target));
+  TG_ASSIGN_OR_RETURN(ir::Kernel kernel, ir::read_lowered(text, target, "<lowered>"));
+  llvm::LLVMContext context;
+  llvm::Module module(kernel.name, context);
+  Emitter emitter(kernel, target, context, module);
+  TG_RETURN_IF_ERROR(emitter.run());
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  module.print(os, nullptr);
+  return os.str();
 }
 
 std::string encode_executable(const Executable& e) {

@@ -34,6 +34,9 @@ Status check_target(const TargetDescription& target);
 Result<Executable> compile_lowered(std::string_view lowered_text, const TargetDescription& target,
                                    const std::string& options);
 
+/// The LLVM IR the generator writes for a lowered kernel, before optimisation (tegula_hip_gen).
+Result<std::string> generate_llvm_ir(std::string_view lowered_text, const TargetDescription& target);
+
 std::string encode_executable(const Executable& e);
 /// Corrupt errors for anything that does not read back.
 Result<Executable> decode_executable(const void* data, size_t size);

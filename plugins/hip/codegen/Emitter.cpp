@@ -313,6 +313,14 @@ Result<Val> Emitter::load_at(const Buffer& buf, Value* addr) {
   return decode(buf.dtype, b.CreateLoad(t, addr));
 }
 
+Result<Val> Emitter::masked_load(const Buffer& buf, Value* addr, Value* inside) {
+  TG_ASSIGN_OR_RETURN(llvm::Type * t, storage_type(buf.dtype));
+  auto* vt = llvm::FixedVectorType::get(t, 1);
+  Value* mask = b.CreateVectorSplat(1, inside);
+  Value* raw = b.CreateMaskedLoad(vt, addr, llvm::Align(dtype_size(buf.dtype)), mask, llvm::Constant::getNullValue(vt));
+  return decode(buf.dtype, b.CreateExtractElement(raw, uint64_t(0)));
+}
+
 Status Emitter::store_at(const Buffer& buf, Value* addr, Val v) {
   TG_ASSIGN_OR_RETURN(Value * raw, encode(buf.dtype, v));
   b.CreateStore(raw, addr);

@@ -110,6 +110,9 @@ public:
   llvm::Value* in_bounds(const Buffer& buf, const std::vector<llvm::Value*>& coords);
   Result<Val> load_at(const Buffer& buf, llvm::Value* address);
   Status store_at(const Buffer& buf, llvm::Value* address, Val v);
+  /// A load only where `inside` holds (llvm.masked.load, which the backend turns into a
+  /// branch); 0 elsewhere.
+  Result<Val> masked_load(const Buffer& buf, llvm::Value* address, llvm::Value* inside);
 
   // --- expressions (Expr.cpp) -------------------------------------------------------------
   /// The element of a tile op being computed: a bare buffer name reads it, idx(a) is coords[a].
@@ -132,7 +135,8 @@ public:
   Status emit_store(const ir::Stmt& s);
   Status emit_for(const ir::Stmt& s);
   Status emit_if(const ir::Stmt& s);
-  Status emit_gemm(const ir::Stmt& s);  // Gemm.cpp
+  Status emit_gemm(const ir::Stmt& s);    // Gemm.cpp
+  Status emit_reduce(const ir::Stmt& s);  // Reduce.cpp
   /// The elements this thread handles under a plan, over the op's extent.
   Result<std::vector<Element>> elements(const ir::Stmt& s, const ir::CopyPlan& plan,
                                         const std::vector<int64_t>& extent);
@@ -171,6 +175,9 @@ private:
   llvm::Value* lds_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
 };
+
+/// maximumNumber (is_max) or minimumNumber of two floats of one type (ir/OpList.h).
+llvm::Value* float_max_min(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, bool is_max);
 
 /// Unsupported: "the hip backend does not implement <what> yet".
 Status not_implemented(const ir::Stmt* s, const std::string& what);

@@ -37,7 +37,7 @@ static Value* floor_mod(llvm::IRBuilder<>& b, Value* x, Value* y) {
 
 /// maximumNumber / minimumNumber: a NaN loses to a number, -0 < +0. Equal values (the two
 /// zeros included) combine their bits: AND keeps +0 for max, OR keeps -0 for min.
-static Value* max_min(llvm::IRBuilder<>& b, Value* x, Value* y, bool is_max) {
+Value* float_max_min(llvm::IRBuilder<>& b, Value* x, Value* y, bool is_max) {
   llvm::Type* ft = x->getType();
   llvm::Type* it = b.getIntNTy(ft->getPrimitiveSizeInBits());
   Value* xb = b.CreateBitCast(x, it);
@@ -78,13 +78,10 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
         TG_ASSIGN_OR_RETURN(Value * addr, address(*buf, idx));
         return load_at(*buf, addr);
       }
-      // Outside the tensor an element reads 0 (the address is clamped to the first element).
+      // Outside the tensor an element reads 0 and nothing is loaded.
       Value* inside = in_bounds(*buf, idx);
       TG_ASSIGN_OR_RETURN(Value * addr, address(*buf, idx));
-      addr = b.CreateSelect(inside, addr, buf->base);
-      TG_ASSIGN_OR_RETURN(Val v, load_at(*buf, addr));
-      Value* zero = v.k == VK::Bool ? static_cast<Value*>(b.getFalse()) : llvm::Constant::getNullValue(v.v->getType());
-      return Val{b.CreateSelect(inside, v.v, zero), v.k};
+      return masked_load(*buf, addr, inside);
     }
     case ir::ExprKind::Tile: {
       if (!current || !current->elem) return error(ErrorCode::Internal, "hip: a tile name outside a map", e->loc);
@@ -206,8 +203,8 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
     case B::Sub: return Val{b.CreateFSub(x.v, y.v), k};
     case B::Mul: return Val{b.CreateFMul(x.v, y.v), k};
     case B::Div: return Val{b.CreateFDiv(x.v, y.v), k};
-    case B::Max: return Val{max_min(b, x.v, y.v, true), k};
-    case B::Min: return Val{max_min(b, x.v, y.v, false), k};
+    case B::Max: return Val{float_max_min(b, x.v, y.v, true), k};
+    case B::Min: return Val{float_max_min(b, x.v, y.v, false), k};
     default: break;
   }
   return unsupported_expr(e, std::string("the float operator ") + ir::binary_spelling(op));

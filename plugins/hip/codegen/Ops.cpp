@@ -36,8 +36,7 @@ Status Emitter::stmt(const ir::Stmt& s) {
     case ir::OpKind::Parallel: return emit_parallel(s);
     case ir::OpKind::If: return emit_if(s);
     case ir::OpKind::Gemm: return emit_gemm(s);
-    case ir::OpKind::Reduce:
-      return not_implemented(&s, "reduce (its plan runs through LDS and DPP/ds_swizzle shuffles)");
+    case ir::OpKind::Reduce: return emit_reduce(s);
     case ir::OpKind::Scan: return not_implemented(&s, "scan");
     case ir::OpKind::AtomicAdd: return not_implemented(&s, "atomic_add");
   }
@@ -220,8 +219,8 @@ Status Emitter::emit_tile_op(const ir::Stmt& s) {
       Val v;
       if (s.op == ir::OpKind::Copy) {
         TG_ASSIGN_OR_RETURN(Access a, operand(s.copy_src(), e, extent, plan, plan.src_in.all()));
-        Value* addr = a.inside ? b.CreateSelect(a.inside, a.address, src->base) : a.address;
-        TG_ASSIGN_OR_RETURN(v, load_at(*src, addr));
+        // Past the tensor's edge nothing is loaded and the element reads as `pad`.
+        TG_ASSIGN_OR_RETURN(v, a.inside ? masked_load(*src, a.address, a.inside) : load_at(*src, a.address));
         if (a.inside) {
           Val p = convert({llvm::ConstantFP::get(f64, pad), VK::F64}, v.k);
           v.v = b.CreateSelect(a.inside, v.v, p.v);

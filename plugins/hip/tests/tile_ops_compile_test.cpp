@@ -42,6 +42,11 @@ const Case kCases[] = {
      "  for k in 0 .. ceildiv(K, 16) {\n    copy A[by * 32, k * 16], As\n    copy B[k * 16, bx * 32], Bs\n"
      "    gemm As, Bs, acc, accumulate=true\n  }\n  copy acc, C[by * 32, bx * 32]\n}\n",
      {"v_fma", "ds_read", "s_barrier"}},
+    {"row sum across waves (shuffles, then the LDS scratch)",
+     "kernel k(X: f32[M, 1024], Y: f32[M, 1]) grid(M) threads(256) {\n"
+     "  alloc x: fragment f32[1, 1024]\n  alloc s: fragment f32[1, 1]\n  copy X[bx, 0], x\n"
+     "  reduce x, s, op=sum, axis=1\n  copy s, Y[bx, 0]\n}\n",
+     {"ds_bpermute_b32", "s_barrier", "ds_write", "ds_read"}},
 };
 
 }  // namespace
@@ -63,5 +68,22 @@ TEST_CASE("basic tile ops compile for gfx942 with the instructions they need and
     CHECK(asm_number(*text, ".amdhsa_private_segment_fixed_size ") == 0);
     CHECK(asm_number(*text, ".vgpr_spill_count:") == 0);
     CHECK(asm_number(*text, ".vgpr_count:") <= 512);
+  }
+}
+
+TEST_CASE("every example without an MFMA gemm or an fp8 dtype compiles for gfx942 without scratch") {
+  const char* examples[] = {"elementwise/silu_mul.tile", "elementwise/silu_mul_parallel.tile",
+                            "reduce/row_sum.tile",       "softmax/softmax_rows.tile",
+                            "norm/rmsnorm.tile",         "norm/layernorm.tile",
+                            "norm/rmsnorm_residual.tile"};
+  for (const char* ex : examples) {
+    std::string name = ex;
+    CAPTURE(name);
+    auto src = read_file(std::string(TEGULA_SOURCE_DIR) + "/examples/" + ex);
+    REQUIRE_MESSAGE(src.is_ok(), src.status().str());
+    auto text = assembly_for(*src);
+    REQUIRE_MESSAGE(text.is_ok(), text.status().str());
+    CHECK(asm_number(*text, ".amdhsa_private_segment_fixed_size ") == 0);
+    CHECK(asm_number(*text, ".group_segment_fixed_size:") <= 65536);
   }
 }

@@ -1,7 +1,7 @@
 /// \file
 /// tegula_hip_gen: a developer's view of the hip plugin's code generation, no GPU needed.
 ///
-///   tegula_hip_gen FILE.tile [TARGET] [--show lowered|asm|all] [--hsaco OUT.hsaco]
+///   tegula_hip_gen FILE.tile [TARGET] [--show lowered|llvm|asm|all] [--hsaco OUT.hsaco]
 ///
 /// lowers FILE for a built-in AMD TARGET (default gfx942), compiles it to a code object in
 /// process (LLVM 19, lld) and prints what --show asks (default: asm); --hsaco writes the code
@@ -19,7 +19,7 @@ using namespace tegula;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: tegula_hip_gen FILE.tile [TARGET] [--show lowered|asm|all] [--hsaco OUT]\n");
+    std::fprintf(stderr, "usage: tegula_hip_gen FILE.tile [TARGET] [--show lowered|llvm|asm|all] [--hsaco OUT]\n");
     return 2;
   }
   std::ifstream f(argv[1]);
@@ -44,6 +44,12 @@ int main(int argc, char** argv) {
   if (!lowered.is_ok()) return std::fprintf(stderr, "%s\n", lowered.status().str().c_str()), 1;
   std::string text = ir::print_kernel(lowered->kernel);
   if (show == "lowered" || show == "all") std::printf("%s\n", text.c_str());
+  if (show == "llvm") {
+    auto llvm_ir = hip::generate_llvm_ir(text, *t);
+    if (!llvm_ir.is_ok()) return std::fprintf(stderr, "%s\n", llvm_ir.status().str().c_str()), 1;
+    std::printf("%s", llvm_ir->c_str());
+    return 0;
+  }
   auto exe = hip::compile_lowered(text, *t, "");
   if (!exe.is_ok()) return std::fprintf(stderr, "%s\n", exe.status().str().c_str()), 1;
   if (show == "asm" || show == "all") std::printf("%s", exe->assembly.c_str());
