@@ -175,8 +175,11 @@ Result<llvm::Type*> Emitter::storage_type(DType d) {
     case DType::F16: return f16;
     case DType::BF16: return bf16;
     case DType::I32: return i32;
+    case DType::TF32: return f32;  // an f32 whose low 13 mantissa bits are zero
     case DType::I8:
     case DType::U8:
+    case DType::E4M3:
+    case DType::E5M2:
     case DType::Bool: return i8;
     default: break;
   }
@@ -214,10 +217,31 @@ Result<Val> Emitter::decode(DType d, Value* raw) {
     case DType::I8: return Val{b.CreateSExt(raw, i64), VK::Index};
     case DType::U8: return Val{b.CreateZExt(raw, i64), VK::Index};
     case DType::Bool: return Val{b.CreateICmpNE(raw, llvm::ConstantInt::get(i8, 0)), VK::Bool};
+    case DType::TF32: return Val{raw, VK::F32};
+    case DType::E5M2:
+      // The top byte of an f16: exact, NaN and infinities included.
+      return Val{b.CreateFPExt(b.CreateBitCast(b.CreateShl(b.CreateZExt(raw, i16), 8), f16), f32), VK::F32};
+    case DType::E4M3: return Val{decode_e4m3(raw), VK::F32};
     default: break;
   }
   return error(ErrorCode::Unsupported,
                std::string("the hip backend does not implement the dtype ") + dtype_name(d) + " yet");
+}
+
+Value* Emitter::decode_e4m3(Value* raw) {
+  // OCP E4M3 (FN): s.eeee.mmm, bias 7, no infinities, s.1111.111 is NaN; exact in f32.
+  Value* bits = b.CreateZExt(raw, i32);
+  Value* exp = b.CreateAnd(b.CreateLShr(bits, 3), 15);
+  Value* mant = b.CreateAnd(bits, 7);
+  Value* sign = b.CreateShl(b.CreateAnd(bits, 0x80), 24);
+  // Normal: f32 exponent exp - 7 + 127, mantissa << 20. Subnormal: mant * 2^-9.
+  Value* normal =
+      b.CreateBitCast(b.CreateOr(b.CreateShl(b.CreateAdd(exp, b.getInt32(120)), 23), b.CreateShl(mant, 20)), f32);
+  Value* sub = b.CreateFMul(b.CreateUIToFP(mant, f32), llvm::ConstantFP::get(f32, 1.0 / 512.0));
+  Value* mag = b.CreateSelect(b.CreateICmpEQ(exp, b.getInt32(0)), sub, normal);
+  Value* nan = b.CreateAnd(b.CreateICmpEQ(exp, b.getInt32(15)), b.CreateICmpEQ(mant, b.getInt32(7)));
+  mag = b.CreateSelect(nan, llvm::ConstantFP::getNaN(f32), mag);
+  return b.CreateBitCast(b.CreateOr(b.CreateBitCast(mag, i32), sign), f32);
 }
 
 Result<Value*> Emitter::encode(DType d, Val v) {
@@ -231,6 +255,20 @@ Result<Value*> Emitter::encode(DType d, Val v) {
       // fptrunc rounds to nearest even from either width: one rounding, as core/DType.h.
       Val f = v.k == VK::F64 ? v : convert(v, VK::F32);
       return b.CreateFPTrunc(f.v, d == DType::F16 ? f16 : bf16);
+    }
+    case DType::TF32: {
+      // Round an f32 to 10 mantissa bits, ties to even, on its bits (subnormals and the carry
+      // into the exponent included; overflow reaches infinity); a NaN becomes the quiet NaN
+      // with its sign, as core/DType.h encodes it.
+      if (v.k == VK::F64)
+        return error(ErrorCode::Unsupported, "the hip backend does not implement rounding an f64 value to tf32 yet");
+      Value* bits = b.CreateBitCast(convert(v, VK::F32).v, i32);
+      Value* lsb = b.CreateAnd(b.CreateLShr(bits, 13), 1);
+      Value* rounded =
+          b.CreateAnd(b.CreateAdd(bits, b.CreateAdd(lsb, b.getInt32(0xFFF))), b.getInt32(int32_t(0xFFFFE000u)));
+      Value* nan = b.CreateOr(b.CreateAnd(bits, b.getInt32(int32_t(0x80000000u))), b.getInt32(0x7FC00000));
+      Value* f = b.CreateBitCast(bits, f32);
+      return b.CreateBitCast(b.CreateSelect(b.CreateFCmpUNO(f, f), nan, rounded), f32);
     }
     case DType::Bool: return b.CreateZExt(convert(v, VK::Bool).v, i8);
     case DType::I32:
@@ -255,8 +293,8 @@ Result<Value*> Emitter::encode(DType d, Val v) {
     }
     default: break;
   }
-  return error(ErrorCode::Unsupported,
-               std::string("the hip backend does not implement the dtype ") + dtype_name(d) + " yet");
+  return error(ErrorCode::Unsupported, std::string("the hip backend does not implement rounding to ") + dtype_name(d) +
+                                           " yet (loads and same-dtype copies of it work)");
 }
 
 Value* Emitter::slot_address(const Buffer& buf, int64_t slot) {
@@ -313,12 +351,29 @@ Result<Val> Emitter::load_at(const Buffer& buf, Value* addr) {
   return decode(buf.dtype, b.CreateLoad(t, addr));
 }
 
-Result<Val> Emitter::masked_load(const Buffer& buf, Value* addr, Value* inside) {
+Result<Value*> Emitter::masked_load_raw(const Buffer& buf, Value* addr, Value* inside, llvm::Constant* otherwise) {
   TG_ASSIGN_OR_RETURN(llvm::Type * t, storage_type(buf.dtype));
   auto* vt = llvm::FixedVectorType::get(t, 1);
   Value* mask = b.CreateVectorSplat(1, inside);
-  Value* raw = b.CreateMaskedLoad(vt, addr, llvm::Align(dtype_size(buf.dtype)), mask, llvm::Constant::getNullValue(vt));
-  return decode(buf.dtype, b.CreateExtractElement(raw, uint64_t(0)));
+  Value* pass = llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(1),
+                                               otherwise ? otherwise : llvm::Constant::getNullValue(t));
+  Value* raw = b.CreateMaskedLoad(vt, addr, llvm::Align(dtype_size(buf.dtype)), mask, pass);
+  return b.CreateExtractElement(raw, uint64_t(0));
+}
+
+Result<Val> Emitter::masked_load(const Buffer& buf, Value* addr, Value* inside) {
+  TG_ASSIGN_OR_RETURN(Value * raw, masked_load_raw(buf, addr, inside, nullptr));
+  return decode(buf.dtype, raw);
+}
+
+Result<llvm::Constant*> Emitter::encoded_constant(DType d, double x) {
+  TG_ASSIGN_OR_RETURN(llvm::Type * t, storage_type(d));
+  alignas(8) unsigned char bytes[8] = {0};
+  store_element(d, x, bytes);
+  uint64_t bits = 0;
+  for (size_t i = 0; i < dtype_size(d); ++i) bits |= uint64_t(bytes[i]) << (8 * i);
+  llvm::Constant* c = llvm::ConstantInt::get(b.getIntNTy(unsigned(dtype_size(d) * 8)), bits);
+  return llvm::ConstantExpr::getBitCast(c, t);
 }
 
 Status Emitter::store_at(const Buffer& buf, Value* addr, Val v) {

@@ -113,6 +113,12 @@ public:
   /// A load only where `inside` holds (llvm.masked.load, which the backend turns into a
   /// branch); 0 elsewhere.
   Result<Val> masked_load(const Buffer& buf, llvm::Value* address, llvm::Value* inside);
+  /// The same for the stored bits, `otherwise` (null: zero bits) where `inside` fails.
+  Result<llvm::Value*> masked_load_raw(const Buffer& buf, llvm::Value* address, llvm::Value* inside,
+                                       llvm::Constant* otherwise);
+  /// The bits `x` has stored as d (core/DType.h's rounding).
+  Result<llvm::Constant*> encoded_constant(DType d, double x);
+  llvm::Value* decode_e4m3(llvm::Value* raw);
 
   // --- expressions (Expr.cpp) -------------------------------------------------------------
   /// The element of a tile op being computed: a bare buffer name reads it, idx(a) is coords[a].
@@ -137,6 +143,7 @@ public:
   Status emit_if(const ir::Stmt& s);
   Status emit_gemm(const ir::Stmt& s);    // Gemm.cpp
   Status emit_reduce(const ir::Stmt& s);  // Reduce.cpp
+  Status emit_scan(const ir::Stmt& s);    // Scan.cpp
   /// The elements this thread handles under a plan, over the op's extent.
   Result<std::vector<Element>> elements(const ir::Stmt& s, const ir::CopyPlan& plan,
                                         const std::vector<int64_t>& extent);

@@ -37,7 +37,7 @@ Status Emitter::stmt(const ir::Stmt& s) {
     case ir::OpKind::If: return emit_if(s);
     case ir::OpKind::Gemm: return emit_gemm(s);
     case ir::OpKind::Reduce: return emit_reduce(s);
-    case ir::OpKind::Scan: return not_implemented(&s, "scan");
+    case ir::OpKind::Scan: return emit_scan(s);
     case ir::OpKind::AtomicAdd: return not_implemented(&s, "atomic_add");
   }
   return not_implemented(&s, "this statement");
@@ -217,6 +217,25 @@ Status Emitter::emit_tile_op(const ir::Stmt& s) {
     auto body = [&]() -> Status {
       TG_ASSIGN_OR_RETURN(Access d, operand(dst_ref, e, extent, plan, plan.dst_in.all()));
       Val v;
+      if (s.op == ir::OpKind::Copy && src->dtype == dst->dtype) {
+        // Same dtype: the bits move as they are (fp8 and tf32 included).
+        TG_ASSIGN_OR_RETURN(Access a, operand(s.copy_src(), e, extent, plan, plan.src_in.all()));
+        TG_ASSIGN_OR_RETURN(llvm::Constant * pad_bits, encoded_constant(src->dtype, pad));
+        Value* raw = nullptr;
+        if (a.inside) {
+          TG_ASSIGN_OR_RETURN(raw, masked_load_raw(*src, a.address, a.inside, pad_bits));
+        } else {
+          raw = b.CreateLoad(pad_bits->getType(), a.address);
+        }
+        if (!d.inside) {
+          b.CreateStore(raw, d.address);
+          return Status::ok();
+        }
+        return if_then(d.inside, [&] {
+          b.CreateStore(raw, d.address);
+          return Status::ok();
+        });
+      }
       if (s.op == ir::OpKind::Copy) {
         TG_ASSIGN_OR_RETURN(Access a, operand(s.copy_src(), e, extent, plan, plan.src_in.all()));
         // Past the tensor's edge nothing is loaded and the element reads as `pad`.
