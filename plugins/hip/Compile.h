@@ -24,6 +24,7 @@ struct Executable {
   std::string lowered;
   std::string code_object;
   std::string assembly;
+  std::string llvm_ir;  ///< after O3
 };
 
 /// Ok for a description this toolchain compiles for (gfx942); Unsupported with the reason

@@ -34,6 +34,7 @@
 #include "core/Status.h"
 #include "ir/IR.h"
 #include "ir/lower/Distribution.h"
+#include "ir/lower/GemmPlan.h"
 #include "ir/lower/Lowered.h"
 #include "ir/lower/SharedLayout.h"
 #include "targets/Target.h"
@@ -143,6 +144,7 @@ public:
   Status emit_if(const ir::Stmt& s);
   Status emit_gemm(const ir::Stmt& s);    // Gemm.cpp
   Status emit_reduce(const ir::Stmt& s);  // Reduce.cpp
+  Status emit_mfma(const ir::Stmt& s, const ir::GemmPlan& plan, Buffer* a, Buffer* b, Buffer* c);  // Mfma.cpp
   Status emit_scan(const ir::Stmt& s);    // Scan.cpp
   /// The elements this thread handles under a plan, over the op's extent.
   Result<std::vector<Element>> elements(const ir::Stmt& s, const ir::CopyPlan& plan,

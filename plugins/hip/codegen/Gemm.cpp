@@ -2,9 +2,9 @@
 /// gemm on the FMA fallback: each thread computes the accumulator elements its fragment
 /// layout gives it (accumulator_distribution's rm x rn blocks), over K in order, from A and B
 /// in shared memory, in f32 (f64 for an f64 accumulator), and rounds once into C. A gemm the
-/// lowering gave a matrix instruction (MFMA on gfx942) is refused with the reason: this
-/// backend does not emit MFMA yet, and computing it another way would not be what lowering
-/// chose (the accumulator layout is the instruction's).
+/// lowering gave an MFMA instruction goes to Mfma.cpp; any other instruction kind is refused
+/// (computing it another way would not be what lowering chose: the accumulator layout is the
+/// instruction's).
 #include "ir/lower/GemmPlan.h"
 #include "plugins/hip/codegen/Emitter.h"
 
@@ -14,13 +14,15 @@ using llvm::Value;
 
 Status Emitter::emit_gemm(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(ir::GemmPlan plan, ir::get_gemm_plan(s));
-  if (!plan.is_fma())
-    return not_implemented(
-        &s, "the matrix instruction " + plan.inst + " that lowering chose for this gemm (MFMA code generation)");
   Buffer* a = find_buffer(s.gemm_a().buffer);
   Buffer* bb = find_buffer(s.gemm_b().buffer);
   Buffer* c = find_buffer(s.gemm_c().buffer);
   if (!a || !bb || !c) return error(ErrorCode::Internal, "hip: gemm operand unknown", s.loc);
+  if (!s.gemm_a().offsets.empty() || !s.gemm_b().offsets.empty() || !s.gemm_c().offsets.empty())
+    return not_implemented(&s, "gemm operands with offsets");
+  if (plan.kind == InstructionKind::Mfma) return emit_mfma(s, plan, a, bb, c);
+  if (!plan.is_fma())
+    return not_implemented(&s, "the matrix instruction " + plan.inst + " that lowering chose for this gemm");
   if (a->scope != ir::Scope::Shared || bb->scope != ir::Scope::Shared || c->scope != ir::Scope::Fragment)
     return not_implemented(&s, "an FMA gemm whose operands are not shared tiles into a fragment accumulator");
   if (!s.gemm_a().offsets.empty() || !s.gemm_b().offsets.empty() || !s.gemm_c().offsets.empty())

@@ -124,9 +124,12 @@ Result<CodeObject> build_code_object(llvm::Module& m, const std::string& gpu) {
   if (llvm::verifyModule(m, &bos))
     return error(ErrorCode::Internal, "hip: generated LLVM IR does not verify: " + bos.str());
   optimise(m, tm.get());
+  CodeObject out;
+  llvm::raw_string_ostream ir_os(out.llvm_ir);
+  m.print(ir_os, nullptr);
+  ir_os.flush();
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
   TG_ASSIGN_OR_RETURN(std::string object, emit(m, tm.get(), llvm::CodeGenFileType::ObjectFile));
-  CodeObject out;
   TG_ASSIGN_OR_RETURN(out.assembly, emit(*copy, tm.get(), llvm::CodeGenFileType::AssemblyFile));
   TG_ASSIGN_OR_RETURN(out.elf, link(object));
   return out;

@@ -17,7 +17,8 @@ namespace tegula::hip {
 
 struct CodeObject {
   std::string elf;       ///< the linked code object
-  std::string assembly;  ///< the AsmPrinter's text (with its resource-usage comments)
+  std::string assembly;  ///< the AsmPrinter's text (with the kernel descriptor and resource usage)
+  std::string llvm_ir;   ///< the module after O3 (the catalogue's mnemonics are intrinsic names)
 };
 
 /// The triple every module is built for.

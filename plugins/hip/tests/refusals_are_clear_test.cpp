@@ -1,6 +1,6 @@
 // What the plugin cannot compile it refuses with Unsupported and the reason, never a crash
-// and never other code: gfx950 (LLVM 19 has no such processor), another vendor's target, a
-// gemm lowering gave an MFMA instruction (not emitted yet); damaged executables are Corrupt.
+// and never other code: gfx950 (LLVM 19 has no such processor), another vendor's target,
+// rounding to fp8 (not emitted yet); damaged executables are Corrupt.
 #include "plugins/hip/tests/HipTest.h"
 
 using namespace tegula;
@@ -28,16 +28,13 @@ TEST_CASE("a CUDA target is not offered") {
   CHECK(contains(r.status().message(), "not an AMD GPU description"));
 }
 
-TEST_CASE("a gemm lowered to MFMA is refused with the instruction's name") {
+TEST_CASE("a store that rounds to e4m3 is refused, not approximated") {
   auto r = compile_for(
-      "kernel k(A: f16[M, K], B: f16[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv(M, 64)) threads(256) {\n"
-      "  alloc As: shared f16[64, 32]\n  alloc Bs: shared f16[32, 64]\n  alloc acc: fragment f32[64, 64]\n  fill acc, "
-      "0.0\n"
-      "  for k in 0 .. ceildiv(K, 32) {\n    copy A[by * 64, k * 32], As\n    copy B[k * 32, bx * 64], Bs\n"
-      "    gemm As, Bs, acc, accumulate=true\n  }\n  copy acc, C[by * 64, bx * 64]\n}\n");
+      "kernel k(X: f32[N], Y: e4m3[N]) grid(ceildiv(N, 128)) threads(128) {\n"
+      "  alloc t: fragment f32[128]\n  copy X[bx * 128], t\n  copy t, Y[bx * 128]\n}\n");
   REQUIRE_FALSE(r.is_ok());
   CHECK(r.status().code() == ErrorCode::Unsupported);
-  CHECK(contains(r.status().message(), "mfma."));
+  CHECK(contains(r.status().message(), "rounding to e4m3"));
 }
 
 TEST_CASE("a damaged executable is refused as corrupt") {
