@@ -131,6 +131,8 @@ public:
   };
   Result<Val> expr(const ir::Expr& e);
   Result<Val> expr_as(const ir::Expr& e, VK k);
+  Result<Val> unary_expr(const ir::Expr& e);
+  Result<Val> binary_expr(const ir::Expr& e);
   const Current* current = nullptr;
 
   // --- statements (Ops.cpp) ---------------------------------------------------------------

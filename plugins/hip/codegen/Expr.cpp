@@ -104,45 +104,49 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
       TG_ASSIGN_OR_RETURN(Val y, expr_as(e->args[2], k));
       return Val{b.CreateSelect(c.v, x.v, y.v), k};
     }
-    case ir::ExprKind::Unary: break;
-    case ir::ExprKind::Binary: break;
+    case ir::ExprKind::Unary: return unary_expr(e);
+    case ir::ExprKind::Binary: return binary_expr(e);
   }
-  if (e->kind == ir::ExprKind::Unary) {
-    VK k = kind_of(e->type);
-    TG_ASSIGN_OR_RETURN(Val x, expr_as(e->args[0], k));
-    using U = ir::UnaryOp;
-    if (k == VK::Bool) return Val{b.CreateNot(x.v), k};  // !
-    if (k == VK::Index) {
-      switch (e->unary) {
-        case U::Neg: return Val{b.CreateNeg(x.v), k};
-        case U::Abs: return Val{b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x.v, b.CreateNeg(x.v)), k};
-        case U::BitNot: return Val{b.CreateSExt(b.CreateNot(word(b, x.v)), i64), k};
-        default: return unsupported_expr(e, std::string("the integer function ") + ir::unary_spelling(e->unary));
-      }
-    }
-    llvm::Type* ft = x.v->getType();
-    auto one = llvm::ConstantFP::get(ft, 1.0);
+  return error(ErrorCode::Internal, "hip: unknown expression", e->loc);
+}
+
+Result<Val> Emitter::unary_expr(const ir::Expr& e) {
+  VK k = kind_of(e->type);
+  TG_ASSIGN_OR_RETURN(Val x, expr_as(e->args[0], k));
+  using U = ir::UnaryOp;
+  if (k == VK::Bool) return Val{b.CreateNot(x.v), k};  // !
+  if (k == VK::Index) {
     switch (e->unary) {
-      case U::Neg: return Val{b.CreateFNeg(x.v), k};
-      case U::Abs: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v), k};
-      case U::Sqrt: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v), k};
-      case U::Rsqrt: return Val{b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v)), k};
-      default: break;
-    }
-    // The AMDGPU backend expands these for f32 only (f64 ones need a math library: ocml).
-    if (k == VK::F64) return unsupported_expr(e, std::string("f64 ") + ir::unary_spelling(e->unary));
-    switch (e->unary) {
-      case U::Exp: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x.v), k};
-      case U::Exp2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x.v), k};
-      case U::Log: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log, x.v), k};
-      case U::Log2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x.v), k};
-      case U::Sigmoid:
-        return Val{
-            b.CreateFDiv(one, b.CreateFAdd(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b.CreateFNeg(x.v)))), k};
-      default: return unsupported_expr(e, std::string("the function ") + ir::unary_spelling(e->unary));
+      case U::Neg: return Val{b.CreateNeg(x.v), k};
+      case U::Abs: return Val{b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x.v, b.CreateNeg(x.v)), k};
+      case U::BitNot: return Val{b.CreateSExt(b.CreateNot(word(b, x.v)), i64), k};
+      default: return unsupported_expr(e, std::string("the integer function ") + ir::unary_spelling(e->unary));
     }
   }
-  // Binary.
+  llvm::Type* ft = x.v->getType();
+  auto one = llvm::ConstantFP::get(ft, 1.0);
+  switch (e->unary) {
+    case U::Neg: return Val{b.CreateFNeg(x.v), k};
+    case U::Abs: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x.v), k};
+    case U::Sqrt: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v), k};
+    case U::Rsqrt: return Val{b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v)), k};
+    default: break;
+  }
+  // The AMDGPU backend expands these for f32 only (f64 ones need a math library: ocml).
+  if (k == VK::F64) return unsupported_expr(e, std::string("f64 ") + ir::unary_spelling(e->unary));
+  switch (e->unary) {
+    case U::Exp: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x.v), k};
+    case U::Exp2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x.v), k};
+    case U::Log: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log, x.v), k};
+    case U::Log2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x.v), k};
+    case U::Sigmoid:
+      return Val{b.CreateFDiv(one, b.CreateFAdd(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b.CreateFNeg(x.v)))),
+                 k};
+    default: return unsupported_expr(e, std::string("the function ") + ir::unary_spelling(e->unary));
+  }
+}
+
+Result<Val> Emitter::binary_expr(const ir::Expr& e) {
   using B = ir::BinaryOp;
   B op = e->binary;
   if (ir::is_logical(op)) {

@@ -56,7 +56,6 @@ Status Emitter::emit_alloc(const ir::Stmt& s) {
       if (ir::is_opaque(s)) return not_implemented(&s, "opaque fragments");
       TG_ASSIGN_OR_RETURN(buf->layout, ir::get_shared_layout(s.attrs));
       if (buf->layout.stages > 1) return not_implemented(&s, "multi-stage shared buffers (pipelined prefetch)");
-      if (find_attr(s.attrs, "layout.words")) return not_implemented(&s, "shared tiles stored as words");
       if (!lds() || buf->layout.offset < 0)
         return error(ErrorCode::Internal, "hip: a shared buffer without a placement", s.loc);
       buf->base = b.CreateConstInBoundsGEP1_64(i8, lds(), uint64_t(buf->layout.offset));
