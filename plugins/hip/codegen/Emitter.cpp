@@ -251,25 +251,10 @@ Result<Value*> Emitter::encode(DType d, Val v) {
       // An f64 value rounds once to f32; f32 values are already there.
       return convert(v, VK::F32).v;
     case DType::F16:
-    case DType::BF16: {
-      // fptrunc rounds to nearest even from either width: one rounding, as core/DType.h.
-      Val f = v.k == VK::F64 ? v : convert(v, VK::F32);
-      return b.CreateFPTrunc(f.v, d == DType::F16 ? f16 : bf16);
-    }
-    case DType::TF32: {
-      // Round an f32 to 10 mantissa bits, ties to even, on its bits (subnormals and the carry
-      // into the exponent included; overflow reaches infinity); a NaN becomes the quiet NaN
-      // with its sign, as core/DType.h encodes it.
-      if (v.k == VK::F64)
-        return error(ErrorCode::Unsupported, "the hip backend does not implement rounding an f64 value to tf32 yet");
-      Value* bits = b.CreateBitCast(convert(v, VK::F32).v, i32);
-      Value* lsb = b.CreateAnd(b.CreateLShr(bits, 13), 1);
-      Value* rounded =
-          b.CreateAnd(b.CreateAdd(bits, b.CreateAdd(lsb, b.getInt32(0xFFF))), b.getInt32(int32_t(0xFFFFE000u)));
-      Value* nan = b.CreateOr(b.CreateAnd(bits, b.getInt32(int32_t(0x80000000u))), b.getInt32(0x7FC00000));
-      Value* f = b.CreateBitCast(bits, f32);
-      return b.CreateBitCast(b.CreateSelect(b.CreateFCmpUNO(f, f), nan, rounded), f32);
-    }
+    case DType::BF16:
+    case DType::TF32:
+    case DType::E4M3:
+    case DType::E5M2: return encode_narrow(d, v);  // Narrow.cpp
     case DType::Bool: return b.CreateZExt(convert(v, VK::Bool).v, i8);
     case DType::I32:
     case DType::I8:
@@ -293,8 +278,8 @@ Result<Value*> Emitter::encode(DType d, Val v) {
     }
     default: break;
   }
-  return error(ErrorCode::Unsupported, std::string("the hip backend does not implement rounding to ") + dtype_name(d) +
-                                           " yet (loads and same-dtype copies of it work)");
+  return error(ErrorCode::Unsupported,
+               std::string("the hip backend does not implement rounding to ") + dtype_name(d) + " yet");
 }
 
 Value* Emitter::slot_address(const Buffer& buf, int64_t slot) {

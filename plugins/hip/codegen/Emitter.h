@@ -120,6 +120,10 @@ public:
   /// The bits `x` has stored as d (core/DType.h's rounding).
   Result<llvm::Constant*> encoded_constant(DType d, double x);
   llvm::Value* decode_e4m3(llvm::Value* raw);
+  /// Rounding to f16, bf16, tf32, e4m3 and e5m2 (Narrow.cpp).
+  Result<llvm::Value*> encode_narrow(DType d, Val v);
+  /// An f64 rounded to `man` mantissa bits (smallest normal exponent `emin`), ties to even.
+  llvm::Value* round_f64_to(llvm::Value* x, int man, int emin);
 
   // --- expressions (Expr.cpp) -------------------------------------------------------------
   /// The element of a tile op being computed: a bare buffer name reads it, idx(a) is coords[a].
