@@ -142,6 +142,8 @@ tg_error* launch(tg_queue* queue, tg_executable* exe, const tg_launch_params* pa
     } else if (p.kind == Kind::Symbol) {
       slots[i] = uint64_t(a.i64);
     } else {
+      if (i >= exe->kernel.params.size())
+        return make_error(TG_ERR_INTERNAL, "hip: launch: argument " + std::to_string(i) + " is no parameter");
       const ir::Param& param = exe->kernel.params[i];
       double x = a.kind == TG_ARG_I64 ? double(a.i64) : a.f64;
       double rounded = round_to_dtype(param.dtype, x);

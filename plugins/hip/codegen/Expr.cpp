@@ -85,6 +85,9 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
     }
     case ir::ExprKind::Tile: {
       if (!current || !current->elem) return error(ErrorCode::Internal, "hip: a tile name outside a map", e->loc);
+      Buffer* named = find_buffer(e->name);
+      if (!named) return error(ErrorCode::Internal, "hip: unknown buffer '" + e->name + "'", e->loc);
+      if (named->scope == ir::Scope::Global) return unsupported_expr(e, "a global tensor read by name in a map");
       ir::TileRef ref;
       ref.buffer = e->name;
       TG_ASSIGN_OR_RETURN(Access a, operand(ref, *current->elem, *current->extent, *current->plan, true));
