@@ -14,7 +14,7 @@ namespace tegula::hip {
 namespace {
 
 constexpr const char* kMagic = "tghipexe";
-constexpr uint32_t kFormat = 2;
+constexpr uint32_t kFormat = 3;
 
 }  // namespace
 
@@ -45,7 +45,6 @@ Result<Executable> compile_lowered(std::string_view text, const TargetDescriptio
   e.kernel_name = kernel.name;
   e.lowered = std::string(text);
   e.code_object = std::move(code.elf);
-  e.assembly = std::move(code.assembly);
   e.llvm_ir = std::move(code.llvm_ir);
   return e;
 }
@@ -63,13 +62,14 @@ Result<std::string> generate_llvm_ir(std::string_view text, const TargetDescript
   return os.str();
 }
 
+Result<std::string> executable_assembly(const Executable& e) { return assembly_of(e.llvm_ir, e.target); }
+
 std::string encode_executable(const Executable& e) {
   return plugin::ContainerWriter(kMagic, kFormat)
       .field(e.target)
       .field(e.kernel_name)
       .field(e.lowered)
       .field(e.code_object)
-      .field(e.assembly)
       .field(e.llvm_ir)
       .finish();
 }
@@ -82,14 +82,12 @@ Result<Executable> decode_executable(const void* data, size_t size) {
   TG_ASSIGN_OR_RETURN(std::string_view name, r.field("kernel name"));
   TG_ASSIGN_OR_RETURN(std::string_view lowered, r.field("lowered IR"));
   TG_ASSIGN_OR_RETURN(std::string_view code, r.field("code object"));
-  TG_ASSIGN_OR_RETURN(std::string_view assembly, r.field("assembly"));
   TG_ASSIGN_OR_RETURN(std::string_view llvm_ir, r.field("LLVM IR"));
   TG_RETURN_IF_ERROR(r.finish());
   e.target = std::string(target);
   e.kernel_name = std::string(name);
   e.lowered = std::string(lowered);
   e.code_object = std::string(code);
-  e.assembly = std::string(assembly);
   e.llvm_ir = std::string(llvm_ir);
   return e;
 }

@@ -7,7 +7,8 @@
 ///
 /// The executable is the SDK's container (magic "tghipexe"); its fields, in order: the target
 /// name, the kernel's symbol, the lowered IR text (executable_load reads the launch signature
-/// and grid back from it), the code object and its assembly (executable_describe shows it).
+/// and grid back from it), the code object and the optimised LLVM IR
+/// (executable_describe shows it and the assembly compiled from it).
 #pragma once
 
 #include <string>
@@ -23,7 +24,6 @@ struct Executable {
   std::string kernel_name;
   std::string lowered;
   std::string code_object;
-  std::string assembly;
   std::string llvm_ir;  ///< after O3
 };
 
@@ -37,6 +37,9 @@ Result<Executable> compile_lowered(std::string_view lowered_text, const TargetDe
 
 /// The LLVM IR the generator writes for a lowered kernel, before optimisation (tegula_hip_gen).
 Result<std::string> generate_llvm_ir(std::string_view lowered_text, const TargetDescription& target);
+
+/// The assembly of an executable (codegen/Toolchain.h assembly_of).
+Result<std::string> executable_assembly(const Executable& e);
 
 std::string encode_executable(const Executable& e);
 /// Corrupt errors for anything that does not read back.

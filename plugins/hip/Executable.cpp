@@ -66,8 +66,10 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
     return make_error(TG_ERR_INVALID_ARGUMENT, "hip: executable_describe: bad argument");
   Result<Executable> e = decode_executable(data, size);
   if (!e.is_ok()) return from_status(e.status(), "executable_describe");
+  Result<std::string> assembly = executable_assembly(*e);
+  if (!assembly.is_ok()) return from_status(assembly.status(), "executable_describe");
   std::string text = "// tegula hip executable: kernel " + e->kernel_name + ", " + e->target + ", " +
-                     std::to_string(e->code_object.size()) + " bytes of code object\n" + e->assembly +
+                     std::to_string(e->code_object.size()) + " bytes of code object\n" + *assembly +
                      "\n// LLVM IR after O3\n" + e->llvm_ir;
   plugin::give_string_blob(std::move(text), out_text);
   return nullptr;

@@ -12,15 +12,16 @@
 #include <mutex>
 #include <sstream>
 
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 #if TG_HIP_HAVE_LLD
 #include "lld/Common/Driver.h"
@@ -107,7 +108,7 @@ Result<std::string> link(const std::string&) {
 
 }  // namespace
 
-Result<CodeObject> build_code_object(llvm::Module& m, const std::string& gpu) {
+Result<std::unique_ptr<llvm::TargetMachine>> target_machine(const std::string& gpu) {
   init_amdgpu();
   std::string err;
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(kTriple, err);
@@ -116,6 +117,11 @@ Result<CodeObject> build_code_object(llvm::Module& m, const std::string& gpu) {
   std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
       kTriple, gpu, "+wavefrontsize64", options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) return error(ErrorCode::Unsupported, "hip: LLVM cannot make a target machine for " + gpu);
+  return tm;
+}
+
+Result<CodeObject> build_code_object(llvm::Module& m, const std::string& gpu) {
+  TG_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm, target_machine(gpu));
   m.setTargetTriple(kTriple);
   m.setDataLayout(tm->createDataLayout());
   m.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", 500);
@@ -128,11 +134,18 @@ Result<CodeObject> build_code_object(llvm::Module& m, const std::string& gpu) {
   llvm::raw_string_ostream ir_os(out.llvm_ir);
   m.print(ir_os, nullptr);
   ir_os.flush();
-  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
   TG_ASSIGN_OR_RETURN(std::string object, emit(m, tm.get(), llvm::CodeGenFileType::ObjectFile));
-  TG_ASSIGN_OR_RETURN(out.assembly, emit(*copy, tm.get(), llvm::CodeGenFileType::AssemblyFile));
   TG_ASSIGN_OR_RETURN(out.elf, link(object));
   return out;
+}
+
+Result<std::string> assembly_of(const std::string& llvm_ir, const std::string& gpu) {
+  TG_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm, target_machine(gpu));
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(llvm_ir, diag, context);
+  if (!m) return error(ErrorCode::Corrupt, "hip: the executable's LLVM IR does not parse: " + diag.getMessage().str());
+  return emit(*m, tm.get(), llvm::CodeGenFileType::AssemblyFile);
 }
 
 }  // namespace tegula::hip

@@ -52,7 +52,11 @@ int main(int argc, char** argv) {
   }
   auto exe = hip::compile_lowered(text, *t, "");
   if (!exe.is_ok()) return std::fprintf(stderr, "%s\n", exe.status().str().c_str()), 1;
-  if (show == "asm" || show == "all") std::printf("%s", exe->assembly.c_str());
+  if (show == "asm" || show == "all") {
+    auto assembly = hip::executable_assembly(*exe);
+    if (!assembly.is_ok()) return std::fprintf(stderr, "%s\n", assembly.status().str().c_str()), 1;
+    std::printf("%s", assembly->c_str());
+  }
   if (!hsaco.empty()) {
     std::ofstream out(hsaco, std::ios::binary);
     out.write(exe->code_object.data(), std::streamsize(exe->code_object.size()));
