@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git python3  # python3: the size check (scripts/check_sizes.py)
   llvm-19-dev libclang-rt-19-dev clang-19   # CPU backend (ORC JIT) and libFuzzer
+  liblld-19-dev                              # hip backend: lld links AMDGPU code objects in process
   libvulkan-dev mesa-vulkan-drivers spirv-tools  # Vulkan backend; lavapipe is the CPU Vulkan device
   libsodium-dev                              # Ed25519 signatures of conformance report bundles
   doctest-dev                                # tests

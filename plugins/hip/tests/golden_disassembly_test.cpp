@@ -1,0 +1,74 @@
+// The code object of one small kernel, disassembled by llvm-objdump-19 --mcpu=gfx942, is the
+// one kept in golden/copy_f32.s: a change in what the backend emits shows up here as a diff
+// to read (TEGULA_UPDATE_GOLDEN=1 rewrites the file). The disassembler also proves the code
+// object is a well-formed gfx942 ELF. Skipped (with a message) without llvm-objdump-19.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "plugins/hip/tests/HipTest.h"
+
+using namespace tegula;
+using namespace tegula::hip::testing;
+
+namespace {
+
+const char* kObjdump = "/usr/bin/llvm-objdump-19";
+
+std::string run(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+/// The disassembly without the line naming the temporary file.
+std::string normalise(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.find("file format") == std::string::npos && !line.empty()) out += line + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the golden kernel disassembles to golden/copy_f32.s") {
+  if (access(kObjdump, X_OK) != 0) {
+    MESSAGE("skipped: " << kObjdump << " is not installed (Debian's llvm-19)");
+    return;
+  }
+  std::string dir = std::string(TEGULA_SOURCE_DIR) + "/plugins/hip/tests/golden/";
+  auto src = read_file(dir + "copy_f32.tile");
+  REQUIRE_MESSAGE(src.is_ok(), src.status().str());
+  auto blob = compile_for(*src);
+  REQUIRE_MESSAGE(blob.is_ok(), blob.status().str());
+  auto exe = hip::decode_executable(blob->data(), blob->size());
+  REQUIRE_MESSAGE(exe.is_ok(), exe.status().str());
+  char path[] = "/tmp/tegula-hip-golden-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, exe->code_object.data(), exe->code_object.size()) == ssize_t(exe->code_object.size()));
+  close(fd);
+  std::string text = normalise(run(std::string(kObjdump) + " -d --mcpu=gfx942 --no-show-raw-insn '" + path + "' 2>&1"));
+  unlink(path);
+  CHECK(text.find("v_") != std::string::npos);
+  CHECK(text.find("global_load_dword") != std::string::npos);
+  CHECK(text.find("s_endpgm") != std::string::npos);
+  const char* update = std::getenv("TEGULA_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(dir + "copy_f32.s") << text;
+    MESSAGE("rewrote golden/copy_f32.s");
+    return;
+  }
+  auto golden = read_file(dir + "copy_f32.s");
+  REQUIRE_MESSAGE(golden.is_ok(), golden.status().str());
+  CHECK(text == *golden);
+}

@@ -1,0 +1,168 @@
+// The generator's rounding to f16, bf16, tf32, e4m3 and e5m2 (codegen/Narrow.cpp) gives the
+// bits core/DType.h's store_element gives, from f32 and from f64 values. The generated IR is
+// target-independent, so the same functions are JIT-compiled for the host CPU and run over
+// every f32 near each dtype's edges (subnormals, ties, the largest finite values, overflow,
+// infinities, NaNs) and a sample of all others, and over f64 values around the same edges.
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/TargetSelect.h"
+#include "plugins/hip/codegen/Emitter.h"
+#include "plugins/hip/tests/HipTest.h"
+
+using namespace tegula;
+
+namespace {
+
+/// bits = f(x): one JIT-compiled encoder per (dtype, source width).
+struct Encoders {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::map<std::string, void*> fns;
+
+  static Encoders& get() {
+    static Encoders e = build();
+    return e;
+  }
+  static Encoders build() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    Encoders out;
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto mod = std::make_unique<llvm::Module>("narrow", *ctx);
+    ir::Kernel kernel;
+    TargetDescription target;
+    hip::Emitter em(kernel, target, *ctx, *mod);
+    for (DType d : {DType::F16, DType::BF16, DType::TF32, DType::E4M3, DType::E5M2})
+      for (bool wide : {false, true}) {
+        llvm::Type* in = wide ? em.f64 : em.f32;
+        auto* fty = llvm::FunctionType::get(em.i64, {in}, false);
+        std::string name = std::string(dtype_name(d)) + (wide ? "_f64" : "_f32");
+        auto* fn = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, name, *mod);
+        em.b.SetInsertPoint(llvm::BasicBlock::Create(*ctx, "entry", fn));
+        auto raw = em.encode_narrow(d, {fn->getArg(0), wide ? hip::VK::F64 : hip::VK::F32});
+        REQUIRE_MESSAGE(raw.is_ok(), raw.status().str());
+        llvm::Value* v = *raw;
+        unsigned bits = unsigned(dtype_size(d) * 8);
+        v = em.b.CreateBitCast(v, em.b.getIntNTy(bits));
+        em.b.CreateRet(em.b.CreateZExt(v, em.i64));
+      }
+    auto jit = llvm::orc::LLJITBuilder().create();
+    bool made = bool(jit);
+    if (!made) llvm::consumeError(jit.takeError());
+    REQUIRE(made);
+    out.jit = std::move(*jit);
+    llvm::Error added = out.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
+    bool failed = bool(added);
+    llvm::consumeError(std::move(added));
+    REQUIRE_FALSE(failed);
+    for (DType d : {DType::F16, DType::BF16, DType::TF32, DType::E4M3, DType::E5M2})
+      for (const char* w : {"_f32", "_f64"}) {
+        std::string name = std::string(dtype_name(d)) + w;
+        auto addr = out.jit->lookup(name);
+        bool found = bool(addr);
+        if (!found) llvm::consumeError(addr.takeError());
+        REQUIRE(found);
+        out.fns[name] = addr->toPtr<void*>();
+      }
+    return out;
+  }
+};
+
+uint64_t expected(DType d, double x) {
+  unsigned char buf[8] = {0};
+  store_element(d, x, buf);
+  uint64_t bits = 0;
+  std::memcpy(&bits, buf, dtype_size(d));
+  return bits;
+}
+
+/// Every f32 whose bits are within `radius` of each anchor, and `samples` random others.
+std::vector<float> f32_inputs(DType d, int radius, int samples) {
+  std::vector<double> anchors = {0.0,
+                                 std::ldexp(1.0, -149),
+                                 std::ldexp(1.0, -126),
+                                 std::ldexp(1.0, -136),
+                                 std::ldexp(1.0, -133),
+                                 std::ldexp(1.0, -24),
+                                 std::ldexp(1.0, -14),
+                                 std::ldexp(1.0, -16),
+                                 std::ldexp(1.0, -9),
+                                 std::ldexp(1.0, -6),
+                                 1.0,
+                                 1.5,
+                                 448.0,
+                                 464.0,
+                                 480.0,
+                                 57344.0,
+                                 61440.0,
+                                 65504.0,
+                                 65520.0,
+                                 3.3895313892515355e38,
+                                 3.4028234663852886e38,
+                                 INFINITY};
+  anchors.push_back(double(round_to_dtype(d, 1.0)));
+  std::vector<float> out;
+  for (double a : anchors) {
+    uint32_t c = std::bit_cast<uint32_t>(float(a));
+    for (int o = -radius; o <= radius; ++o) {
+      uint32_t u = c + uint32_t(o);
+      out.push_back(std::bit_cast<float>(u));
+      out.push_back(-std::bit_cast<float>(u));
+    }
+  }
+  std::mt19937 rng(17);
+  for (int i = 0; i < samples; ++i) out.push_back(std::bit_cast<float>(uint32_t(rng())));
+  out.push_back(std::nanf(""));
+  out.push_back(-std::nanf(""));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("rounding an f32 to each narrow float matches core/DType.h") {
+  Encoders& e = Encoders::get();
+  for (DType d : {DType::F16, DType::BF16, DType::TF32, DType::E4M3, DType::E5M2}) {
+    std::string name = dtype_name(d);
+    CAPTURE(name);
+    auto fn = reinterpret_cast<uint64_t (*)(float)>(e.fns[name + "_f32"]);
+    int wrong = 0;
+    for (float x : f32_inputs(d, 4096, 200000)) {
+      uint64_t got = fn(x), want = expected(d, double(x));
+      if (got != want && ++wrong <= 5)
+        FAIL_CHECK(name << "(" << x << " = 0x" << std::hex << std::bit_cast<uint32_t>(x) << "): 0x" << got
+                        << ", core 0x" << want);
+    }
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("rounding an f64 to each narrow float rounds once, as core/DType.h") {
+  Encoders& e = Encoders::get();
+  for (DType d : {DType::F16, DType::BF16, DType::TF32, DType::E4M3, DType::E5M2}) {
+    std::string name = dtype_name(d);
+    CAPTURE(name);
+    auto fn = reinterpret_cast<uint64_t (*)(double)>(e.fns[name + "_f64"]);
+    std::vector<double> xs;
+    // Each f32 input and its neighbours in f64: ties of the narrow dtype and the values one
+    // f64 ulp beside them, which rounding twice through f32 gets wrong.
+    for (float f : f32_inputs(d, 512, 50000)) {
+      double x = double(f);
+      xs.push_back(x);
+      xs.push_back(std::nextafter(x, INFINITY));
+      xs.push_back(std::nextafter(x, -INFINITY));
+    }
+    xs.push_back(1e300);
+    xs.push_back(-1e300);
+    xs.push_back(5e-324);
+    int wrong = 0;
+    for (double x : xs) {
+      uint64_t got = fn(x), want = expected(d, x);
+      if (got != want && ++wrong <= 5)
+        FAIL_CHECK(name << "(" << x << "): 0x" << std::hex << got << ", core 0x" << want);
+    }
+    CHECK(wrong == 0);
+  }
+}
