@@ -34,6 +34,10 @@ runs=(
   "examples/reduce/row_sum.tile M=17,N=1537"
   "examples/elementwise/silu_mul.tile N=10007"
   "examples/elementwise/silu_mul_parallel.tile N=3001"
+  "examples/quant/gemv_int4.tile M=1,N=4096,K=4096,KW=512,G=32"
+  "examples/quant/gemv_int4_zp.tile M=3,N=1031,K=1100,KW=138,G=9"
+  "examples/quant/gemm_int4.tile M=200,N=136,K=300,KW=38,G=3"
+  "examples/quant/gemm_int4_zp.tile M=200,N=136,K=300,KW=38,G=3"
 )
 failed=0
 for r in "${runs[@]}"; do

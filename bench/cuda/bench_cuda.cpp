@@ -12,6 +12,12 @@
 ///   norm       RMSNorm and LayerNorm of f16 8192 x 8192 rows with bench/cuda/*norm_h200.tile (one
 ///              row per block in registers) and the examples (examples/norm, any row length),
 ///              against a device-to-device copy of the same bytes; spot-checked in float64
+///   int4       W4A16 (int4 weights in i32[N, K/8], f16 scales per group of 128 along K, f32
+///              accumulation; examples/quant/gemv_int4.tile says the format): the GEMV at
+///              n = k = 8192 for m = 1 and 16 (bench/cuda/gemv_int4_h200.tile, the examples)
+///              by the bytes it must read, and the GEMM at m = 4096 (bench/cuda/gemm_int4_h200.tile,
+///              exact, and gemm_int4_f16w_h200.tile, weights rounded to f16 as Marlin does) in
+///              TFLOP/s; spot-checked in float64 against the exactly dequantised weights
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -385,6 +391,76 @@ void bench_norm(Api& a) {
   for (tg_buffer* b : {X, W, B, Y}) a.api->buffer_free(b);
 }
 
+/// The W4A16 kernels (examples/quant/gemv_int4.tile's format) at n = k = 8192: X f16[m, k],
+/// W i32[n, k / 8] of random bits, S f16[k / 128, n], Y f16[m, n]. Bytes are what the kernel
+/// must read and write (weights, scales, X and Y once).
+void bench_int4(Api& a) {
+  const int64_t N = 8192, K = 8192, KW = K / 8, G = K / 128;
+  std::vector<uint8_t> hw(size_t(N * KW) * 4);
+  std::mt19937_64 bits(11);
+  for (size_t i = 0; i < hw.size(); i += 8) {
+    uint64_t r = bits();
+    std::memcpy(hw.data() + i, &r, 8);
+  }
+  tg_buffer* W = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, hw.size(), &W), "buffer_alloc");
+  ok(a, a.api->copy_h2d(a.queue, W, 0, hw.data(), hw.size()), "copy_h2d");
+  std::vector<uint8_t> hs, hx;
+  tg_buffer* S = alloc_random(a, DType::F16, size_t(G * N), 12, &hs);
+  const int64_t max_m = 4096;
+  tg_buffer* X = alloc_random(a, DType::F16, size_t(max_m * K), 13, &hx);
+  tg_buffer* Y = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, size_t(max_m * N) * 2, &Y), "alloc");
+  struct Variant {
+    const char* file;
+    int64_t m;
+    int rows, cols;  ///< the block's tile of Y (grid = ceildiv(N, cols) x ceildiv(M, rows))
+  };
+  const Variant variants[] = {
+      {"bench/cuda/gemv_int4_h200.tile", 1, 1, 32},       {"examples/quant/gemv_int4.tile", 1, 1, 32},
+      {"bench/cuda/gemv_int4_h200.tile", 16, 1, 32},      {"examples/quant/gemm_int4.tile", 16, 64, 128},
+      {"bench/cuda/gemm_int4_h200.tile", 4096, 128, 128}, {"bench/cuda/gemm_int4_f16w_h200.tile", 4096, 256, 128}};
+  for (const Variant& v : variants) {
+    ir::LowerOptions o;
+    o.divisibility = {{"N", 16}, {"K", 16}, {"KW", 16}, {"G", 16}};
+    if (v.m % 16 == 0) o.divisibility["M"] = 16;
+    o.raster_group = v.rows > 1 ? 8 : 0;
+    Kernel k = compile(a, read(v.file), o, "min_blocks_per_sm=" + std::string(v.rows > 1 ? "1" : "2") + "\n");
+    std::vector<tg_launch_arg> args = {tensor(X),  tensor(W),  tensor(S),   tensor(Y), integer(v.m),
+                                       integer(K), integer(N), integer(KW), integer(G)};
+    uint32_t gx = uint32_t(N / v.cols), gy = uint32_t((v.m + v.rows - 1) / v.rows);
+    double ms = time_ms(a, 10, v.m >= 4096 ? 30 : 100, [&] { launch(a, k, args, gx, gy); });
+    double bytes = double(hw.size() + hs.size()) + double(v.m * (K + N)) * 2;
+    double tbps = bytes / (ms * 1e-3) / 1e12, tflops = 2.0 * double(v.m * N * K) / (ms * 1e-3) / 1e12;
+    // Spot check: 64 outputs against float64 sums over the exactly dequantised weights.
+    std::vector<uint8_t> hy(size_t(v.m * N) * 2);
+    ok(a, a.api->copy_d2h(a.queue, hy.data(), Y, 0, hy.size()), "copy_d2h");
+    ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+    std::mt19937_64 rng(7);
+    double worst = 0;
+    for (int s = 0; s < 64; ++s) {
+      int64_t i = int64_t(rng() % uint64_t(v.m)), j = int64_t(rng() % uint64_t(N));
+      double want = 0, mag = 0;
+      for (int64_t kk = 0; kk < K; ++kk) {
+        uint32_t word = 0;
+        std::memcpy(&word, hw.data() + size_t(j * KW + kk / 8) * 4, 4);
+        double q = double((word >> (4 * (kk % 8))) & 15u);
+        double term = f16_at(hx, i * K + kk) * (q - 8) * f16_at(hs, (kk / 128) * N + j);
+        want += term;
+        mag += std::fabs(term);
+      }
+      worst = std::max(worst, std::fabs(f16_at(hy, i * N + j) - want) / (std::fabs(want) + 1e-3 * mag));
+    }
+    std::printf("{\"bench\":\"int4\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"k\":%lld,", v.file, (long long)v.m,
+                (long long)N, (long long)K);
+    std::printf("\"ms\":%.4f,\"tbps\":%.3f,\"tflops\":%.1f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n", ms, tbps,
+                tflops, k.compile_ms, worst);
+    std::fflush(stdout);
+    a.api->executable_free(k.exe);
+  }
+  for (tg_buffer* b : {X, W, S, Y}) a.api->buffer_free(b);
+}
+
 /// Cold compile and warm-cache load through the public runtime, and host launch overhead.
 void bench_runtime() {
   std::string cache = (std::filesystem::temp_directory_path() / ("tegula-bench-cache-" + std::to_string(::getpid()))).string();
@@ -487,6 +563,7 @@ int main(int argc, char** argv) {
   if (only == "all" || only == "gemm" || only == "fp8") bench_gemm(a, "e4m3", 8192);
   if (only == "all" || only == "softmax") bench_softmax(a);
   if (only == "all" || only == "norm") bench_norm(a);
+  if (only == "all" || only == "int4") bench_int4(a);
   a.api->queue_destroy(a.queue);
   a.api->device_close(a.device);
   a.api->shutdown(a.plugin);

@@ -2,7 +2,8 @@
 """The peers of tegula_bench_cuda on the same device, same shapes, random data: cuBLAS through
 torch.matmul (bf16 and f16 inputs; PyTorch accumulates these in float32), cuBLASLt FP8 through
 torch._scaled_mm (e4m3, per-tensor scales, bf16 out), torch.softmax on f16
-rows, torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
+rows, torch.matmul on f16 with the dequantised int4 weight (the W4A16 peer: cuBLAS GEMV at m = 1
+and 16, GEMM at m = 4096, n = k = 8192), torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
 bias for layer_norm), and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
 import json
@@ -57,6 +58,21 @@ def main():
                           "tflops": round(2 * n**3 / (ms * 1e-3) / 1e12, 1)}))
         sys.stdout.flush()
     del a, bt
+    # W4A16: what a user without an int4 kernel runs, the f16 matmul with the weight
+    # dequantised once (w [n, k], as the packed weight's rows; x @ w.t() is cuBLAS's GEMV for
+    # m = 1). The bytes are the f16 weight's, X's and Y's, as tegula_bench_cuda counts its own.
+    n = k = 8192
+    w = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float16)
+    for m in (1, 16, 4096):
+        x = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float16)
+        y = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ms = median_ms(lambda: torch.matmul(x, w.t(), out=y), 10, 30 if m >= 4096 else 100)
+        nbytes = w.numel() * 2 + (x.numel() + y.numel()) * 2
+        print(json.dumps({"peer": "cublas_f16_dequantised_int4", "m": m, "n": n, "k": k, "ms": round(ms, 4),
+                          "tbps": round(nbytes / (ms * 1e-3) / 1e12, 3), "tflops": round(2 * m * n * k / (ms * 1e-3) / 1e12, 1)}))
+        sys.stdout.flush()
+        del x, y
+    del w
     m, n = 8192, 16384
     x = (torch.rand(m, n, device=dev) * 2 - 1).to(torch.float16)
     y = torch.empty_like(x)

@@ -95,9 +95,9 @@ for step in "$@"; do
           >> "$OUT/sanitizer.log" 2>&1; echo "$tool copy rc=$?" | tee -a "$OUT/sanitizer.log"
       done
       grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
-    cudabench)
-      timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
-    ncu)  # profile one benchmark group (NCU_BENCH: gemm, softmax, norm): the 11th launch of each kernel named in NCU_KERNELS
+    cudabench)  # every tegula_bench_cuda subset (gemm, fp8, softmax, norm, int4, runtime) and its peers
+      timeout 260 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
+    ncu)  # profile one benchmark group (NCU_BENCH: gemm, fp8, softmax, norm, int4): the 11th launch of each kernel named in NCU_KERNELS
       : > "$OUT/ncu.log"
       for k in ${NCU_KERNELS:-tg_rmsnorm_h200 tg_layernorm_h200}; do
         timeout 120 ncu --kernel-name "$k" --launch-skip 10 --launch-count 1 --section SpeedOfLight --section Occupancy \

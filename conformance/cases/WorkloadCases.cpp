@@ -1,11 +1,13 @@
 /// \file
 /// The shipped example kernels as workload rows: each file under examples/ that a user would
-/// run (RMSNorm, LayerNorm, the fused residual RMSNorm, the FP8 GEMM) is compiled in (CMakeLists.txt
+/// run (RMSNorm, LayerNorm, the fused residual RMSNorm, the FP8 GEMM, the int4 GEMV and GEMM
+/// with and without zero points) is compiled in (CMakeLists.txt
 /// embeds it) and run at edge shapes (one element, a row shorter than a chunk, a prime row
 /// length with a tail, several chunks) in each float dtype its tensors can take, so a vendor's
 /// report says whether the kernels people run are right on their device. The norms' dtype
 /// variants replace the example's f16 tensors and tiles by the dtype (arithmetic stays in f32);
-/// the FP8 GEMM runs as written, NotSupported where the device has no e4m3.
+/// the FP8 GEMM runs as written, NotSupported where the device has no e4m3, and so do the
+/// int4 kernels, whose packed weights are random bit patterns (every nibble at every place).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -40,10 +42,13 @@ struct Workload {
   const char* file;  ///< under examples/, without .tile
   const char* row;   ///< the report matrix row
   std::vector<Role> roles;
-  std::vector<DType> dtypes;  ///< the example's f16 made each of these ({} for the file as it is)
+  std::vector<DType> dtypes;    ///< the example's f16 made each of these (with `as_written`: the operand dtype)
+  bool as_written;              ///< the file as it is, once, its operand dtypes[0]
   std::vector<double> scalars;  ///< per parameter (0 for tensors)
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> shapes;
   int64_t (*depth)(const std::vector<std::pair<std::string, int64_t>>&);  ///< terms per output
+  std::vector<Values> values = {};  ///< per tensor ({}: every input Random)
+  std::vector<DType> needs = {};    ///< dtypes besides the operand's and f32 the kernel needs
 };
 
 int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char* name) {
@@ -62,37 +67,64 @@ const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int6
     {"prime_tail", {{"M", 5}, {"N", 1531}}},
     {"chunks", {{"M", 9}, {"N", 2048}}}};
 
+// The int4 kernels: ceildiv(K, 8) words and ceildiv(K, 128) groups a row. A decode row and
+// a prime N with K whole groups; 7 rows with a group tail and a word tail (K = 300); for the
+// gemms, two row blocks and a column tail.
+std::vector<std::pair<std::string, int64_t>> int4_shape(int64_t m, int64_t n, int64_t k) {
+  return {{"M", m}, {"N", n}, {"K", k}, {"KW", (k + 7) / 8}, {"G", (k + 127) / 128}};
+}
+const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kGemvInt4Shapes = {
+    {"m1_prime_n", int4_shape(1, 131, 256)}, {"m7_tails", int4_shape(7, 37, 300)}};
+const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kGemmInt4Shapes = {
+    {"m1_prime_n", int4_shape(1, 131, 256)}, {"m7_tails", int4_shape(7, 37, 300)}, {"tiles", int4_shape(65, 131, 256)}};
+
 }  // namespace
 
 void add_workload_cases(Generator& g) {
   const std::vector<Role> in2out1 = {Role::Input, Role::Input, Role::Output};
+  const std::vector<Role> int4 = {Role::Input, Role::Input, Role::Input, Role::Output};
+  const std::vector<Role> int4_zp = {Role::Input, Role::Input, Role::Input, Role::Input, Role::Output};
+  const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random,
+                                           Values::Random};
+  const std::vector<DType> int4_needs = {DType::I32, DType::U8};
   const Workload workloads[] = {
-      {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, {}, kNormShapes, norm_depth},
+      {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes,
+       norm_depth},
       {"norm/layernorm", "workload layernorm", {Role::Input, Role::Input, Role::Input, Role::Output},
-       {DType::F16, DType::BF16, DType::F32}, {}, kNormShapes, norm_depth},
+       {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes, norm_depth},
       {"norm/rmsnorm_residual", "workload rmsnorm residual",
-       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output}, {DType::F16, DType::BF16, DType::F32}, {},
-       kNormShapes, norm_depth},
-      {"quant/gemm_fp8", "workload gemm fp8", {Role::Input, Role::Input, Role::Output, Role::Input, Role::Input}, {},
-       {0, 0, 0, 0.5, 3.0},
+       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output}, {DType::F16, DType::BF16, DType::F32}, false,
+       {}, kNormShapes, norm_depth},
+      {"quant/gemm_fp8", "workload gemm fp8", {Role::Input, Role::Input, Role::Output, Role::Input, Role::Input},
+       {DType::E4M3}, true, {0, 0, 0, 0.5, 3.0},
        {{"one", {{"M", 1}, {"K", 1}, {"N", 1}}},
         {"tails", {{"M", 67}, {"K", 257}, {"N", 131}}},
         {"tiles", {{"M", 128}, {"K", 384}, {"N", 256}}}},
        gemm_depth},
+      {"quant/gemv_int4", "workload gemv int4", int4, {DType::F16}, true, {}, kGemvInt4Shapes, gemm_depth, int4_values,
+       int4_needs},
+      {"quant/gemv_int4_zp", "workload gemv int4 zero points", int4_zp, {DType::F16}, true, {}, kGemvInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
+      {"quant/gemm_int4", "workload gemm int4", int4, {DType::F16}, true, {}, kGemmInt4Shapes, gemm_depth, int4_values,
+       int4_needs},
+      {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
   };
   for (const Workload& w : workloads) {
     std::string text = example(w.file);
     std::string base = w.file;
     base = base.substr(base.find('/') + 1);
-    std::vector<DType> dtypes = w.dtypes.empty() ? std::vector<DType>{DType::E4M3} : w.dtypes;
-    for (DType d : dtypes) {
+    for (DType d : w.dtypes) {
       for (const auto& [shape_name, symbols] : w.shapes) {
         CaseSpec c;
         c.name = "tegula.workload." + base + "." + dt(d) + "." + shape_name;
         c.row = w.row;
-        c.kernel = text.empty() || w.dtypes.empty() ? text : with_dtype(text, d);
+        c.kernel = text.empty() || w.as_written ? text : with_dtype(text, d);
         c.symbols = symbols;
-        for (Role r : w.roles) c.tensors.push_back(r == Role::Output ? output() : input(Values::Random));
+        for (size_t i = 0; i < w.roles.size(); ++i) {
+          Values v = i < w.values.size() ? w.values[i] : Values::Random;
+          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v));
+        }
         c.scalars = w.scalars;
         c.scalars.resize(c.tensors.size(), 0);
         c.check = Check::Accumulate;
@@ -100,6 +132,8 @@ void add_workload_cases(Generator& g) {
         c.accumulator = DType::F32;
         c.depth = w.depth(symbols);
         c.unsupported = text.empty() ? "examples/" + std::string(w.file) + ".tile is not compiled in" : g.needs({d, DType::F32});
+        for (DType other : w.needs)
+          if (c.unsupported.empty()) c.unsupported = g.needs({other});
         g.add(std::move(c));
       }
     }

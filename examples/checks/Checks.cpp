@@ -302,16 +302,78 @@ static Result<std::vector<Expected>> scaled_matmul_bt(const std::vector<const Ho
   return std::vector<Expected>{std::move(e)};
 }
 
+/// Y = X * dequant(W)^T for the W4A16 examples (examples/quant/gem*_int4*.tile): X[M, K],
+/// W i32[N, ceildiv(K, 8)] with k = 8w + j in bits 4j..4j+3 of W[n, w], scales S[G, N] with
+/// G = ceildiv(K, 128), and with `zero_points` Z u8[G, N]: the weight is (q - z) * s, where
+/// z = 8 without zero points (signed-offset int4). Exact dequantisation (it is exact in f32),
+/// so the bound is the matmul's. With `f16_weights` each weight is rounded to f16 first, as a
+/// kernel that dequantises into f16 tiles (Marlin's way) computes it.
+static Result<std::vector<Expected>> int4_matmul_of(const std::vector<const HostTensor*>& t, bool zero_points,
+                                                    bool f16_weights = false) {
+  size_t y = zero_points ? 4 : 3;
+  bool shapes = t.size() == y + 1;
+  for (size_t i = 0; shapes && i <= y; ++i) shapes = t[i]->shape.size() == 2;
+  int64_t m = shapes ? t[0]->shape[0] : 0, kk = shapes ? t[0]->shape[1] : 0, n = shapes ? t[1]->shape[0] : 0;
+  int64_t kw = (kk + 7) / 8, groups = (kk + 127) / 128;
+  shapes = shapes && t[1]->dtype == DType::I32 && t[1]->shape[1] == kw &&
+           t[2]->shape == std::vector<int64_t>{groups, n} && t[y]->shape == std::vector<int64_t>{m, n} &&
+           (!zero_points || t[3]->shape == t[2]->shape);
+  TG_RETURN_IF_ERROR(
+      want_shape(shapes, zero_points ? "int4_zp_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], "
+                                       "Z[ceildiv(K,128),N], Y[M,N])"
+                                     : "int4_matmul (X[M,K], W i32[N,ceildiv(K,8)], S[ceildiv(K,128),N], Y[M,N])"));
+  std::vector<double> x = t[0]->values(), s = t[2]->values();
+  std::vector<double> w(size_t(n * kk));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t k = 0; k < kk; ++k) {
+      uint32_t word = uint32_t(int64_t(t[1]->at(j * kw + k / 8)));
+      double q = double((word >> (4 * (k % 8))) & 15u);
+      size_t g = size_t((k / 128) * n + j);
+      double z = zero_points ? t[3]->at(int64_t(g)) : 8.0;
+      w[size_t(j * kk + k)] = f16_weights ? round_to_dtype(DType::F16, (q - z) * s[g]) : (q - z) * s[g];
+    }
+  Expected e;
+  e.value.assign(size_t(m * n), 0);
+  e.magnitude.assign(size_t(m * n), 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t k = 0; k < kk; ++k) {
+        double term = x[size_t(i * kk + k)] * w[size_t(j * kk + k)];
+        e.value[size_t(i * n + j)] += term;
+        e.magnitude[size_t(i * n + j)] += std::fabs(term);
+      }
+  return std::vector<Expected>{std::move(e)};
+}
+
+static Result<std::vector<Expected>> int4_matmul(const std::vector<const HostTensor*>& t, const Scalars&) {
+  return int4_matmul_of(t, false);
+}
+
+static Result<std::vector<Expected>> int4_zp_matmul(const std::vector<const HostTensor*>& t, const Scalars&) {
+  return int4_matmul_of(t, true);
+}
+
+static Result<std::vector<Expected>> int4_matmul_f16w(const std::vector<const HostTensor*>& t, const Scalars&) {
+  return int4_matmul_of(t, false, true);
+}
+
 struct DirectComputation {
   const char* name;
   DirectFn fn;
 };
 
 static const std::vector<DirectComputation>& computations() {
-  static const std::vector<DirectComputation> list = {
-      {"matmul", matmul},     {"softmax_rows", softmax_rows}, {"sum_rows", sum_rows},
-      {"silu_mul", silu_mul}, {"rms_norm", rms_norm},         {"rms_norm_residual", rms_norm_residual},
-      {"layer_norm", layer_norm}, {"scaled_matmul_bt", scaled_matmul_bt}};
+  static const std::vector<DirectComputation> list = {{"matmul", matmul},
+                                                      {"softmax_rows", softmax_rows},
+                                                      {"sum_rows", sum_rows},
+                                                      {"silu_mul", silu_mul},
+                                                      {"rms_norm", rms_norm},
+                                                      {"rms_norm_residual", rms_norm_residual},
+                                                      {"layer_norm", layer_norm},
+                                                      {"scaled_matmul_bt", scaled_matmul_bt},
+                                                      {"int4_matmul", int4_matmul},
+                                                      {"int4_zp_matmul", int4_zp_matmul},
+                                                      {"int4_matmul_f16w", int4_matmul_f16w}};
   return list;
 }
 

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <iterator>
+#include <vector>
 
 #include "examples/checks/Checks.h"
 #include "ir/Parser.h"
@@ -32,6 +34,14 @@ const Shape kShapes[] = {
     {"quant/gemm_fp8.tile", "M=1,N=1,K=1"},        {"quant/gemm_fp8.tile", "M=67,N=131,K=257"},
 };
 
+// The int4 kernels: one element (a word and a group of one value), K with word and group tails.
+const Shape kInt4Shapes[] = {
+    {"quant/gemv_int4.tile", "M=1,N=1,K=1,KW=1,G=1"},    {"quant/gemv_int4.tile", "M=2,N=37,K=300,KW=38,G=3"},
+    {"quant/gemv_int4_zp.tile", "M=1,N=1,K=1,KW=1,G=1"}, {"quant/gemv_int4_zp.tile", "M=2,N=37,K=300,KW=38,G=3"},
+    {"quant/gemm_int4.tile", "M=1,N=1,K=1,KW=1,G=1"},    {"quant/gemm_int4.tile", "M=67,N=131,K=136,KW=17,G=2"},
+    {"quant/gemm_int4_zp.tile", "M=1,N=1,K=1,KW=1,G=1"}, {"quant/gemm_int4_zp.tile", "M=67,N=131,K=136,KW=17,G=2"},
+};
+
 Result<examples::CheckResult> run_example(const std::string& text, const std::string& bindings, uint64_t seed) {
   TG_ASSIGN_OR_RETURN(Kernel k, parse_and_verify(text, "example"));
   TG_ASSIGN_OR_RETURN(auto b, examples::parse_bindings(bindings));
@@ -44,7 +54,9 @@ Result<examples::CheckResult> run_example(const std::string& text, const std::st
 }  // namespace
 
 TEST_CASE("examples match their direct computations") {
-  for (const Shape& s : kShapes) {
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.insert(shapes.end(), std::begin(kInt4Shapes), std::end(kInt4Shapes));
+  for (const Shape& s : shapes) {
     CAPTURE(s.file);
     CAPTURE(s.bindings);
     std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/" + s.file);
@@ -115,4 +127,40 @@ TEST_CASE("the check catches a LayerNorm that counts padded columns in its varia
   auto r = run_example(text, "M=4,N=1000", 1);
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);
+}
+
+TEST_CASE("the int4 check catches swapped nibbles, an ignored zero point and a skipped group scale") {
+  struct Wrong {
+    const char* file;
+    const char* from;
+    const char* to;
+  };
+  const Wrong wrongs[] = {{"quant/gemv_int4.tile", "4 * j)", "4 * (j ^ 1))"},
+                          {"quant/gemv_int4_zp.tile", "8388608.0 + zs[w / 16, n]", "8388616.0 + 0.0 * zs[w / 16, n]"},
+                          {"quant/gemm_int4.tile", "S[c / 2, bx * 128]", "S[0, bx * 128]"}};
+  for (const Wrong& w : wrongs) {
+    CAPTURE(w.file);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/" + w.file);
+    auto pos = text.find(w.from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, std::string(w.from).size(), w.to);
+    auto r = run_example(text, "M=2,N=37,K=300,KW=38,G=3", 4);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    CHECK_FALSE(r->passed);
+  }
+}
+
+TEST_CASE("the H200 int4 tiles match their direct computations") {
+  // The GEMV over two chunks of 8192 with a tail; the GEMMs over two row blocks and tails.
+  const Shape tiles[] = {{"gemv_int4_h200.tile", "M=2,N=40,K=9000,KW=1125,G=71"},
+                         {"gemm_int4_h200.tile", "M=130,N=131,K=300,KW=38,G=3"},
+                         {"gemm_int4_f16w_h200.tile", "M=257,N=20,K=136,KW=17,G=2"}};
+  for (const Shape& s : tiles) {
+    CAPTURE(s.file);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + s.file);
+    auto r = run_example(text, s.bindings, 1);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    INFO(examples::format_check(*r));
+    CHECK(r->passed);
+  }
 }

@@ -1,7 +1,8 @@
 // On a CUDA device: pipelined loops match the interpreter with every copy engine the device
 // has (the bulk tensor copy engine with its mbarriers, cp.async with zero fill past the
 // edge, plain copies when neither fits), 2 to 4 stages, K not a multiple of the tile, and
-// rasterised block order; the H200 benchmark gemm at small shapes too. Skips without a device.
+// rasterised block order; the H200 benchmark gemms (f16, bf16, int4) and the int4 GEMV at small
+// shapes too. Skips without a device.
 #include "plugins/cuda/tests/CudaTest.h"
 
 #include <cstdint>
@@ -73,5 +74,33 @@ TEST_CASE("the H200 benchmark gemms match the interpreter at small shapes") {
     CAPTURE(f);
     Status st = run_and_compare(*gpu, *text, o);
     CHECK_MESSAGE(st.is_ok(), f << ": " << st.str());
+  }
+}
+
+TEST_CASE("the H200 int4 tiles match the interpreter at small shapes") {
+  TG_REQUIRE_GPU(gpu);
+  if (gpu->target_name != "sm_90a") {
+    MESSAGE("skipped: the benchmark kernels are tuned for sm_90a");
+    return;
+  }
+  struct Tile {
+    const char* file;
+    std::map<std::string, int64_t> bindings;
+  };
+  const Tile tiles[] = {{"gemv_int4_h200.tile", {{"M", 1}, {"N", 256}, {"K", 1024}, {"KW", 128}, {"G", 8}}},
+                        {"gemm_int4_h200.tile", {{"M", 256}, {"N", 256}, {"K", 384}, {"KW", 48}, {"G", 3}}},
+                        {"gemm_int4_f16w_h200.tile", {{"M", 512}, {"N", 256}, {"K", 384}, {"KW", 48}, {"G", 3}}}};
+  for (const Tile& tile : tiles) {
+    auto text = read_file(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + tile.file);
+    REQUIRE(text.is_ok());
+    RunOptions o;
+    o.bindings = tile.bindings;
+    o.lower.divisibility = {{"N", 16}, {"K", 16}, {"KW", 16}};
+    if (tile.bindings.at("M") % 16 == 0) o.lower.divisibility["M"] = 16;
+    o.use_default_tolerance = false;
+    o.tolerance = {.abs = 4e-3, .rel = 8e-3};
+    CAPTURE(tile.file);
+    Status st = run_and_compare(*gpu, *text, o);
+    CHECK_MESSAGE(st.is_ok(), tile.file << ": " << st.str());
   }
 }
