@@ -359,8 +359,9 @@ static Result<std::vector<Expected>> mla_dense(const std::vector<const HostTenso
   std::vector<int64_t> lse_shape = ok ? t[2]->shape : std::vector<int64_t>{};
   if (ok) lse_shape.back() = 1;
   TG_RETURN_IF_ERROR(want_shape(ok && t[3]->shape == lse_shape,
-                                partials ? "mla_decode_partials (Q[B,H,D], KV[B,L,D], Op[B,NS,H,DV], Lp[B,NS,H,1], scale)"
-                                         : "mla_decode (Q[B,H,D], KV[B,L,D], O[B,H,DV], LSE[B,H,1], scale)"));
+                                partials
+                                    ? "mla_decode_partials (Q[B,H,D], KV[B,L,D], Op[B,NS,H,DV], Lp[B,NS,H,1], scale)"
+                                    : "mla_decode (Q[B,H,D], KV[B,L,D], O[B,H,DV], LSE[B,H,1], scale)"));
   int64_t len = t[1]->shape[1], d = t[1]->shape[2];
   std::vector<double> kv = t[1]->values();
   MlaCache cache{[&](int64_t) { return len; }, [&](int64_t b, int64_t j) { return kv.data() + (b * len + j) * d; }};
@@ -371,32 +372,35 @@ static Result<std::vector<Expected>> mla_decode(const std::vector<const HostTens
   return mla_dense(t, scalars, false);
 }
 
-static Result<std::vector<Expected>> mla_decode_partials(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+static Result<std::vector<Expected>> mla_decode_partials(const std::vector<const HostTensor*>& t,
+                                                         const Scalars& scalars) {
   return mla_dense(t, scalars, true);
 }
 
 /// mla_paged_partials (Q[B,H,D], KV[NP,64,D], T i32[B,MP], Ls i32[B], Op[B,NS,H,DV],
 /// Lp[B,NS,H,1], scale): key j of sequence b is KV[T[b, j / 64], j % 64].
-static Result<std::vector<Expected>> mla_paged_partials(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+static Result<std::vector<Expected>> mla_paged_partials(const std::vector<const HostTensor*>& t,
+                                                        const Scalars& scalars) {
   bool ok = t.size() == 6 && scalars.size() == 7 && t[0]->shape.size() == 3 && t[1]->shape.size() == 3 &&
             t[1]->shape[1] == 64 && t[1]->shape[2] == t[0]->shape[2] && t[2]->shape.size() == 2 &&
             t[2]->shape[0] == t[0]->shape[0] && t[3]->shape == std::vector<int64_t>{t[0]->shape[0]} &&
             t[4]->shape.size() == 4 && t[4]->shape[0] == t[0]->shape[0] && t[4]->shape[2] == t[0]->shape[1] &&
             t[4]->shape[3] <= t[0]->shape[2] &&
             t[5]->shape == std::vector<int64_t>{t[4]->shape[0], t[4]->shape[1], t[4]->shape[2], 1};
-  TG_RETURN_IF_ERROR(want_shape(ok, "mla_paged_partials (Q[B,H,D], KV[NP,64,D], T[B,MP], Ls[B], Op[B,NS,H,DV], "
-                                    "Lp[B,NS,H,1], scale)"));
+  TG_RETURN_IF_ERROR(want_shape(ok,
+                                "mla_paged_partials (Q[B,H,D], KV[NP,64,D], T[B,MP], Ls[B], Op[B,NS,H,DV], "
+                                "Lp[B,NS,H,1], scale)"));
   int64_t pages = t[1]->shape[0], d = t[1]->shape[2], max_pages = t[2]->shape[1];
   std::vector<double> kv = t[1]->values(), table = t[2]->values(), lengths = t[3]->values();
   for (int64_t b = 0; b < t[0]->shape[0]; ++b) {
     int64_t len = int64_t(lengths[size_t(b)]);
     if (len < 0 || len > 64 * max_pages)
-      return error(ErrorCode::InvalidArgument, "mla_paged_partials: Ls[" + std::to_string(b) + "] = " +
-                                                   std::to_string(len) + " is outside [0, 64 * MP]");
+      return error(ErrorCode::InvalidArgument, "mla_paged_partials: Ls[" + std::to_string(b) +
+                                                   "] = " + std::to_string(len) + " is outside [0, 64 * MP]");
     for (int64_t p = 0; p < (len + 63) / 64; ++p)
       if (table[size_t(b * max_pages + p)] < 0 || table[size_t(b * max_pages + p)] >= double(pages))
-        return error(ErrorCode::InvalidArgument, "mla_paged_partials: T[" + std::to_string(b) + ", " +
-                                                     std::to_string(p) + "] is not a page of KV");
+        return error(ErrorCode::InvalidArgument,
+                     "mla_paged_partials: T[" + std::to_string(b) + ", " + std::to_string(p) + "] is not a page of KV");
   }
   MlaCache cache{[&](int64_t b) { return int64_t(lengths[size_t(b)]); },
                  [&](int64_t b, int64_t j) {

@@ -115,8 +115,8 @@ TEST_CASE("the MLA checks catch a missing rotary part, an ignored block table an
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);
 
-  std::string no_table = replaced(mla_file("mla_decode_paged_split.tile"), "copy KV[T[bz, j], 0, 0], Kc",
-                                  "copy KV[j, 0, 0], Kc");
+  std::string no_table =
+      replaced(mla_file("mla_decode_paged_split.tile"), "copy KV[T[bz, j], 0, 0], Kc", "copy KV[j, 0, 0], Kc");
   r = paged(no_table, 70, 2);
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);

@@ -38,8 +38,10 @@ const Shape kShapes[] = {
 // by the views), empty splits (L = 7 over 3 splits), and the combine on its own inputs; the
 // split pair against the final output and the paged split are in examples_mla_test.cpp.
 const Shape kMlaShapes[] = {
-    {"mla/mla_decode.tile", "B=1,H=4,L=1"},       {"mla/mla_decode.tile", "B=2,H=16,L=130"},
-    {"mla/mla_decode_split.tile", "B=1,H=4,L=7,NS=3"}, {"mla/mla_decode_split.tile", "B=2,H=5,L=130,NS=2"},
+    {"mla/mla_decode.tile", "B=1,H=4,L=1"},
+    {"mla/mla_decode.tile", "B=2,H=16,L=130"},
+    {"mla/mla_decode_split.tile", "B=1,H=4,L=7,NS=3"},
+    {"mla/mla_decode_split.tile", "B=2,H=5,L=130,NS=2"},
     {"mla/mla_combine.tile", "B=2,H=17,NS=3"},
 };
 
