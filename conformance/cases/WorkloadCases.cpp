@@ -8,6 +8,12 @@
 /// variants replace the example's f16 tensors and tiles by the dtype (arithmetic stays in f32);
 /// the FP8 GEMM runs as written, NotSupported where the device has no e4m3, and so do the
 /// int4 kernels, whose packed weights are random bit patterns (every nibble at every place).
+/// MLA decode (examples/mla: one pass, the flash-decoding split over a dense and a paged cache,
+/// the combine) runs in bf16 as written at L = 1, 7 (a partial block) and 130 (blocks and a
+/// tail), with fewer heads than a head group and with empty splits; the paged split reads a
+/// random block table and random lengths (empty sequences included). A workload that the
+/// device's lowering refuses (the 144 KiB of shared memory the MLA kernels take, which a
+/// small device lacks) is NotSupported there with the lowering's reason.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -15,6 +21,8 @@
 
 #include "conformance/WorkloadKernels.h"
 #include "conformance/cases/Generator.h"
+#include "ir/Lower.h"
+#include "ir/Parser.h"
 
 namespace tegula::conformance {
 namespace {
@@ -27,15 +35,24 @@ std::string example(const std::string& name) {
   return "";
 }
 
-/// `text` with every f16 tensor and tile made `d`.
-std::string with_dtype(std::string text, DType d) {
-  const std::string from = "f16[", to = std::string(dt(d)) + "[";
+/// `text` with every `from_dtype` (f16 or bf16) tensor and tile made `d`.
+std::string with_dtype(std::string text, DType from_dtype, DType d) {
+  const std::string from = std::string(dt(from_dtype)) + "[", to = std::string(dt(d)) + "[";
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     bool inside_bf16 = at > 0 && text[at - 1] == 'b';
     if (inside_bf16) continue;
     text.replace(at, from.size(), to);
   }
   return text;
+}
+
+/// "" when `text` lowers for the target, else why not (a kernel that needs more shared memory
+/// than the device has is NotSupported there, with the lowering's reason).
+std::string lowering_refusal(const std::string& text, const TargetDescription& target) {
+  auto k = ir::parse_and_verify(text, "workload.tile");
+  if (!k.is_ok()) return "";  // the suite's own test (cases_lower_on_every_target) reports it
+  auto lowered = ir::lower(*k, target);
+  return lowered.is_ok() || lowered.status().code() != ErrorCode::Unsupported ? "" : lowered.status().message();
 }
 
 struct Workload {
@@ -49,6 +66,9 @@ struct Workload {
   int64_t (*depth)(const std::vector<std::pair<std::string, int64_t>>&);  ///< terms per output
   std::vector<Values> values = {};  ///< per tensor ({}: every input Random)
   std::vector<DType> needs = {};    ///< dtypes besides the operand's and f32 the kernel needs
+  DType from = DType::F16;          ///< the example's dtype that `dtypes` replace
+  DType accumulator = DType::F32;   ///< whose unit roundoff the tolerance uses (the operand's when `from`)
+  std::vector<int64_t> index_limits = {};  ///< per tensor: the bound of Values::Indices
 };
 
 int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char* name) {
@@ -60,6 +80,23 @@ int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char
 // Sums of squares (and of deviations) over the row, then a reciprocal square root.
 int64_t norm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return 2 * symbol(s, "N") + 8; }
 int64_t gemm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "K") + 1; }
+// MLA decode rounds P to bf16 before the values gemm, as attention does: one unit roundoff of
+// bf16 over the terms' magnitude (the oracle rounds P too). The combine sums NS weighted f32
+// partials.
+int64_t mla_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
+int64_t combine_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "NS") + 8; }
+
+using Shapes = std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>>;
+const Shapes kMlaShapes = {{"seq1", {{"B", 1}, {"H", 4}, {"L", 1}}},
+                           {"seq7", {{"B", 2}, {"H", 3}, {"L", 7}}},
+                           {"seq130", {{"B", 1}, {"H", 16}, {"L", 130}}}};
+// L = 7 over 3 splits leaves two empty; 130 over 2 splits is two blocks and a tail block.
+const Shapes kMlaSplitShapes = {{"seq7_empty_splits", {{"B", 1}, {"H", 4}, {"L", 7}, {"NS", 3}}},
+                                {"seq130", {{"B", 2}, {"H", 5}, {"L", 130}, {"NS", 2}}}};
+// 5 pages of 64, up to 3 a sequence; lengths are random in [0, 192].
+const Shapes kMlaPagedShapes = {{"pages", {{"B", 3}, {"H", 4}, {"NP", 5}, {"MP", 3}, {"NS", 2}}}};
+const Shapes kMlaCombineShapes = {{"one_split", {{"B", 1}, {"H", 1}, {"NS", 1}}},
+                                  {"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
 
 const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kNormShapes = {
     {"one", {{"M", 1}, {"N", 1}}},
@@ -87,6 +124,13 @@ void add_workload_cases(Generator& g) {
   const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random,
                                            Values::Random};
   const std::vector<DType> int4_needs = {DType::I32, DType::U8};
+  // The scale is a parameter too (an Input row that carries the scalar).
+  const std::vector<Role> mla = {Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
+  const std::vector<Role> mla_combine = {Role::Input, Role::Input, Role::Output, Role::Output};
+  const std::vector<Role> mla_paged = {Role::Input, Role::Input,  Role::Input, Role::Input,
+                                       Role::Output, Role::Output, Role::Input};
+  const std::vector<Values> mla_paged_values = {Values::Random, Values::Random, Values::Indices, Values::Indices};
+  const double mla_scale = 0.0417;  // 1 / sqrt(576)
   const Workload workloads[] = {
       {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes,
        norm_depth},
@@ -109,31 +153,44 @@ void add_workload_cases(Generator& g) {
        int4_needs},
       {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes,
        gemm_depth, int4_values, int4_needs},
+      {"mla/mla_decode", "workload mla decode", mla, {DType::BF16}, true, {0, 0, 0, 0, mla_scale}, kMlaShapes,
+       mla_depth, {}, {}, DType::BF16, DType::BF16},
+      {"mla/mla_decode_split", "workload mla decode split", mla, {DType::BF16}, true, {0, 0, 0, 0, mla_scale},
+       kMlaSplitShapes, mla_depth, {}, {}, DType::BF16, DType::BF16},
+      {"mla/mla_decode_paged_split", "workload mla decode paged", mla_paged, {DType::BF16}, true,
+       {0, 0, 0, 0, 0, 0, mla_scale}, kMlaPagedShapes, mla_depth, mla_paged_values, {DType::I32}, DType::BF16,
+       DType::BF16, {0, 0, 5, 3 * 64 + 1}},
+      {"mla/mla_combine", "workload mla combine", mla_combine, {DType::F32}, true, {}, kMlaCombineShapes, combine_depth, {},
+       {DType::BF16}},
   };
   for (const Workload& w : workloads) {
     std::string text = example(w.file);
     std::string base = w.file;
     base = base.substr(base.find('/') + 1);
     for (DType d : w.dtypes) {
+      std::string kernel = text.empty() || w.as_written ? text : with_dtype(text, w.from, d);
+      std::string refused = kernel.empty() ? "" : lowering_refusal(kernel, g.target());
       for (const auto& [shape_name, symbols] : w.shapes) {
         CaseSpec c;
         c.name = "tegula.workload." + base + "." + dt(d) + "." + shape_name;
         c.row = w.row;
-        c.kernel = text.empty() || w.as_written ? text : with_dtype(text, d);
+        c.kernel = kernel;
         c.symbols = symbols;
         for (size_t i = 0; i < w.roles.size(); ++i) {
           Values v = i < w.values.size() ? w.values[i] : Values::Random;
-          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v));
+          int64_t limit = i < w.index_limits.size() ? w.index_limits[i] : 0;
+          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v, limit));
         }
         c.scalars = w.scalars;
         c.scalars.resize(c.tensors.size(), 0);
         c.check = Check::Accumulate;
         c.operand = d;
-        c.accumulator = DType::F32;
+        c.accumulator = w.accumulator == DType::F32 ? DType::F32 : d;
         c.depth = w.depth(symbols);
         c.unsupported = text.empty() ? "examples/" + std::string(w.file) + ".tile is not compiled in" : g.needs({d, DType::F32});
         for (DType other : w.needs)
           if (c.unsupported.empty()) c.unsupported = g.needs({other});
+        if (c.unsupported.empty()) c.unsupported = refused;
         g.add(std::move(c));
       }
     }
