@@ -18,6 +18,8 @@
 ///              by the bytes it must read, and the GEMM at m = 4096 (bench/cuda/gemm_int4_h200.tile,
 ///              exact, and gemm_int4_f16w_h200.tile, weights rounded to f16 as Marlin does) in
 ///              TFLOP/s; spot-checked in float64 against the exactly dequantised weights
+///   mla        MLA decode (examples/mla) at batch 64, 128 heads, L = 4096: KV-cache bytes read
+///              per second against a device-to-device copy (bench/cuda/BenchMla.cpp)
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -37,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cuda/BenchMla.h"
 #include "core/DType.h"
 #include "core/Files.h"
 #include "ir/Lower.h"
@@ -555,6 +558,10 @@ void bench_runtime() {
 
 int main(int argc, char** argv) {
   std::string only = argc > 1 ? argv[1] : "all";
+  if (only == "mla") {
+    tegula::bench::bench_mla();
+    return 0;
+  }
   Api a = open_plugin(std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cuda.so");
   if (only == "all" || only == "gemm") {
     for (int64_t n : {4096, 8192})
@@ -568,5 +575,6 @@ int main(int argc, char** argv) {
   a.api->device_close(a.device);
   a.api->shutdown(a.plugin);
   if (only == "all" || only == "runtime") bench_runtime();
+  if (only == "all") tegula::bench::bench_mla();
   return 0;
 }
