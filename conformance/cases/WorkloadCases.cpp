@@ -15,6 +15,7 @@
 /// device's lowering refuses (the 144 KiB of shared memory the MLA kernels take, which a
 /// small device lacks) is NotSupported there with the lowering's reason.
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,23 +81,6 @@ int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char
 // Sums of squares (and of deviations) over the row, then a reciprocal square root.
 int64_t norm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return 2 * symbol(s, "N") + 8; }
 int64_t gemm_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "K") + 1; }
-// MLA decode rounds P to bf16 before the values gemm, as attention does: one unit roundoff of
-// bf16 over the terms' magnitude (the oracle rounds P too). The combine sums NS weighted f32
-// partials.
-int64_t mla_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
-int64_t combine_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "NS") + 8; }
-
-using Shapes = std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>>;
-const Shapes kMlaShapes = {{"seq1", {{"B", 1}, {"H", 4}, {"L", 1}}},
-                           {"seq7", {{"B", 2}, {"H", 3}, {"L", 7}}},
-                           {"seq130", {{"B", 1}, {"H", 16}, {"L", 130}}}};
-// L = 7 over 3 splits leaves two empty; 130 over 2 splits is two blocks and a tail block.
-const Shapes kMlaSplitShapes = {{"seq7_empty_splits", {{"B", 1}, {"H", 4}, {"L", 7}, {"NS", 3}}},
-                                {"seq130", {{"B", 2}, {"H", 5}, {"L", 130}, {"NS", 2}}}};
-// 5 pages of 64, up to 3 a sequence; lengths are random in [0, 192].
-const Shapes kMlaPagedShapes = {{"pages", {{"B", 3}, {"H", 4}, {"NP", 5}, {"MP", 3}, {"NS", 2}}}};
-const Shapes kMlaCombineShapes = {{"one_split", {{"B", 1}, {"H", 1}, {"NS", 1}}},
-                                  {"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
 
 const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kNormShapes = {
     {"one", {{"M", 1}, {"N", 1}}},
@@ -115,6 +99,42 @@ const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int6
 const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kGemmInt4Shapes = {
     {"m1_prime_n", int4_shape(1, 131, 256)}, {"m7_tails", int4_shape(7, 37, 300)}, {"tiles", int4_shape(65, 131, 256)}};
 
+// MLA decode rounds P to bf16 before the values gemm, as attention does: one unit roundoff of
+// bf16 over the terms' magnitude (the oracle rounds P too). The combine sums NS weighted f32
+// partials.
+int64_t mla_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
+int64_t combine_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "NS") + 8; }
+
+/// The MLA decode rows (examples/mla), as written in bf16 (the combine's partials in f32).
+std::vector<Workload> mla_workloads() {
+  using Shapes = std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>>;
+  const Shapes whole = {{"seq1", {{"B", 1}, {"H", 4}, {"L", 1}}},
+                        {"seq7", {{"B", 2}, {"H", 3}, {"L", 7}}},
+                        {"seq130", {{"B", 1}, {"H", 16}, {"L", 130}}}};
+  // L = 7 over 3 splits leaves two empty; 130 over 2 splits is two blocks and a tail block.
+  const Shapes split = {{"seq7_empty_splits", {{"B", 1}, {"H", 4}, {"L", 7}, {"NS", 3}}},
+                        {"seq130", {{"B", 2}, {"H", 5}, {"L", 130}, {"NS", 2}}}};
+  // 5 pages of 64, up to 3 a sequence; lengths random in [0, 192].
+  const Shapes paged = {{"pages", {{"B", 3}, {"H", 4}, {"NP", 5}, {"MP", 3}, {"NS", 2}}}};
+  const Shapes combine = {{"one_split", {{"B", 1}, {"H", 1}, {"NS", 1}}}, {"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
+  // The scale is a parameter too (an Input row that carries the scalar).
+  const std::vector<Role> dense = {Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
+  const std::vector<Role> pages = {Role::Input,  Role::Input,  Role::Input, Role::Input,
+                                   Role::Output, Role::Output, Role::Input};
+  const std::vector<Role> partials = {Role::Input, Role::Input, Role::Output, Role::Output};
+  const std::vector<Values> table = {Values::Random, Values::Random, Values::Indices, Values::Indices};
+  const double scale = 0.0417;  // 1 / sqrt(576)
+  const DType bf16 = DType::BF16;
+  return {{"mla/mla_decode", "workload mla decode", dense, {bf16}, true, {0, 0, 0, 0, scale}, whole, mla_depth, {}, {},
+           bf16, bf16},
+          {"mla/mla_decode_split", "workload mla decode split", dense, {bf16}, true, {0, 0, 0, 0, scale}, split,
+           mla_depth, {}, {}, bf16, bf16},
+          {"mla/mla_decode_paged_split", "workload mla decode paged", pages, {bf16}, true, {0, 0, 0, 0, 0, 0, scale},
+           paged, mla_depth, table, {DType::I32}, bf16, bf16, {0, 0, 5, 3 * 64 + 1}},
+          {"mla/mla_combine", "workload mla combine", partials, {DType::F32}, true, {}, combine, combine_depth, {},
+           {bf16}}};
+}
+
 }  // namespace
 
 void add_workload_cases(Generator& g) {
@@ -124,137 +144,32 @@ void add_workload_cases(Generator& g) {
   const std::vector<Values> int4_values = {Values::Random, Values::Bits, Values::Random, Values::Random,
                                            Values::Random};
   const std::vector<DType> int4_needs = {DType::I32, DType::U8};
-  // The scale is a parameter too (an Input row that carries the scalar).
-  const std::vector<Role> mla = {Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
-  const std::vector<Role> mla_combine = {Role::Input, Role::Input, Role::Output, Role::Output};
-  const std::vector<Role> mla_paged = {Role::Input,  Role::Input,  Role::Input, Role::Input,
-                                       Role::Output, Role::Output, Role::Input};
-  const std::vector<Values> mla_paged_values = {Values::Random, Values::Random, Values::Indices, Values::Indices};
-  const double mla_scale = 0.0417;  // 1 / sqrt(576)
   const Workload workloads[] = {
-      {"norm/rmsnorm",
-       "workload rmsnorm",
-       in2out1,
-       {DType::F16, DType::BF16, DType::F32},
-       false,
-       {},
-       kNormShapes,
+      {"norm/rmsnorm", "workload rmsnorm", in2out1, {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes,
        norm_depth},
-      {"norm/layernorm",
-       "workload layernorm",
-       {Role::Input, Role::Input, Role::Input, Role::Output},
-       {DType::F16, DType::BF16, DType::F32},
-       false,
-       {},
-       kNormShapes,
-       norm_depth},
-      {"norm/rmsnorm_residual",
-       "workload rmsnorm residual",
-       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output},
-       {DType::F16, DType::BF16, DType::F32},
-       false,
-       {},
-       kNormShapes,
-       norm_depth},
-      {"quant/gemm_fp8",
-       "workload gemm fp8",
-       {Role::Input, Role::Input, Role::Output, Role::Input, Role::Input},
-       {DType::E4M3},
-       true,
-       {0, 0, 0, 0.5, 3.0},
+      {"norm/layernorm", "workload layernorm", {Role::Input, Role::Input, Role::Input, Role::Output},
+       {DType::F16, DType::BF16, DType::F32}, false, {}, kNormShapes, norm_depth},
+      {"norm/rmsnorm_residual", "workload rmsnorm residual",
+       {Role::Input, Role::Input, Role::Input, Role::Output, Role::Output}, {DType::F16, DType::BF16, DType::F32}, false,
+       {}, kNormShapes, norm_depth},
+      {"quant/gemm_fp8", "workload gemm fp8", {Role::Input, Role::Input, Role::Output, Role::Input, Role::Input},
+       {DType::E4M3}, true, {0, 0, 0, 0.5, 3.0},
        {{"one", {{"M", 1}, {"K", 1}, {"N", 1}}},
         {"tails", {{"M", 67}, {"K", 257}, {"N", 131}}},
         {"tiles", {{"M", 128}, {"K", 384}, {"N", 256}}}},
        gemm_depth},
-      {"quant/gemv_int4",
-       "workload gemv int4",
-       int4,
-       {DType::F16},
-       true,
-       {},
-       kGemvInt4Shapes,
-       gemm_depth,
-       int4_values,
+      {"quant/gemv_int4", "workload gemv int4", int4, {DType::F16}, true, {}, kGemvInt4Shapes, gemm_depth, int4_values,
        int4_needs},
-      {"quant/gemv_int4_zp",
-       "workload gemv int4 zero points",
-       int4_zp,
-       {DType::F16},
-       true,
-       {},
-       kGemvInt4Shapes,
-       gemm_depth,
-       int4_values,
+      {"quant/gemv_int4_zp", "workload gemv int4 zero points", int4_zp, {DType::F16}, true, {}, kGemvInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
+      {"quant/gemm_int4", "workload gemm int4", int4, {DType::F16}, true, {}, kGemmInt4Shapes, gemm_depth, int4_values,
        int4_needs},
-      {"quant/gemm_int4",
-       "workload gemm int4",
-       int4,
-       {DType::F16},
-       true,
-       {},
-       kGemmInt4Shapes,
-       gemm_depth,
-       int4_values,
-       int4_needs},
-      {"quant/gemm_int4_zp",
-       "workload gemm int4 zero points",
-       int4_zp,
-       {DType::F16},
-       true,
-       {},
-       kGemmInt4Shapes,
-       gemm_depth,
-       int4_values,
-       int4_needs},
-      {"mla/mla_decode",
-       "workload mla decode",
-       mla,
-       {DType::BF16},
-       true,
-       {0, 0, 0, 0, mla_scale},
-       kMlaShapes,
-       mla_depth,
-       {},
-       {},
-       DType::BF16,
-       DType::BF16},
-      {"mla/mla_decode_split",
-       "workload mla decode split",
-       mla,
-       {DType::BF16},
-       true,
-       {0, 0, 0, 0, mla_scale},
-       kMlaSplitShapes,
-       mla_depth,
-       {},
-       {},
-       DType::BF16,
-       DType::BF16},
-      {"mla/mla_decode_paged_split",
-       "workload mla decode paged",
-       mla_paged,
-       {DType::BF16},
-       true,
-       {0, 0, 0, 0, 0, 0, mla_scale},
-       kMlaPagedShapes,
-       mla_depth,
-       mla_paged_values,
-       {DType::I32},
-       DType::BF16,
-       DType::BF16,
-       {0, 0, 5, 3 * 64 + 1}},
-      {"mla/mla_combine",
-       "workload mla combine",
-       mla_combine,
-       {DType::F32},
-       true,
-       {},
-       kMlaCombineShapes,
-       combine_depth,
-       {},
-       {DType::BF16}},
+      {"quant/gemm_int4_zp", "workload gemm int4 zero points", int4_zp, {DType::F16}, true, {}, kGemmInt4Shapes,
+       gemm_depth, int4_values, int4_needs},
   };
-  for (const Workload& w : workloads) {
+  std::vector<Workload> rows(std::begin(workloads), std::end(workloads));
+  for (Workload& w : mla_workloads()) rows.push_back(std::move(w));
+  for (const Workload& w : rows) {
     std::string text = example(w.file);
     std::string base = w.file;
     base = base.substr(base.find('/') + 1);
