@@ -116,7 +116,8 @@ std::vector<Workload> mla_workloads() {
                         {"seq130", {{"B", 2}, {"H", 5}, {"L", 130}, {"NS", 2}}}};
   // 5 pages of 64, up to 3 a sequence; lengths random in [0, 192].
   const Shapes paged = {{"pages", {{"B", 3}, {"H", 4}, {"NP", 5}, {"MP", 3}, {"NS", 2}}}};
-  const Shapes combine = {{"one_split", {{"B", 1}, {"H", 1}, {"NS", 1}}}, {"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
+  const Shapes combine = {{"one_split", {{"B", 1}, {"H", 1}, {"NS", 1}}},
+                          {"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
   // The scale is a parameter too (an Input row that carries the scalar).
   const std::vector<Role> dense = {Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
   const std::vector<Role> pages = {Role::Input,  Role::Input,  Role::Input, Role::Input,
@@ -125,13 +126,52 @@ std::vector<Workload> mla_workloads() {
   const std::vector<Values> table = {Values::Random, Values::Random, Values::Indices, Values::Indices};
   const double scale = 0.0417;  // 1 / sqrt(576)
   const DType bf16 = DType::BF16;
-  return {{"mla/mla_decode", "workload mla decode", dense, {bf16}, true, {0, 0, 0, 0, scale}, whole, mla_depth, {}, {},
-           bf16, bf16},
-          {"mla/mla_decode_split", "workload mla decode split", dense, {bf16}, true, {0, 0, 0, 0, scale}, split,
-           mla_depth, {}, {}, bf16, bf16},
-          {"mla/mla_decode_paged_split", "workload mla decode paged", pages, {bf16}, true, {0, 0, 0, 0, 0, 0, scale},
-           paged, mla_depth, table, {DType::I32}, bf16, bf16, {0, 0, 5, 3 * 64 + 1}},
-          {"mla/mla_combine", "workload mla combine", partials, {DType::F32}, true, {}, combine, combine_depth, {},
+  return {{"mla/mla_decode",
+           "workload mla decode",
+           dense,
+           {bf16},
+           true,
+           {0, 0, 0, 0, scale},
+           whole,
+           mla_depth,
+           {},
+           {},
+           bf16,
+           bf16},
+          {"mla/mla_decode_split",
+           "workload mla decode split",
+           dense,
+           {bf16},
+           true,
+           {0, 0, 0, 0, scale},
+           split,
+           mla_depth,
+           {},
+           {},
+           bf16,
+           bf16},
+          {"mla/mla_decode_paged_split",
+           "workload mla decode paged",
+           pages,
+           {bf16},
+           true,
+           {0, 0, 0, 0, 0, 0, scale},
+           paged,
+           mla_depth,
+           table,
+           {DType::I32},
+           bf16,
+           bf16,
+           {0, 0, 5, 3 * 64 + 1}},
+          {"mla/mla_combine",
+           "workload mla combine",
+           partials,
+           {DType::F32},
+           true,
+           {},
+           combine,
+           combine_depth,
+           {},
            {bf16}}};
 }
 
