@@ -21,6 +21,8 @@
 ///   attention  FlashAttention forward (examples/attention) bf16 at batch 8, 16 heads, sequence
 ///              4096, head dim 128 and batch 16, 16 heads, 2048, head dim 64, non-causal and
 ///              causal; spot-checked in float64
+///   mla        MLA decode (examples/mla) at batch 64, 128 heads, L = 4096: KV-cache bytes read
+///              per second against a device-to-device copy (bench/cuda/BenchMla.cpp)
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -40,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cuda/BenchMla.h"
 #include "core/DType.h"
 #include "core/Files.h"
 #include "ir/Lower.h"
@@ -656,6 +659,10 @@ void bench_runtime() {
 
 int main(int argc, char** argv) {
   std::string only = argc > 1 ? argv[1] : "all";
+  if (only == "mla") {
+    tegula::bench::bench_mla();
+    return 0;
+  }
   Api a = open_plugin(std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cuda.so");
   if (only == "all" || only == "gemm") {
     for (int64_t n : {4096, 8192})
@@ -670,5 +677,6 @@ int main(int argc, char** argv) {
   a.api->device_close(a.device);
   a.api->shutdown(a.plugin);
   if (only == "all" || only == "runtime") bench_runtime();
+  if (only == "all") tegula::bench::bench_mla();
   return 0;
 }

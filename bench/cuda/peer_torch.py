@@ -8,6 +8,8 @@ bias for layer_norm), torch.nn.functional.scaled_dot_product_attention with its 
 flash backends (bf16, [B, H, S, D], non-causal and causal), and a device-to-device copy of the
 same bytes. The first argument picks a subset like tegula_bench_cuda's (all, or attention alone).
 Median of many runs timed with CUDA events
+bias for layer_norm), MLA decode in plain PyTorch (the absorbed form: bmm, softmax, bmm; bf16) at batch 64,
+128 heads, L = 4096, and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
 import json
 import sys
@@ -52,6 +54,32 @@ def attention(dev):
                                   "tflops": round(flops / (ms * 1e-3) / 1e12, 1)}))
                 sys.stdout.flush()
         del q, k, v
+def mla_decode(dev, b=64, h=128, length=4096, d=576, dv=512):
+    """The MLA decode peer (tegula_bench_cuda mla): the absorbed form in plain PyTorch, bf16,
+    as a framework without FlashMLA runs it. Scores are one bmm of Q [b, h, 576] with the
+    cache's keys [b, 576, L] (float32 accumulation inside cuBLAS, bf16 out), softmax in float32,
+    then a bmm of P (bf16) with the latent values KV[:, :, :512]. The bandwidth is the cache's
+    bytes over the time, as tegula_bench_cuda counts it, beside a copy of the cache."""
+    q = (torch.rand(b, h, d, device=dev) * 2 - 1).to(torch.bfloat16)
+    kv = (torch.rand(b, length, d, device=dev) * 2 - 1).to(torch.bfloat16)
+    scale = d ** -0.5
+
+    def run():
+        s = torch.bmm(q, kv.transpose(1, 2)).float() * scale
+        p = torch.softmax(s, dim=-1).to(torch.bfloat16)
+        return torch.bmm(p, kv[:, :, :dv])
+
+    nbytes = kv.numel() * 2
+    copy = torch.empty_like(kv)
+    ms = median_ms(lambda: copy.copy_(kv), 5, 50)
+    copy_tbps = 2 * nbytes / (ms * 1e-3) / 1e12
+    print(json.dumps({"peer": "mla_d2d_copy", "bytes": nbytes, "ms": round(ms, 4), "tbps": round(copy_tbps, 3)}))
+    ms = median_ms(run, 5, 20)
+    tbps = nbytes / (ms * 1e-3) / 1e12
+    print(json.dumps({"peer": "torch_mla_decode", "b": b, "h": h, "l": length, "ms": round(ms, 4),
+                      "kv_tbps": round(tbps, 3), "vs_copy": round(tbps / copy_tbps, 3)}))
+    sys.stdout.flush()
+    del q, kv, copy
 
 
 def main():
@@ -126,6 +154,8 @@ def main():
         ms = median_ms(fn, 10, 100)
         print(json.dumps({"peer": name, "m": m, "n": n, "ms": round(ms, 4), "tbps": round(2 * nbytes / (ms * 1e-3) / 1e12, 3)}))
         sys.stdout.flush()
+    del x, w, b, y
+    mla_decode(dev)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,14 @@
 /// bf16 and f16 at sequences 1, 7 (a partial block), 130 (blocks and a tail) and 1000, with
 /// several heads and batches; a workload that the device's lowering refuses (the shared memory
 /// a small device lacks) is NotSupported there with the lowering's reason.
+/// MLA decode (examples/mla: one pass, the flash-decoding split over a dense and a paged cache,
+/// the combine) runs in bf16 as written at L = 1, 7 (a partial block) and 130 (blocks and a
+/// tail), with fewer heads than a head group and with empty splits; the paged split reads a
+/// random block table and random lengths (empty sequences included). A workload that the
+/// device's lowering refuses (the 144 KiB of shared memory the MLA kernels take, which a
+/// small device lacks) is NotSupported there with the lowering's reason.
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +73,7 @@ struct Workload {
   std::vector<DType> needs = {};    ///< dtypes besides the operand's and f32 the kernel needs
   DType from = DType::F16;          ///< the example's dtype that `dtypes` replace
   DType accumulator = DType::F32;   ///< whose unit roundoff the tolerance uses (the operand's when `from`)
+  std::vector<int64_t> index_limits = {};  ///< per tensor: the bound of Values::Indices
 };
 
 int64_t symbol(const std::vector<std::pair<std::string, int64_t>>& s, const char* name) {
@@ -105,6 +113,81 @@ const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int6
     {"m1_prime_n", int4_shape(1, 131, 256)}, {"m7_tails", int4_shape(7, 37, 300)}};
 const std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>> kGemmInt4Shapes = {
     {"m1_prime_n", int4_shape(1, 131, 256)}, {"m7_tails", int4_shape(7, 37, 300)}, {"tiles", int4_shape(65, 131, 256)}};
+
+// MLA decode rounds P to bf16 before the values gemm, as attention does: one unit roundoff of
+// bf16 over the terms' magnitude (the oracle rounds P too). The combine sums NS weighted f32
+// partials.
+int64_t mla_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
+int64_t combine_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return symbol(s, "NS") + 8; }
+
+/// The MLA decode rows (examples/mla), as written in bf16 (the combine's partials in f32).
+std::vector<Workload> mla_workloads() {
+  using Shapes = std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>>;
+  // Few rows: each shape is a compile of a large kernel on the CPU device (CI time); the
+  // split rows cover L = 7 and more shapes, the tests (ir/tests/examples_mla_test.cpp) more.
+  const Shapes whole = {{"seq1", {{"B", 1}, {"H", 4}, {"L", 1}}}, {"seq130", {{"B", 2}, {"H", 3}, {"L", 130}}}};
+  // L = 7 over 3 splits leaves two empty; 130 over 2 splits is two blocks and a tail block.
+  const Shapes split = {{"seq7_empty_splits", {{"B", 1}, {"H", 4}, {"L", 7}, {"NS", 3}}},
+                        {"seq130", {{"B", 2}, {"H", 5}, {"L", 130}, {"NS", 2}}}};
+  // 5 pages of 64, up to 3 a sequence; lengths random in [0, 192].
+  const Shapes paged = {{"pages", {{"B", 3}, {"H", 4}, {"NP", 5}, {"MP", 3}, {"NS", 2}}}};
+  const Shapes combine = {{"heads17", {{"B", 2}, {"H", 17}, {"NS", 3}}}};
+  // The scale is a parameter too (an Input row that carries the scalar).
+  const std::vector<Role> dense = {Role::Input, Role::Input, Role::Output, Role::Output, Role::Input};
+  const std::vector<Role> pages = {Role::Input,  Role::Input,  Role::Input, Role::Input,
+                                   Role::Output, Role::Output, Role::Input};
+  const std::vector<Role> partials = {Role::Input, Role::Input, Role::Output, Role::Output};
+  const std::vector<Values> table = {Values::Random, Values::Random, Values::Indices, Values::Indices};
+  const double scale = 0.0417;  // 1 / sqrt(576)
+  const DType bf16 = DType::BF16;
+  return {{"mla/mla_decode",
+           "workload mla decode",
+           dense,
+           {bf16},
+           true,
+           {0, 0, 0, 0, scale},
+           whole,
+           mla_depth,
+           {},
+           {},
+           bf16,
+           bf16},
+          {"mla/mla_decode_split",
+           "workload mla decode split",
+           dense,
+           {bf16},
+           true,
+           {0, 0, 0, 0, scale},
+           split,
+           mla_depth,
+           {},
+           {},
+           bf16,
+           bf16},
+          {"mla/mla_decode_paged_split",
+           "workload mla decode paged",
+           pages,
+           {bf16},
+           true,
+           {0, 0, 0, 0, 0, 0, scale},
+           paged,
+           mla_depth,
+           table,
+           {DType::I32},
+           bf16,
+           bf16,
+           {0, 0, 5, 3 * 64 + 1}},
+          {"mla/mla_combine",
+           "workload mla combine",
+           partials,
+           {DType::F32},
+           true,
+           {},
+           combine,
+           combine_depth,
+           {},
+           {bf16}}};
+}
 
 }  // namespace
 
@@ -148,7 +231,9 @@ void add_workload_cases(Generator& g) {
        {0, 0, 0, 0, 0, 0.0884}, {{"seq1", {{"B", 1}, {"H", 1}, {"S", 1}}}, {"seq1000", {{"B", 1}, {"H", 1}, {"S", 1000}}}},
        attention_depth, {}, {}, DType::BF16, DType::BF16},
   };
-  for (const Workload& w : workloads) {
+  std::vector<Workload> rows(std::begin(workloads), std::end(workloads));
+  for (Workload& w : mla_workloads()) rows.push_back(std::move(w));
+  for (const Workload& w : rows) {
     std::string text = example(w.file);
     std::string base = w.file;
     base = base.substr(base.find('/') + 1);
@@ -163,7 +248,8 @@ void add_workload_cases(Generator& g) {
         c.symbols = symbols;
         for (size_t i = 0; i < w.roles.size(); ++i) {
           Values v = i < w.values.size() ? w.values[i] : Values::Random;
-          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v));
+          int64_t limit = i < w.index_limits.size() ? w.index_limits[i] : 0;
+          c.tensors.push_back(w.roles[i] == Role::Output ? output() : input(v, limit));
         }
         c.scalars = w.scalars;
         c.scalars.resize(c.tensors.size(), 0);

@@ -1,5 +1,6 @@
 #include "examples/checks/Checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -272,6 +273,177 @@ static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTens
   return std::vector<Expected>{std::move(e)};
 }
 
+static double unit_roundoff(DType t);
+
+/// One head of MLA decode (examples/mla) over keys [j0, j1): s_j = scale * q . key(j) over D
+/// columns, o = softmax(s) key(j)[0:DV], and the natural log-sum-exp; an empty range gives
+/// o = 0 and -inf (what a split with no keys writes). The bound is attention's: the kernels
+/// round P to bf16 before the values gemm, so each output's magnitude carries that rounding
+/// over sum_j p_j |v_j| (in units of the comparison's 2^-18).
+struct MlaHead {
+  const double* q;
+  int64_t d, dv;
+  double scale, p_round;
+};
+
+static double mla_head(const MlaHead& h, const std::function<const double*(int64_t)>& key, int64_t j0, int64_t j1,
+                       double* o, double* o_mag) {
+  for (int64_t c = 0; c < h.dv; ++c) o[c] = o_mag[c] = 0;
+  if (j0 >= j1) return -INFINITY;
+  std::vector<double> p(size_t(j1 - j0));
+  double mx = -INFINITY, sum = 0;
+  for (int64_t j = j0; j < j1; ++j) {
+    const double* k = key(j);
+    double dot = 0;
+    for (int64_t c = 0; c < h.d; ++c) dot += h.q[c] * k[c];
+    mx = std::fmax(mx, p[size_t(j - j0)] = h.scale * dot);
+  }
+  for (double& pj : p) sum += (pj = std::exp(pj - mx));
+  for (int64_t j = j0; j < j1; ++j) {
+    const double* v = key(j);
+    for (int64_t c = 0; c < h.dv; ++c) {
+      o[c] += p[size_t(j - j0)] * v[c];
+      o_mag[c] += p[size_t(j - j0)] * std::fabs(v[c]);
+    }
+  }
+  for (int64_t c = 0; c < h.dv; ++c) {
+    o[c] /= sum;
+    o_mag[c] = h.p_round * o_mag[c] / sum + std::fabs(o[c]);
+  }
+  return mx + std::log(sum);
+}
+
+/// The KV cache an MLA kernel reads: the keys of sequence b (`length(b)` of them) and where
+/// key j's row is.
+struct MlaCache {
+  std::function<int64_t(int64_t)> length;
+  std::function<const double*(int64_t, int64_t)> row;
+};
+
+/// Outputs O [B, (NS,) H, DV] and LSE [B, (NS,) H, 1] of MLA decode for Q [B, H, D]. With
+/// `splits` = NS > 0, the flash-decoding partials: split s of sequence b covers the key blocks
+/// [s c, (s + 1) c) of 64 keys, c = ceildiv(ceildiv(L, 64), NS) (the kernels' partition), and
+/// its LSE is in base 2; with 0, one softmax over all keys and the natural LSE.
+static std::vector<Expected> mla_outputs(const HostTensor& qt, const MlaCache& cache, int64_t dv, int64_t splits,
+                                         double scale) {
+  int64_t b_count = qt.shape[0], heads = qt.shape[1], d = qt.shape[2], parts = splits ? splits : 1;
+  std::vector<double> q = qt.values();
+  Expected o, lse;
+  o.value.resize(size_t(b_count * parts * heads * dv));
+  o.magnitude.resize(o.value.size());
+  for (int64_t b = 0; b < b_count; ++b) {
+    int64_t len = cache.length(b), per = ((len + 63) / 64 + parts - 1) / parts * 64;
+    for (int64_t s = 0; s < parts; ++s)
+      for (int64_t h = 0; h < heads; ++h) {
+        MlaHead head{q.data() + (b * heads + h) * d, d, dv, scale, 2 * unit_roundoff(DType::BF16) * 0x1p18};
+        size_t at = size_t(((b * parts + s) * heads + h) * dv);
+        int64_t j0 = splits ? std::min(s * per, len) : 0, j1 = splits ? std::min((s + 1) * per, len) : len;
+        double l = mla_head(
+            head, [&](int64_t j) { return cache.row(b, j); }, j0, j1, &o.value[at], &o.magnitude[at]);
+        lse.value.push_back(splits ? l * 1.4426950408889634 : l);
+        lse.magnitude.push_back(std::isfinite(l) ? 16 * (std::fabs(l) + 1) * 1.4426950408889634 : 0);
+      }
+  }
+  return {std::move(o), std::move(lse)};
+}
+
+/// mla_decode (Q[B,H,D], KV[B,L,D], O[B,H,DV], LSE[B,H,1], scale) and mla_decode_partials
+/// (Q, KV, Op[B,NS,H,DV], Lp[B,NS,H,1], scale): the dense cache, values its first DV columns.
+static Result<std::vector<Expected>> mla_dense(const std::vector<const HostTensor*>& t, const Scalars& scalars,
+                                               bool partials) {
+  size_t out_rank = partials ? 4 : 3;
+  bool ok = t.size() == 4 && scalars.size() == 5 && t[0]->shape.size() == 3 && t[1]->shape.size() == 3 &&
+            t[2]->shape.size() == out_rank && t[3]->shape.size() == out_rank && t[1]->shape[0] == t[0]->shape[0] &&
+            t[1]->shape[2] == t[0]->shape[2] && t[2]->shape[0] == t[0]->shape[0] &&
+            t[2]->shape[out_rank - 2] == t[0]->shape[1] && t[2]->shape.back() <= t[0]->shape[2];
+  std::vector<int64_t> lse_shape = ok ? t[2]->shape : std::vector<int64_t>{};
+  if (ok) lse_shape.back() = 1;
+  TG_RETURN_IF_ERROR(want_shape(ok && t[3]->shape == lse_shape,
+                                partials
+                                    ? "mla_decode_partials (Q[B,H,D], KV[B,L,D], Op[B,NS,H,DV], Lp[B,NS,H,1], scale)"
+                                    : "mla_decode (Q[B,H,D], KV[B,L,D], O[B,H,DV], LSE[B,H,1], scale)"));
+  int64_t len = t[1]->shape[1], d = t[1]->shape[2];
+  std::vector<double> kv = t[1]->values();
+  MlaCache cache{[&](int64_t) { return len; }, [&](int64_t b, int64_t j) { return kv.data() + (b * len + j) * d; }};
+  return mla_outputs(*t[0], cache, t[2]->shape.back(), partials ? t[2]->shape[1] : 0, scalars[4]);
+}
+
+static Result<std::vector<Expected>> mla_decode(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
+  return mla_dense(t, scalars, false);
+}
+
+static Result<std::vector<Expected>> mla_decode_partials(const std::vector<const HostTensor*>& t,
+                                                         const Scalars& scalars) {
+  return mla_dense(t, scalars, true);
+}
+
+/// mla_paged_partials (Q[B,H,D], KV[NP,64,D], T i32[B,MP], Ls i32[B], Op[B,NS,H,DV],
+/// Lp[B,NS,H,1], scale): key j of sequence b is KV[T[b, j / 64], j % 64].
+static Result<std::vector<Expected>> mla_paged_partials(const std::vector<const HostTensor*>& t,
+                                                        const Scalars& scalars) {
+  bool ok = t.size() == 6 && scalars.size() == 7 && t[0]->shape.size() == 3 && t[1]->shape.size() == 3 &&
+            t[1]->shape[1] == 64 && t[1]->shape[2] == t[0]->shape[2] && t[2]->shape.size() == 2 &&
+            t[2]->shape[0] == t[0]->shape[0] && t[3]->shape == std::vector<int64_t>{t[0]->shape[0]} &&
+            t[4]->shape.size() == 4 && t[4]->shape[0] == t[0]->shape[0] && t[4]->shape[2] == t[0]->shape[1] &&
+            t[4]->shape[3] <= t[0]->shape[2] &&
+            t[5]->shape == std::vector<int64_t>{t[4]->shape[0], t[4]->shape[1], t[4]->shape[2], 1};
+  TG_RETURN_IF_ERROR(want_shape(ok,
+                                "mla_paged_partials (Q[B,H,D], KV[NP,64,D], T[B,MP], Ls[B], Op[B,NS,H,DV], "
+                                "Lp[B,NS,H,1], scale)"));
+  int64_t pages = t[1]->shape[0], d = t[1]->shape[2], max_pages = t[2]->shape[1];
+  std::vector<double> kv = t[1]->values(), table = t[2]->values(), lengths = t[3]->values();
+  for (int64_t b = 0; b < t[0]->shape[0]; ++b) {
+    int64_t len = int64_t(lengths[size_t(b)]);
+    if (len < 0 || len > 64 * max_pages)
+      return error(ErrorCode::InvalidArgument, "mla_paged_partials: Ls[" + std::to_string(b) +
+                                                   "] = " + std::to_string(len) + " is outside [0, 64 * MP]");
+    for (int64_t p = 0; p < (len + 63) / 64; ++p)
+      if (table[size_t(b * max_pages + p)] < 0 || table[size_t(b * max_pages + p)] >= double(pages))
+        return error(ErrorCode::InvalidArgument,
+                     "mla_paged_partials: T[" + std::to_string(b) + ", " + std::to_string(p) + "] is not a page of KV");
+  }
+  MlaCache cache{[&](int64_t b) { return int64_t(lengths[size_t(b)]); },
+                 [&](int64_t b, int64_t j) {
+                   return kv.data() + (int64_t(table[size_t(b * max_pages + j / 64)]) * 64 + j % 64) * d;
+                 }};
+  return mla_outputs(*t[0], cache, t[4]->shape[3], t[4]->shape[1], scalars[6]);
+}
+
+/// mla_combine (Op[B,NS,H,DV], Lp[B,NS,H,1], O[B,H,DV], LSE[B,H,1]): the weighted mean of the
+/// partials with weights 2^(Lp - max Lp), and the natural LSE of the whole.
+static Result<std::vector<Expected>> mla_combine(const std::vector<const HostTensor*>& t, const Scalars&) {
+  bool ok = t.size() == 4 && t[0]->shape.size() == 4 && t[1]->shape.size() == 4 && t[1]->shape[3] == 1 &&
+            std::vector<int64_t>(t[1]->shape.begin(), t[1]->shape.begin() + 3) ==
+                std::vector<int64_t>(t[0]->shape.begin(), t[0]->shape.begin() + 3) &&
+            t[2]->shape == std::vector<int64_t>{t[0]->shape[0], t[0]->shape[2], t[0]->shape[3]} &&
+            t[3]->shape == std::vector<int64_t>{t[0]->shape[0], t[0]->shape[2], 1};
+  TG_RETURN_IF_ERROR(want_shape(ok, "mla_combine (Op[B,NS,H,DV], Lp[B,NS,H,1], O[B,H,DV], LSE[B,H,1])"));
+  int64_t b_count = t[0]->shape[0], splits = t[0]->shape[1], heads = t[0]->shape[2], dv = t[0]->shape[3];
+  std::vector<double> op = t[0]->values(), lp = t[1]->values();
+  Expected o, lse;
+  for (int64_t b = 0; b < b_count; ++b)
+    for (int64_t h = 0; h < heads; ++h) {
+      double mx = -INFINITY, sum = 0;
+      for (int64_t s = 0; s < splits; ++s) mx = std::fmax(mx, lp[size_t((b * splits + s) * heads + h)]);
+      for (int64_t s = 0; s < splits; ++s) sum += std::exp2(lp[size_t((b * splits + s) * heads + h)] - mx);
+      for (int64_t c = 0; c < dv; ++c) {
+        double acc = 0, mag = 0;
+        for (int64_t s = 0; s < splits; ++s) {
+          double w = std::exp2(lp[size_t((b * splits + s) * heads + h)] - mx);
+          double v = op[size_t(((b * splits + s) * heads + h) * dv + c)];
+          acc += w * v;
+          mag += w * std::fabs(v);
+        }
+        o.value.push_back(acc / sum);
+        o.magnitude.push_back(mag / sum);
+      }
+      double l = (mx + std::log2(sum)) * 0.6931471805599453;
+      lse.value.push_back(l);
+      lse.magnitude.push_back(16 * (std::fabs(l) + 1));
+    }
+  return std::vector<Expected>{std::move(o), std::move(lse)};
+}
+
 /// C = (sa * sb) * A B^T, for A[M, K], B[N, K] and the scalars sa, sb after C (FP8 GEMM with
 /// per-tensor scales, torch._scaled_mm's layout).
 static Result<std::vector<Expected>> scaled_matmul_bt(const std::vector<const HostTensor*>& t, const Scalars& scalars) {
@@ -427,6 +599,10 @@ static const std::vector<DirectComputation>& computations() {
                                                       {"rms_norm", rms_norm},
                                                       {"rms_norm_residual", rms_norm_residual},
                                                       {"layer_norm", layer_norm},
+                                                      {"mla_decode", mla_decode},
+                                                      {"mla_decode_partials", mla_decode_partials},
+                                                      {"mla_paged_partials", mla_paged_partials},
+                                                      {"mla_combine", mla_combine},
                                                       {"scaled_matmul_bt", scaled_matmul_bt},
                                                       {"int4_matmul", int4_matmul},
                                                       {"int4_zp_matmul", int4_zp_matmul},
@@ -503,6 +679,7 @@ static OutputComparison compare_output(const std::string& name, const HostTensor
   double u_out = unit_roundoff(out.dtype), step = subnormal_step(out.dtype);
   for (int64_t i = 0; i < out.numel(); ++i) {
     double got = out.at(i), want = expected.value[size_t(i)];
+    if (std::isinf(want) && got == want) continue;  // an infinity (an empty split's -inf LSE) matches only itself
     double err = std::fabs(got - want);
     double tol = 2 * u_out * std::fabs(want) + 0x1p-18 * expected.magnitude[size_t(i)] + step + 1e-30;
     bool ok = err <= tol;  // NaN (an unwritten, poisoned element) fails here

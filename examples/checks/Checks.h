@@ -5,6 +5,12 @@
 /// int4_zp_matmul, int4_matmul_f16w, attention, attention_causal); the check computes the expected value
 /// of every tensor the kernel writes in float64 from the same inputs, without any tiling, and
 /// compares them with what the kernel wrote.
+///
+/// MLA decode (examples/mla) has four: mla_decode (the final O and LSE), mla_decode_partials and
+/// mla_paged_partials (a split kernel's partials, for the partition the kernels use), and
+/// mla_combine (the combine on its own inputs). `tegula run` runs one kernel, so the split
+/// pair is checked against mla_decode by running both kernels on the interpreter and handing
+/// the combine's outputs to mla_decode's check (ir/tests/examples_mla_test.cpp).
 #pragma once
 
 #include <cstdint>

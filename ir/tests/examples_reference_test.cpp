@@ -37,6 +37,17 @@ const Shape kShapes[] = {
     {"attention/flash_attn_d128.tile", "B=1,H=1,S=65"},         {"attention/flash_attn_causal_d128.tile", "B=1,H=1,S=70"},
 };
 
+// MLA decode (examples/mla): one key and a tail block, fewer heads than a head group (masked
+// by the views), empty splits (L = 7 over 3 splits), and the combine on its own inputs; the
+// split pair against the final output and the paged split are in examples_mla_test.cpp.
+const Shape kMlaShapes[] = {
+    {"mla/mla_decode.tile", "B=1,H=4,L=1"},
+    {"mla/mla_decode.tile", "B=2,H=16,L=130"},
+    {"mla/mla_decode_split.tile", "B=1,H=4,L=7,NS=3"},
+    {"mla/mla_decode_split.tile", "B=2,H=5,L=130,NS=2"},
+    {"mla/mla_combine.tile", "B=2,H=17,NS=3"},
+};
+
 // The int4 kernels: one element (a word and a group of one value), K with word and group tails.
 const Shape kInt4Shapes[] = {
     {"quant/gemv_int4.tile", "M=1,N=1,K=1,KW=1,G=1"},    {"quant/gemv_int4.tile", "M=2,N=37,K=300,KW=38,G=3"},
@@ -59,6 +70,7 @@ Result<examples::CheckResult> run_example(const std::string& text, const std::st
 TEST_CASE("examples match their direct computations") {
   std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
   shapes.insert(shapes.end(), std::begin(kInt4Shapes), std::end(kInt4Shapes));
+  shapes.insert(shapes.end(), std::begin(kMlaShapes), std::end(kMlaShapes));
   for (const Shape& s : shapes) {
     CAPTURE(s.file);
     CAPTURE(s.bindings);

@@ -104,3 +104,20 @@ TEST_CASE("the H200 int4 tiles match the interpreter at small shapes") {
     CHECK_MESSAGE(st.is_ok(), tile.file << ": " << st.str());
   }
 }
+
+TEST_CASE("the H200 MLA split tile matches the interpreter (a tail block, fewer heads than a group)") {
+  TG_REQUIRE_GPU(gpu);
+  if (gpu->target_name != "sm_90a") {
+    MESSAGE("skipped: the benchmark kernels are tuned for sm_90a");
+    return;
+  }
+  auto text = read_file(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/mla_decode_split_h200.tile");
+  REQUIRE(text.is_ok());
+  RunOptions o;
+  // 5 key blocks over 2 splits: 3 and 2 (the last one 44 keys); 70 heads: a full group and 6.
+  o.bindings = {{"B", 2}, {"H", 70}, {"L", 300}, {"NS", 2}};
+  o.use_default_tolerance = false;
+  o.tolerance = {.abs = 4e-3, .rel = 8e-3};
+  Status st = run_and_compare(*gpu, *text, o);
+  CHECK_MESSAGE(st.is_ok(), st.str());
+}
