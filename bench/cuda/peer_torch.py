@@ -88,6 +88,9 @@ def main():
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     print(json.dumps({"peer": "device", "name": torch.cuda.get_device_name(0), "torch": torch.__version__}))
+    if only == "mla":
+        mla_decode(dev)
+        return
     if only == "attention":  # not in "all": run_all.sh's attnbench step
         attention(dev)
         return
