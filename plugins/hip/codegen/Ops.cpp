@@ -163,6 +163,11 @@ Result<Emitter::Access> Emitter::operand(const ir::TileRef& ref, const Element& 
       return a;
     }
     Buffer* exec = find_buffer(plan.layout);
+    if (!exec || exec->rank() != buf->rank())
+      return error(ErrorCode::Unsupported,
+                   "the hip backend does not implement a fragment operand of another rank than the map's (a "
+                   "right-aligned broadcast of '" + buf->name + "'): copy it to a shared tile first",
+                   ref.loc);
     int64_t slot = matching_slot(*exec, e.slot, *buf, kernel.threads);
     if (slot < 0)
       return error(ErrorCode::Unsupported,
@@ -172,10 +177,23 @@ Result<Emitter::Access> Emitter::operand(const ir::TileRef& ref, const Element& 
     a.address = slot_address(*buf, slot);
     return a;
   }
+  // A view of a global tensor (ir::leading_axes) holds one index, its offset, along each
+  // leading axis; a lower-rank operand of a map broadcasts along the extent's leading axes
+  // (right-aligned, as numpy does). Either way the element's coordinate along extent axis
+  // `ed` addresses buffer axis `ed - skip + lead`.
+  size_t lead = ir::leading_axes(size_t(buf->rank()), extent.size());
+  size_t skip = extent.size() > size_t(buf->rank()) ? extent.size() - size_t(buf->rank()) : 0;
+  if (e.coords.size() != extent.size())
+    return error(ErrorCode::Internal, "hip: an element of " + std::to_string(e.coords.size()) + " coordinates for an extent of " +
+                                          std::to_string(extent.size()), ref.loc);
   std::vector<Value*> coords;
   for (int d = 0; d < buf->rank(); ++d) {
-    Value* c = e.coords[size_t(d)];
-    if (buf->shape[size_t(d)] == 1 && extent[size_t(d)] != 1) c = ci(0);  // broadcast
+    Value* c = ci(0);
+    if (size_t(d) >= lead) {
+      size_t ed = size_t(d) - lead + skip;
+      c = e.coords[ed];
+      if (buf->shape[size_t(d)] == 1 && extent[ed] != 1) c = ci(0);  // broadcast
+    }
     if (d < int(ref.offsets.size())) {
       TG_ASSIGN_OR_RETURN(Val o, expr_as(ref.offsets[size_t(d)], VK::Index));
       c = b.CreateAdd(o.v, c);
