@@ -103,7 +103,11 @@ Status plan_pipelines(LowerContext& ctx) {
       bool candidate = s.op == OpKind::Copy && buffers.at(s.copy_src().buffer).scope == Scope::Global &&
                        buffers.at(s.copy_dst().buffer).scope == Scope::Shared && !find_attr(s.attrs, "plan.forward");
       const std::string dst = candidate ? s.copy_dst().buffer : "";
-      if (candidate && writers_of(ctx.kernel.body, dst) == 1 && !seen_reads.count(dst)) {
+      int writers = candidate ? writers_of(ctx.kernel.body, dst) : 0;
+      if (candidate && writers != 1)
+        ctx.note(where(s) + "copy into '" + dst + "' is not prefetched: " + std::to_string(writers) +
+                 " statements of the kernel write '" + dst + "' (its stages would be ambiguous to them; give the others a tile of their own)");
+      if (candidate && writers == 1 && !seen_reads.count(dst)) {
         std::string engine = choose_engine(ctx, s, buffers, has_bulk, has_async);
         if (!engine.empty()) {
           set_attr(s.attrs, "plan.async", AttrValue::of_bool(true));
