@@ -8,6 +8,7 @@
 
 #include "ir/IntFold.h"
 #include "ir/Lexer.h"
+#include "ir/Tunables.h"
 #include "ir/Verifier.h"
 
 namespace tegula::ir {
@@ -51,14 +52,50 @@ std::vector<FormatPiece> split_format(const char* format) {
 
 class Parser {
 public:
-  Parser(std::vector<Token> tokens, std::string file)
-      : toks_(std::move(tokens)), file_(std::move(file)) {}
+  Parser(std::vector<Token> tokens, std::string file, const Binding* binding = nullptr)
+      : toks_(std::move(tokens)), file_(std::move(file)), binding_(binding) {}
+
+  /// The kernel's tune space: the header up to and including `where(...)`.
+  Result<TuneSpace> parse_space() {
+    space_only_ = true;
+    TG_RETURN_IF_ERROR(expect_keyword("kernel"));
+    TG_RETURN_IF_ERROR(expect_ident("a kernel name").status());
+    Kernel k;
+    TG_RETURN_IF_ERROR(parse_params(k));
+    TG_RETURN_IF_ERROR(parse_tune_clauses(k));
+    return std::move(space_);
+  }
 
   Result<Kernel> parse() {
     Kernel k;
     k.loc = loc();
     TG_RETURN_IF_ERROR(expect_keyword("kernel"));
     TG_ASSIGN_OR_RETURN(k.name, expect_ident("a kernel name"));
+    TG_RETURN_IF_ERROR(parse_params(k));
+    TG_RETURN_IF_ERROR(parse_tune_clauses(k));
+    if (binding_ && !binding_->empty() && space_.empty())
+      return error(ErrorCode::InvalidArgument, "kernel " + k.name + " has no tunables, but values were given for " +
+                                                   binding_text(*binding_), k.loc);
+    TG_RETURN_IF_ERROR(expect_keyword("grid"));
+    TG_RETURN_IF_ERROR(expect(Tok::LParen));
+    for (;;) {
+      TG_ASSIGN_OR_RETURN(Expr e, parse_expr());
+      k.grid.push_back(std::move(e));
+      if (!accept(Tok::Comma)) break;
+    }
+    TG_RETURN_IF_ERROR(expect(Tok::RParen));
+    TG_RETURN_IF_ERROR(expect_keyword("threads"));
+    TG_RETURN_IF_ERROR(expect(Tok::LParen));
+    TG_ASSIGN_OR_RETURN(k.threads, parse_constant("expected the thread count (an integer)", false));
+    TG_RETURN_IF_ERROR(expect(Tok::RParen));
+    TG_RETURN_IF_ERROR(parse_attrs(k.attrs, &k.loc));
+    TG_ASSIGN_OR_RETURN(k.body, parse_block());
+    if (!at(Tok::End)) return fail("expected end of input after the kernel");
+    return k;
+  }
+
+private:
+  Status parse_params(Kernel& k) {
     TG_RETURN_IF_ERROR(expect(Tok::LParen));
     if (!at(Tok::RParen)) {
       for (;;) {
@@ -70,27 +107,137 @@ public:
     TG_RETURN_IF_ERROR(expect(Tok::RParen));
     for (const Param& p : k.params)
       if (p.is_tensor) scopes_.front().insert(p.name);
-    TG_RETURN_IF_ERROR(expect_keyword("grid"));
+    return Status::ok();
+  }
+
+  /// `tune(NAME in [v, ...], NAME in lo .. hi, ...)` then an optional `where(cond, ...)`
+  /// (ir/Tunables.h). With a binding, every later use of a tunable's name reads as its value.
+  Status parse_tune_clauses(const Kernel& k) {
+    if (!at_ident("tune")) return Status::ok();
+    SourceLoc clause = loc();
+    next();
     TG_RETURN_IF_ERROR(expect(Tok::LParen));
     for (;;) {
-      TG_ASSIGN_OR_RETURN(Expr e, parse_expr());
-      k.grid.push_back(std::move(e));
+      TG_RETURN_IF_ERROR(parse_tunable(k));
       if (!accept(Tok::Comma)) break;
     }
     TG_RETURN_IF_ERROR(expect(Tok::RParen));
-    TG_RETURN_IF_ERROR(expect_keyword("threads"));
-    TG_RETURN_IF_ERROR(expect(Tok::LParen));
-    if (!at(Tok::Int)) return fail("expected the thread count (an integer)");
-    k.threads = cur().int_value;
+    if (!binding_ && !parsing_space_only())
+      return error(ErrorCode::InvalidArgument,
+                   "kernel " + k.name + " has tunables (" + tunable_names() +
+                       "): compile it through the runtime (which picks a candidate), or give values (tegula "
+                       "--tune NAME=V,...; ir::parse_kernel's binding)",
+                   clause);
+    if (binding_) {
+      TG_RETURN_IF_ERROR(check_binding(space_, *binding_));
+      bind_tunable_tokens();
+    }
+    if (!at_ident("where")) return Status::ok();
     next();
-    TG_RETURN_IF_ERROR(expect(Tok::RParen));
-    TG_RETURN_IF_ERROR(parse_attrs(k.attrs, &k.loc));
-    TG_ASSIGN_OR_RETURN(k.body, parse_block());
-    if (!at(Tok::End)) return fail("expected end of input after the kernel");
-    return k;
+    TG_RETURN_IF_ERROR(expect(Tok::LParen));
+    for (;;) {
+      TG_ASSIGN_OR_RETURN(Expr c, parse_expr());
+      TG_RETURN_IF_ERROR(check_condition(c));
+      if (binding_ && !eval_condition(c, {}).value_or(0))
+        return error(ErrorCode::InvalidArgument, "tunables " + binding_text(*binding_) + " break this where condition",
+                     c->loc);
+      space_.conditions.push_back(std::move(c));
+      if (!accept(Tok::Comma)) break;
+    }
+    return expect(Tok::RParen);
   }
 
-private:
+  Status parse_tunable(const Kernel& k) {
+    Tunable t;
+    t.loc = loc();
+    TG_ASSIGN_OR_RETURN(t.name, expect_ident("a tunable name"));
+    for (const std::string& s : k.symbols())
+      if (s == t.name) return error(ErrorCode::Verify, "tunable " + t.name + " is also a shape symbol", t.loc);
+    if (k.find_param(t.name)) return error(ErrorCode::Verify, "tunable " + t.name + " is also a parameter", t.loc);
+    for (const char* b : kBlockIndexNames)
+      if (t.name == b) return error(ErrorCode::Verify, "tunable " + t.name + " would hide the block index", t.loc);
+    for (const Tunable& o : space_.tunables)
+      if (o.name == t.name) return error(ErrorCode::Verify, "tunable " + t.name + " is declared twice", t.loc);
+    TG_RETURN_IF_ERROR(expect_keyword("in"));
+    if (accept(Tok::LBracket)) {
+      for (;;) {
+        if (!at(Tok::Int)) return fail_expected("a candidate value (a positive integer)");
+        t.values.push_back(cur().int_value);
+        next();
+        if (!accept(Tok::Comma)) break;
+      }
+      TG_RETURN_IF_ERROR(expect(Tok::RBracket));
+    } else {
+      if (!at(Tok::Int)) return fail_expected("'[' or the first value of a range lo .. hi");
+      int64_t lo = cur().int_value;
+      next();
+      TG_RETURN_IF_ERROR(expect(Tok::DotDot));
+      if (!at(Tok::Int)) return fail_expected("the end of the range (an integer, not included)");
+      int64_t hi = cur().int_value;
+      next();
+      if (hi <= lo) return error(ErrorCode::Verify, "tunable " + t.name + ": the range is empty (lo .. hi excludes hi)", t.loc);
+      if (hi - lo > 64) return error(ErrorCode::Verify, "tunable " + t.name + ": a range holds at most 64 values; list them", t.loc);
+      for (int64_t v = lo; v < hi; ++v) t.values.push_back(v);
+    }
+    for (size_t i = 0; i < t.values.size(); ++i) {
+      if (t.values[i] < 1) return error(ErrorCode::Verify, "tunable " + t.name + ": candidates are positive integers", t.loc);
+      for (size_t j = 0; j < i; ++j)
+        if (t.values[j] == t.values[i])
+          return error(ErrorCode::Verify, "tunable " + t.name + ": candidate " + std::to_string(t.values[i]) + " is listed twice", t.loc);
+    }
+    space_.tunables.push_back(std::move(t));
+    return Status::ok();
+  }
+
+  /// A where condition names tunables and integers only (evaluated before verification).
+  Status check_condition(const Expr& e) const {
+    if (e->kind == ExprKind::IntImm) return Status::ok();
+    if (e->kind == ExprKind::Var) {
+      for (const Tunable& t : space_.tunables)
+        if (t.name == e->name) return Status::ok();
+      return error(ErrorCode::Verify, "a where condition may name only tunables; '" + e->name + "' is not one", e->loc);
+    }
+    if (e->kind != ExprKind::Unary && e->kind != ExprKind::Binary)
+      return error(ErrorCode::Verify, "a where condition is integer arithmetic, comparisons and logic over tunables", e->loc);
+    for (const Expr& a : e->args) TG_RETURN_IF_ERROR(check_condition(a));
+    return Status::ok();
+  }
+
+  void bind_tunable_tokens() {
+    for (size_t i = pos_; i < toks_.size(); ++i) {
+      Token& t = toks_[i];
+      if (t.kind != Tok::Ident) continue;
+      for (const auto& [name, value] : *binding_) {
+        if (t.text != name) continue;
+        t.kind = Tok::Int;
+        t.int_value = value;
+        t.text = std::to_string(value);
+      }
+    }
+  }
+
+  /// An integer constant: a literal, or integer arithmetic on literals (what tunables' uses
+  /// become: `threads(T * 32)`, `alloc S: shared f32[BM * 2, BK]`). `message` is the error
+  /// when it is not one (fail_expected("a constant dimension") when `dimension`).
+  Result<int64_t> parse_constant(const char* message, bool dimension) {
+    auto refuse = [&] { return dimension ? fail_expected("a constant dimension") : fail(message); };
+    if (!at(Tok::Int) && !at(Tok::LParen) && !at(Tok::Minus)) return refuse();
+    SourceLoc l = loc();
+    TG_ASSIGN_OR_RETURN(Expr e, parse_expr());
+    std::optional<int64_t> v = const_int(e);
+    if (!v) return error(ErrorCode::Parse, dimension ? "expected a constant dimension (integer arithmetic on literals)"
+                                                     : std::string(message) + " (integer arithmetic on literals)", l);
+    return *v;
+  }
+
+  std::string tunable_names() const {
+    std::string s;
+    for (const Tunable& t : space_.tunables) s += (s.empty() ? "" : ", ") + t.name;
+    return s;
+  }
+
+  bool parsing_space_only() const { return space_only_; }
+
   // --- token helpers -------------------------------------------------------------------
   const Token& cur() const { return toks_[pos_]; }
   const Token& peek_tok(size_t n = 1) const {
@@ -303,10 +450,8 @@ private:
     TG_ASSIGN_OR_RETURN(t.dtype, parse_dtype_tok());
     TG_RETURN_IF_ERROR(expect(Tok::LBracket));
     for (;;) {
-      bool negative = accept(Tok::Minus);
-      if (!at(Tok::Int)) return fail_expected("a constant dimension");
-      t.shape.push_back(negative ? -cur().int_value : cur().int_value);
-      next();
+      TG_ASSIGN_OR_RETURN(int64_t dim, parse_constant("", true));
+      t.shape.push_back(dim);
       if (!accept(Tok::Comma)) break;
     }
     return expect(Tok::RBracket);
@@ -592,18 +737,25 @@ private:
   std::vector<Token> toks_;
   size_t pos_ = 0;
   std::string file_;
+  const Binding* binding_ = nullptr;
+  bool space_only_ = false;
+  TuneSpace space_;
   int depth_ = 0;
   std::vector<std::set<std::string>> scopes_{1};
 };
 
 }  // namespace
 
-Result<Kernel> parse_kernel(std::string_view text, const std::string& file) {
-  return Parser(tokenize(text), file).parse();
+Result<Kernel> parse_kernel(std::string_view text, const std::string& file, const Binding* binding) {
+  return Parser(tokenize(text), file, binding).parse();
 }
 
-Result<Kernel> parse_and_verify(std::string_view text, const std::string& file) {
-  TG_ASSIGN_OR_RETURN(Kernel k, parse_kernel(text, file));
+Result<TuneSpace> parse_tune_space(std::string_view text, const std::string& file) {
+  return Parser(tokenize(text), file).parse_space();
+}
+
+Result<Kernel> parse_and_verify(std::string_view text, const std::string& file, const Binding* binding) {
+  TG_ASSIGN_OR_RETURN(Kernel k, parse_kernel(text, file, binding));
   TG_RETURN_IF_ERROR(verify(k));
   return k;
 }

@@ -9,13 +9,16 @@
 
 #include "core/Status.h"
 #include "ir/IR.h"
+#include "ir/Tunables.h"
 
 namespace tegula::ir {
 
-/// `file` names the input in error locations.
-Result<Kernel> parse_kernel(std::string_view text, const std::string& file = "<input>");
+/// `file` names the input in error locations. A kernel with tunables (ir/Tunables.h) is
+/// parsed as the instance `binding` names, and is an error without one.
+Result<Kernel> parse_kernel(std::string_view text, const std::string& file = "<input>", const Binding* binding = nullptr);
 
 /// Parse and verify in one step (the usual entry point).
-Result<Kernel> parse_and_verify(std::string_view text, const std::string& file = "<input>");
+Result<Kernel> parse_and_verify(std::string_view text, const std::string& file = "<input>",
+                                const Binding* binding = nullptr);
 
 }  // namespace tegula::ir

@@ -45,6 +45,7 @@ static tegula_error* compile(tegula_device* d, const char* ir_text, size_t ir_si
   if (o.plugin_options) request.plugin_options = o.plugin_options;
   request.use_cache = !(o.flags & TEGULA_COMPILE_NO_CACHE);
   request.raster_group = o.raster_group;
+  if (o.tunables) request.tunables = o.tunables;
   Result<tegula_kernel*> k = compile_kernel(d, std::string_view(ir_text ? ir_text : "", ir_size), request);
   if (!k.is_ok()) return to_c_error(k.status());
   tegula_runtime* rt = d->runtime;
@@ -100,6 +101,23 @@ tegula_error* tegula_kernel_arg(const tegula_kernel* k, size_t index, tegula_arg
   if (out_kind) *out_kind = k->arg_kinds[index];
   if (out_name) *out_name = k->arg_names[index].c_str();
   return nullptr;
+}
+
+tegula_error* tegula_kernel_tunables(const tegula_kernel* k, const char** out_binding, const char** out_chosen_by) {
+  if (!k || !out_binding || !out_chosen_by) return invalid("tegula_kernel_tunables: bad argument");
+  const tegula_kernel::Variant* v = k->launched.load(std::memory_order_acquire);
+  // Written once when the variant is made, before any launch can select it.
+  std::lock_guard<std::mutex> lock(const_cast<tegula_kernel*>(k)->variants_mu);
+  if (!v->description_binding) const_cast<tegula_kernel::Variant*>(v)->description_binding = ir::binding_text(v->binding);
+  *out_binding = v->description_binding->c_str();
+  *out_chosen_by = v->chosen_by.c_str();
+  return nullptr;
+}
+
+tegula_error* tegula_kernel_record_tuning(tegula_kernel* k, const tegula_arg* args, size_t arg_count,
+                                          const char* binding, double measured_ms) {
+  if (!k || (!args && arg_count) || !binding) return invalid("tegula_kernel_record_tuning: bad argument");
+  return c_guard([&]() -> tegula_error* { return to_c_error(record_tuning(k, args, arg_count, binding, measured_ms)); });
 }
 
 tegula_error* tegula_launch(tegula_kernel* k, const tegula_arg* args, size_t arg_count) {

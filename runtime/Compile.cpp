@@ -8,6 +8,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/KernelFacts.h"
+#include "runtime/Tune.h"
 
 namespace tegula::runtime {
 namespace {
@@ -100,6 +101,7 @@ struct VariantSource {
   std::string_view text;
   const std::string& name;
   std::optional<ir::Kernel>& parsed;
+  const ir::Binding* binding = nullptr;  ///< a tunable kernel's instance (ir/Tunables.h)
 };
 
 struct Built {
@@ -155,6 +157,7 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
   tegula_cache_result outcome = TEGULA_CACHE_DISABLED;
   if (use_cache) {
     parts.ir = std::string(source.text);
+    if (source.binding) parts.ir += "\n// tunables: " + ir::binding_text(*source.binding);
     parts.lowering = lowering_key(lower_options);
     parts.runtime_build = runtime_build_identity();
     parts.target_hash = d->target_hash;
@@ -178,7 +181,7 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
 
   if (!source.parsed) {
     ++rt->ir_parses;
-    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, ir::parse_and_verify(source.text, source.name));
+    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, ir::parse_and_verify(source.text, source.name, source.binding));
     source.parsed = std::move(parsed);
   }
   ++rt->ir_lowerings;
@@ -203,6 +206,37 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
 
 }  // namespace
 
+namespace {
+
+/// The symbols of a tunable kernel, from its first candidate (they cannot depend on it).
+Result<std::vector<std::string>> tunable_symbols(std::string_view text, const std::string& name, const ir::TuneSpace& space) {
+  TG_ASSIGN_OR_RETURN(std::vector<ir::Binding> bindings, ir::enumerate_bindings(space));
+  if (bindings.empty()) return error(ErrorCode::InvalidArgument, name + ": no binding of the tunables meets the where conditions");
+  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_kernel(text, name, &bindings.front()));
+  return k.symbols();
+}
+
+/// The binding a tunable kernel's generic variant is compiled with: the one the request
+/// gives, else the choice for a large shape (every symbol 4096) launched with nothing known.
+Status choose_generic_binding(tegula_kernel* k, const ir::TuneSpace& space, const CompileRequest& request) {
+  if (!request.tunables.empty()) {
+    TG_ASSIGN_OR_RETURN(k->generic.binding, ir::parse_binding(request.tunables, space));
+    k->generic.chosen_by = "given";
+    return Status::ok();
+  }
+  k->tune = space;
+  TG_ASSIGN_OR_RETURN(std::vector<std::string> symbols, tunable_symbols(k->source_text, k->source_name, space));
+  std::map<std::string, int64_t> shape;
+  for (const std::string& s : symbols) shape[s] = 4096;
+  k->kernel.name = k->source_name;  // for messages until the header is known
+  TG_ASSIGN_OR_RETURN(TuneChoice c, choose_binding(k, shape, variant_lower_options({}, true, request.raster_group), "generic"));
+  k->generic.binding = std::move(c.binding);
+  k->generic.chosen_by = c.chosen_by;
+  return Status::ok();
+}
+
+}  // namespace
+
 Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
   auto k = std::make_unique<tegula_kernel>();
   k->device = d;
@@ -211,9 +245,20 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   k->plugin_options = request.plugin_options;
   k->use_cache = request.use_cache;
   k->raster_group = request.raster_group;
+  // Only a text that spells `tune` can have tunables: others are not tokenised here, so a
+  // cache hit still reads nothing but the request.
+  ir::TuneSpace space;
+  if (k->source_text.find("tune") != std::string::npos) {
+    TG_ASSIGN_OR_RETURN(space, ir::parse_tune_space(k->source_text, k->source_name));
+  }
+  if (space.empty() && !request.tunables.empty())
+    return error(ErrorCode::InvalidArgument, k->source_name + ": tunables were given (" + request.tunables +
+                                                 "), but the kernel declares none");
+  if (!space.empty()) TG_RETURN_IF_ERROR(choose_generic_binding(k.get(), space, request));
   // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
   // a kernel the device cannot run fails here.
-  VariantSource source{k->source_text, k->source_name, k->source};
+  VariantSource source{k->source_text, k->source_name, k->source,
+                       k->generic.binding.empty() ? nullptr : &k->generic.binding};
   TG_ASSIGN_OR_RETURN(Built generic, build(d, source, variant_lower_options({}, true, request.raster_group),
                                            request.plugin_options, request.use_cache));
   k->kernel = std::move(generic.facts.header);
@@ -230,7 +275,9 @@ Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return &it->second;
-  VariantSource source{k->source_text, k->source_name, k->source};
+  // A tunable kernel compiled with a given binding keeps it in every variant.
+  VariantSource source{k->source_text, k->source_name, k->source,
+                       k->generic.binding.empty() ? nullptr : &k->generic.binding};
   TG_ASSIGN_OR_RETURN(Built b, build(k->device, source, variant_lower_options(divisibility, aligned, k->raster_group),
                                      k->plugin_options, k->use_cache));
   std::string what = aligned ? "" : "unaligned tensors";
@@ -242,6 +289,31 @@ Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<
   auto& v = k->variants[key];
   v.executable = b.executable;
   v.bytes = std::move(b.bytes);
+  v.binding = k->generic.binding;
+  v.chosen_by = k->generic.chosen_by;
+  return &v;
+}
+
+Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map<std::string, int64_t>& shape,
+                                                const std::map<std::string, int64_t>& divisibility, bool aligned,
+                                                const std::vector<int64_t>& key, const std::string& class_text) {
+  std::lock_guard<std::mutex> lock(k->variants_mu);
+  auto it = k->variants.find(key);
+  if (it != k->variants.end()) return &it->second;
+  ir::LowerOptions lower = variant_lower_options(divisibility, aligned, k->raster_group);
+  TG_ASSIGN_OR_RETURN(TuneChoice choice, choose_binding(k, shape, lower, class_text));
+  std::optional<ir::Kernel> instance;
+  VariantSource source{k->source_text, k->source_name, instance, &choice.binding};
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, source, lower, k->plugin_options, k->use_cache));
+  k->device->runtime->log.debug("kernel " + k->kernel.name + ": " + class_text + " runs " +
+                                ir::binding_text(choice.binding) + " (" + choice.chosen_by + ")" +
+                                (b.cache == TEGULA_CACHE_HIT ? ", loaded from the compile cache" : ", compiled now"));
+  auto& v = k->variants[key];
+  v.executable = b.executable;
+  v.bytes = std::move(b.bytes);
+  v.binding = std::move(choice.binding);
+  v.chosen_by = std::move(choice.chosen_by);
+  v.signature = plugin::launch_signature(b.facts.header);
   return &v;
 }
 

@@ -30,6 +30,9 @@ struct CompileRequest {
   std::string plugin_options;
   bool use_cache = true;
   uint32_t raster_group = 0;  ///< LowerOptions::raster_group, for every variant
+  /// A tunable kernel's binding ("BM=128,BN=256"): compile that instance only. Empty: each
+  /// launch's shape class gets its own choice (runtime/Tune.h).
+  std::string tunables;
 };
 
 /// The lowering options of a kernel variant: what its launches guarantee about tensor
@@ -50,5 +53,12 @@ Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir
 /// shapes: what most launches give.
 Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
                                                bool aligned, const std::vector<int64_t>& key);
+
+/// A tunable kernel's variant for a launch's shape class (runtime/Tune.h): `key` is the
+/// launch's variant key with the class's size buckets appended; compiled on first use with
+/// the class's choice, its launch signature kept with it.
+Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map<std::string, int64_t>& shape,
+                                                const std::map<std::string, int64_t>& divisibility, bool aligned,
+                                                const std::vector<int64_t>& key, const std::string& class_text);
 
 }  // namespace tegula::runtime

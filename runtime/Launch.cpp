@@ -6,6 +6,7 @@
 
 #include "plugins/support/LaunchCheck.h"
 #include "runtime/Compile.h"
+#include "runtime/Tune.h"
 
 namespace tegula::runtime {
 namespace {
@@ -32,6 +33,57 @@ const char* short_kind_name(uint32_t kind) {
     case TEGULA_ARG_INT: return "int";
     default: return "float";
   }
+}
+
+/// The shape class of a launch of a tunable kernel (runtime/Tune.h) and its variant key:
+/// alignment, then per shape symbol its divisor and size bucket.
+struct LaunchClass {
+  std::vector<int64_t> key;
+  std::map<std::string, int64_t> shape, divisibility;
+  bool aligned = true;
+  std::string text;
+};
+
+LaunchClass launch_class(const tegula_kernel* k, const tegula_arg* args, size_t count) {
+  const ir::Kernel& kernel = k->kernel;
+  LaunchClass c;
+  for (size_t i = 0; i < kernel.params.size() && i < count; ++i)
+    if (kernel.params[i].is_tensor) c.aligned = c.aligned && args[i].offset % 16 == 0;
+  c.key.push_back(c.aligned ? 16 : 1);
+  std::vector<std::string> symbols;
+  std::vector<int64_t> values;
+  for (size_t i = kernel.params.size(); i < count; ++i) {
+    int64_t v = args[i].i, div = 1;
+    while (c.aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
+    c.key.push_back(div);
+    c.key.push_back(size_bucket(v));
+    symbols.push_back(k->arg_names[i]);
+    values.push_back(v);
+    c.shape[k->arg_names[i]] = v;
+    if (div > 1) c.divisibility[k->arg_names[i]] = div;
+  }
+  c.text = shape_class_text(symbols, values, c.aligned);
+  return c;
+}
+
+/// A launch of a kernel with tunables and no binding given: the variant of the launch's
+/// shape class, whose grid comes from its own binding. The arguments were checked against
+/// the generic binding's signature already, which differs only in the grid.
+Status launch_tunable(tegula_kernel* k, const tegula_arg* args, size_t count, const tg_launch_params& params,
+                      std::vector<tg_launch_arg>& targs) {
+  LaunchClass c = launch_class(k, args, count);
+  tegula_kernel::Variant* variant = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(k->variants_mu);
+    auto it = k->variants.find(c.key);
+    if (it != k->variants.end()) variant = &it->second;
+  }
+  if (!variant) {
+    TG_ASSIGN_OR_RETURN(variant, tunable_variant(k, c.shape, c.divisibility, c.aligned, c.key, c.text));
+  }
+  TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(*variant->signature, params, buffer_of, args, plugin::GridCheck::Computed));
+  k->launched.store(variant, std::memory_order_release);
+  return k->device->plugin->launch(k->device->info->index, variant->executable, g.data(), targs);
 }
 
 }  // namespace
@@ -86,6 +138,7 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   params.arg_count = count;
   TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(k->launch_signature, params, buffer_of, args, plugin::GridCheck::Computed));
   if (g[0] == 0 || g[1] == 0 || g[2] == 0) return Status::ok();  // nothing to run
+  if (k->tune) return launch_tunable(k, args, count, params, targs);
   // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
   // (vector widths depend on it), provided every tensor starts 16-byte aligned.
   std::vector<int64_t> key;
@@ -120,6 +173,10 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
 }
 
 Status warm_up_kernel(tegula_kernel* k, const uint32_t* masks) {
+  if (k->tune)
+    return error(ErrorCode::Unsupported, "kernel " + k->kernel.name +
+                                              " has tunables, chosen per shape class at its first launch of each; "
+                                              "launch it once per class to warm it up, or compile it with its tunables given");
   size_t first = k->kernel.params.size(), symbols = k->arg_names.size() - first;
   // Odometer over the divisor choices; the key and map are built as launch_kernel builds them.
   std::vector<std::vector<int64_t>> choices(symbols);
@@ -142,6 +199,29 @@ Status warm_up_kernel(tegula_kernel* k, const uint32_t* masks) {
     while (s < symbols && ++at[s] == choices[s].size()) at[s++] = 0;
     if (s == symbols) return Status::ok();
   }
+}
+
+}  // namespace tegula::runtime
+
+namespace tegula::runtime {
+
+Status record_tuning(tegula_kernel* k, const tegula_arg* args, size_t count, const std::string& binding,
+                     double measured_ms) {
+  if (!k->tune)
+    return error(ErrorCode::InvalidArgument, "kernel " + k->kernel.name +
+                                                 (k->generic.binding.empty() ? " has no tunables"
+                                                                             : " was compiled with its tunables given") +
+                                                 ": there is no choice to record");
+  if (count != k->arg_kinds.size())
+    return error(ErrorCode::InvalidArgument, "kernel '" + k->kernel.name + "' takes " + std::to_string(k->arg_kinds.size()) +
+                                                 " arguments, given " + std::to_string(count));
+  for (size_t i = k->kernel.params.size(); i < count; ++i)
+    if (args[i].kind != TEGULA_ARG_INT || args[i].i < 0)
+      return error(ErrorCode::InvalidArgument, "argument " + std::to_string(i) + " (" + k->arg_names[i] +
+                                                   ") must be a non-negative integer");
+  if (!(measured_ms >= 0)) return error(ErrorCode::InvalidArgument, "measured_ms must be a non-negative time");
+  TG_ASSIGN_OR_RETURN(ir::Binding b, ir::parse_binding(binding, *k->tune));
+  return record_choice(k, launch_class(k, args, count).text, {std::move(b), "measured", measured_ms * 1000});
 }
 
 }  // namespace tegula::runtime

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "core/Status.h"
 #include "runtime/Objects.h"
@@ -21,5 +22,9 @@ Status launch_kernel(tegula_kernel* kernel, const tegula_arg* args, size_t arg_c
 /// every combination of the divisors each shape symbol's mask names (bit b: 2^b; NULL or 0:
 /// 16). See tegula_kernel_warm_up.
 Status warm_up_kernel(tegula_kernel* kernel, const uint32_t* divisor_masks);
+
+/// tegula_kernel_record_tuning: `binding` as the measured choice for the shape class of `args`.
+Status record_tuning(tegula_kernel* kernel, const tegula_arg* args, size_t count, const std::string& binding,
+                     double measured_ms);
 
 }  // namespace tegula::runtime

@@ -14,6 +14,7 @@
 
 #include "core/Status.h"
 #include "ir/IR.h"
+#include "ir/Tunables.h"
 #include "runtime/CompileCache.h"
 #include "runtime/Discovery.h"
 #include "runtime/Env.h"
@@ -68,6 +69,13 @@ struct tegula_kernel {
     tg_executable* executable = nullptr;
     std::string bytes;
     std::optional<std::string> description;
+    /// Tunable kernels: the binding this variant was compiled with, how it was chosen
+    /// ("given", "ranked", "measured"), and its launch signature (the grid and thread count
+    /// depend on the binding); empty for other kernels, which use the kernel's.
+    tegula::ir::Binding binding;
+    std::string chosen_by;
+    std::optional<tegula::plugin::LaunchSignature> signature;
+    std::optional<std::string> description_binding;  ///< binding_text(binding), for the C API
   };
   /// The variant compiled up front: aligned tensors, nothing known about shapes.
   Variant generic;
@@ -80,6 +88,11 @@ struct tegula_kernel {
   std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;
   std::vector<tegula_arg_kind> arg_kinds;
+  /// A kernel with tunables (ir/Tunables.h) whose binding was not given at compile time:
+  /// each launch's shape class (runtime/Tune.h) gets its own variant, with the binding the
+  /// compile cache recorded for the class (measured by tegula tune) or else the ranking's
+  /// first. Empty for other kernels and for a compile that fixed the binding.
+  std::optional<tegula::ir::TuneSpace> tune;
   /// Of `kernel`: what launch_kernel checks the arguments and grid against (validate_launch).
   tegula::plugin::LaunchSignature launch_signature;
   /// The rest of the signature, for tegula_kernel_get_arg_info (indexed like arg_names).

@@ -7,6 +7,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/cli/Cli.h"
+#include "runtime/cli/Tunable.h"
 #include "targets/Target.h"
 
 namespace tegula::cli {
@@ -48,14 +49,47 @@ static Status parse_assume(const std::string& assume, const ir::Kernel& kernel, 
   return Status::ok();
 }
 
+/// A kernel with tunables and no --tune: the ranking's first at --shape (each symbol 4096
+/// when not given), lowered with the divisibility that shape gives unless --assume says.
+/// `explained` gets the ranking table and the reason for the choice.
+static Result<ir::Kernel> choose_by_ranking(const std::string& text, const std::string& file, const ir::Kernel& any,
+                                           const TargetDescription& target, const std::string& shape_text,
+                                           ir::LowerOptions& options, std::vector<std::string>* explained) {
+  TG_ASSIGN_OR_RETURN(auto shape, parse_shape(any, shape_text, 4096));
+  if (options.divisibility.empty()) options.divisibility = launch_lower_options(shape, 0).divisibility;
+  ir::RankRequest request{shape, options};
+  request.lower.stop_after.clear();
+  TG_ASSIGN_OR_RETURN(ir::Ranking r, ir::rank_candidates(text, file, target, request));
+  std::string at;
+  for (const auto& [name, v] : shape) at += (at.empty() ? "" : ", ") + name + "=" + std::to_string(v);
+  if (r.legal.empty())
+    return error(ErrorCode::Unsupported, "no candidate of the tune space lowers for " + target.name + " at " + at + ":\n" +
+                                              ir::ranking_table(r, 0, 10));
+  const ir::Candidate& best = r.legal.front();
+  explained->push_back("tunables: chose " + ir::binding_text(best.binding) + ", ranked first of " +
+                       std::to_string(r.legal.size()) + " legal candidates (" + std::to_string(r.dropped.size()) +
+                       " dropped) for " + target.name + " at " + at + ": predicted " +
+                       std::to_string(best.estimate.predicted_us) + " us, " + best.estimate.limiter + "-limited, " +
+                       std::to_string(best.estimate.resident) + " blocks per CU (" + best.estimate.resident_limit +
+                       "), " + std::to_string(best.estimate.waves) + " waves");
+  std::string table = ir::ranking_table(r, 10, 10);
+  for (size_t pos = 0; pos < table.size();) {
+    size_t end = table.find('\n', pos);
+    explained->push_back(table.substr(pos, end - pos));
+    pos = end == std::string::npos ? table.size() : end + 1;
+  }
+  return ir::parse_and_verify(text, file, &best.binding);
+}
+
 int cmd_lower(const std::vector<std::string>& args) {
-  std::string file, target_name, device, assume;
+  std::string file, target_name, device, assume, tune_text, shape_text;
   ir::LowerOptions options;
   bool explain = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     Result<std::string> value = std::string();
-    if (a == "--target" || a == "--device" || a == "--after" || a == "--assume" || a == "--raster") {
+    if (a == "--target" || a == "--device" || a == "--after" || a == "--assume" || a == "--raster" || a == "--tune" ||
+        a == "--shape") {
       value = option_value(args, i);
       if (!value.is_ok()) return fail("lower", value.status(), 2);
     }
@@ -71,6 +105,10 @@ int cmd_lower(const std::vector<std::string>& args) {
       auto g = parse_integer(*value, "--raster");
       if (!g.is_ok()) return fail("lower", g.status(), 2);
       options.raster_group = *g;
+    } else if (a == "--tune") {
+      tune_text = *value;
+    } else if (a == "--shape") {
+      shape_text += (shape_text.empty() ? "" : ",") + *value;
     } else if (a == "--explain") {
       explain = true;
     } else if (a.rfind("--", 0) == 0) {
@@ -88,12 +126,15 @@ int cmd_lower(const std::vector<std::string>& args) {
     std::fprintf(stderr, "tegula lower: %s\n", text.status().message().c_str());
     return 1;
   }
-  auto kernel = ir::parse_and_verify(*text, file);
+  ir::TuneSpace space;
+  auto kernel = parse_cli_kernel(*text, file, tune_text, &space);
   if (!kernel.is_ok()) {
     std::fprintf(stderr, "%s\n", kernel.status().str().c_str());
     return 1;
   }
   if (Status st = parse_assume(assume, *kernel, options); !st.is_ok()) return fail("lower", st, 2);
+  if (!shape_text.empty() && (space.empty() || !tune_text.empty()))
+    return fail("lower", error(ErrorCode::InvalidArgument, "--shape ranks tunables; this kernel has none to choose"), 2);
   Result<TargetDescription> target = error(ErrorCode::NotFound, "no target");
   if (!device.empty()) {
     auto rt = open_runtime("lower");
@@ -113,13 +154,21 @@ int cmd_lower(const std::vector<std::string>& args) {
     std::fprintf(stderr, "tegula lower: %s\n", target.status().message().c_str());
     return 1;
   }
+  std::vector<std::string> explained;
+  if (!space.empty() && tune_text.empty()) {
+    auto chosen = choose_by_ranking(*text, file, *kernel, *target, shape_text, options, &explained);
+    if (!chosen.is_ok()) return fail("lower", chosen.status());
+    *kernel = std::move(chosen).value();
+  }
   auto lowered = ir::lower(*kernel, *target, options);
   if (!lowered.is_ok()) {
     std::fprintf(stderr, "%s\n", lowered.status().str().c_str());
     return 1;
   }
-  if (explain)
+  if (explain) {
+    for (const std::string& line : explained) std::printf("// %s\n", line.c_str());
     for (const std::string& line : lowered->log) std::printf("// %s\n", line.c_str());
+  }
   std::fputs(ir::print_kernel(lowered->kernel).c_str(), stdout);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "ir/Parser.h"
 #include "runtime/cli/Cli.h"
 #include "runtime/cli/RunData.h"
+#include "runtime/cli/Tunable.h"
 
 namespace tegula::cli {
 namespace {
@@ -22,6 +23,7 @@ struct RunArgs {
   bool print = false;
   int64_t repeat = 0;
   bool check_against_reference = false;
+  std::string tune;  // a tunable kernel's binding; empty: the runtime chooses
 };
 
 /// Outputs printed by --print: enough to eyeball a small result.
@@ -32,6 +34,8 @@ Status parse_args(const std::vector<std::string>& args, RunArgs& out) {
     const std::string& a = args[i];
     if (a == "--device") {
       TG_ASSIGN_OR_RETURN(out.device, option_value(args, i));
+    } else if (a == "--tune") {
+      TG_ASSIGN_OR_RETURN(out.tune, option_value(args, i));
     } else if (a == "--bind") {
       TG_ASSIGN_OR_RETURN(std::string v, option_value(args, i));
       out.bind_text += (out.bind_text.empty() ? "" : ",") + v;
@@ -65,54 +69,6 @@ Status parse_args(const std::vector<std::string>& args, RunArgs& out) {
   return Status::ok();
 }
 
-struct DeviceRun {
-  double ms_per_launch = -1;  // < 0: not timed
-};
-
-/// Copies `data` to device buffers, launches, waits and reads the outputs back; with
-/// `repeat`, launches that many times more between two events and reports the mean.
-Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const std::string& source_name,
-                                const ir::Kernel& k, examples::LaunchData& data, int64_t repeat) {
-  CompileOptions options;
-  options.source_name = source_name;
-  TG_ASSIGN_OR_RETURN(Kernel kernel, device.compile(text, options));
-  std::vector<Buffer> buffers(k.params.size());
-  std::vector<Arg> launch_args;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    const ir::Param& p = k.params[i];
-    if (!p.is_tensor) {
-      launch_args.push_back(dtype_is_float(p.dtype) ? Arg::number(data.scalars[i])
-                                                    : Arg::integer(int64_t(data.scalars[i])));
-      continue;
-    }
-    const std::vector<uint8_t>& bytes = data.tensors[i].bytes;
-    TG_ASSIGN_OR_RETURN(buffers[i], device.alloc(bytes.size()));
-    // Outputs too: they hold poison, so an element the kernel forgets to write shows.
-    TG_RETURN_IF_ERROR(buffers[i].write(bytes));
-    launch_args.push_back(Arg::tensor(buffers[i]));
-  }
-  for (int64_t s : data.symbols) launch_args.push_back(Arg::integer(s));
-  TG_RETURN_IF_ERROR(kernel.launch(launch_args));
-  TG_RETURN_IF_ERROR(device.synchronize());
-  // The outputs of one launch: repeats below may accumulate (atomic_add) into them.
-  for (size_t i : data.outputs) {
-    std::vector<uint8_t>& bytes = data.tensors[i].bytes;
-    TG_RETURN_IF_ERROR(buffers[i].read(bytes.data(), bytes.size()));
-  }
-  DeviceRun run;
-  if (repeat <= 0) return run;
-  // The first launch compiled the variant these arguments select; the timed ones reuse it.
-  TG_ASSIGN_OR_RETURN(Event start, device.create_event());
-  TG_ASSIGN_OR_RETURN(Event end, device.create_event());
-  TG_RETURN_IF_ERROR(start.record());
-  for (int64_t r = 0; r < repeat; ++r) TG_RETURN_IF_ERROR(kernel.launch(launch_args));
-  TG_RETURN_IF_ERROR(end.record());
-  TG_RETURN_IF_ERROR(end.synchronize());
-  TG_ASSIGN_OR_RETURN(double ms, Event::elapsed_ms(start, end));
-  run.ms_per_launch = ms / double(repeat);
-  return run;
-}
-
 /// The launch data: random inputs from the seed, then the files given, then the scalars.
 Result<examples::LaunchData> prepare_data(const ir::Kernel& k, const RunArgs& args, std::vector<TensorFile>& inputs,
                                           std::vector<TensorFile>& outputs) {
@@ -137,13 +93,63 @@ Result<examples::LaunchData> prepare_data(const ir::Kernel& k, const RunArgs& ar
 
 }  // namespace
 
+/// Copies `data` to device buffers, launches, waits and reads the outputs back; with
+/// `repeat`, launches that many times more between two events and reports the mean.
+Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const CompileOptions& options,
+                                const ir::Kernel& k, examples::LaunchData& data, int64_t repeat) {
+  TG_ASSIGN_OR_RETURN(Kernel kernel, device.compile(text, options));
+  std::vector<Buffer> buffers(k.params.size());
+  std::vector<Arg> launch_args;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const ir::Param& p = k.params[i];
+    if (!p.is_tensor) {
+      launch_args.push_back(dtype_is_float(p.dtype) ? Arg::number(data.scalars[i])
+                                                    : Arg::integer(int64_t(data.scalars[i])));
+      continue;
+    }
+    const std::vector<uint8_t>& bytes = data.tensors[i].bytes;
+    TG_ASSIGN_OR_RETURN(buffers[i], device.alloc(bytes.size()));
+    // Outputs too: they hold poison, so an element the kernel forgets to write shows.
+    TG_RETURN_IF_ERROR(buffers[i].write(bytes));
+    launch_args.push_back(Arg::tensor(buffers[i]));
+  }
+  for (int64_t s : data.symbols) launch_args.push_back(Arg::integer(s));
+  TG_RETURN_IF_ERROR(kernel.launch(launch_args));
+  TG_RETURN_IF_ERROR(device.synchronize());
+  DeviceRun run;
+  if (auto t = kernel.tunables(); t.is_ok()) {
+    run.binding = t->first;
+    run.chosen_by = t->second;
+  }
+  // The outputs of one launch: repeats below may accumulate (atomic_add) into them.
+  for (size_t i : data.outputs) {
+    std::vector<uint8_t>& bytes = data.tensors[i].bytes;
+    TG_RETURN_IF_ERROR(buffers[i].read(bytes.data(), bytes.size()));
+  }
+  if (repeat <= 0) return run;
+  // The first launch compiled the variant these arguments select; the timed ones reuse it.
+  TG_ASSIGN_OR_RETURN(Event start, device.create_event());
+  TG_ASSIGN_OR_RETURN(Event end, device.create_event());
+  TG_RETURN_IF_ERROR(start.record());
+  for (int64_t r = 0; r < repeat; ++r) TG_RETURN_IF_ERROR(kernel.launch(launch_args));
+  TG_RETURN_IF_ERROR(end.record());
+  TG_RETURN_IF_ERROR(end.synchronize());
+  TG_ASSIGN_OR_RETURN(double ms, Event::elapsed_ms(start, end));
+  run.ms_per_launch = ms / double(repeat);
+  return run;
+}
+
 int cmd_run(const std::vector<std::string>& argv) {
   RunArgs args;
   if (Status st = parse_args(argv, args); !st.is_ok()) return fail("run", st, 2);
   auto text = read_file(args.file, kMaxSourceBytes);
   if (!text.is_ok()) return fail("run", text.status());
-  auto k = ir::parse_and_verify(*text, args.file);
+  ir::TuneSpace space;
+  auto k = parse_cli_kernel(*text, args.file, args.tune, &space);
   if (!k.is_ok()) return fail("run", k.status());
+  CompileOptions options;
+  options.source_name = args.file;
+  options.tunables = args.tune;
   std::vector<TensorFile> inputs, outputs;
   auto data = prepare_data(*k, args, inputs, outputs);
   if (!data.is_ok()) return fail("run", data.status());
@@ -160,16 +166,18 @@ int cmd_run(const std::vector<std::string>& argv) {
     reference = rt->find_device("reference");  // before running: a missing one fails fast
     if (!reference.is_ok()) return fail("run", reference.status().with_context("--check-against reference"));
   }
-  auto run = run_on_device(*device, *text, args.file, *k, *data, args.repeat);
+  auto run = run_on_device(*device, *text, options, *k, *data, args.repeat);
   if (!run.is_ok()) return fail("run", run.status());
   std::printf("ran %s on %s (seed %llu)\n", k->name.c_str(), device_name.c_str(), (unsigned long long)args.seed);
+  if (!run->binding.empty()) std::printf("tunables %s (%s)\n", run->binding.c_str(), run->chosen_by.c_str());
   if (run->ms_per_launch >= 0)
     std::printf("%lld launches: %.6g ms per launch (device events)\n", (long long)args.repeat, run->ms_per_launch);
   if (Status st = write_outputs(*k, outputs, *data); !st.is_ok()) return fail("run", st);
   if (args.print) std::fputs(format_outputs(*k, *data, kPrintLimit).c_str(), stdout);
 
   if (args.check_against_reference) {
-    auto ran = run_on_device(*reference, *text, args.file, *k, reference_data, 0);
+    options.tunables = run->binding;  // the same instance on both devices
+    auto ran = run_on_device(*reference, *text, options, *k, reference_data, 0);
     if (!ran.is_ok()) return fail("run", ran.status().with_context("on the reference device"));
     examples::CheckResult check = compare_runs(*k, *data, reference_data);
     std::printf("compared with the reference device:\n");

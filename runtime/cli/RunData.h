@@ -11,6 +11,7 @@
 #include "core/Status.h"
 #include "examples/checks/Checks.h"
 #include "ir/IR.h"
+#include "tegula/tegula.hpp"
 
 namespace tegula::cli {
 
@@ -53,5 +54,16 @@ std::string format_outputs(const ir::Kernel& k, const examples::LaunchData& data
 /// function and reduction length, which an arbitrary kernel does not state.)
 examples::CheckResult compare_runs(const ir::Kernel& k, const examples::LaunchData& got,
                                    const examples::LaunchData& want);
+
+struct DeviceRun {
+  double ms_per_launch = -1;  ///< < 0: not timed
+  std::string binding;        ///< a tunable kernel's binding, and how it was chosen
+  std::string chosen_by;
+};
+
+/// Copies `data` to device buffers, compiles and launches, waits and reads the outputs back;
+/// with `repeat`, launches that many times more between two events and reports the mean.
+Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const CompileOptions& options,
+                                const ir::Kernel& k, examples::LaunchData& data, int64_t repeat);
 
 }  // namespace tegula::cli

@@ -22,13 +22,15 @@ const CommandHelp kCommands[] = {
      "  0 <= r <= s - extent; atomic_add is exempt).\n"
      "  --strict    such a write is an error\n"
      "  Exit status 1 when any file has an error.\n"},
-    {"print", "print FILE                            print a kernel in canonical form\n", ""},
+    {"print", "print FILE [--tune NAME=V,...]        print a kernel in canonical form\n",
+     "  A kernel with tunables (tune(...) in its header) prints as one instance: the one --tune\n"
+     "  names, else the first candidate the verifier accepts, after a comment listing the tunables.\n"},
     {"signature", "signature FILE                        parameters, dtypes, shapes and the launch order\n",
      "  Prints each parameter (tensor dtype and shape, or scalar dtype), which tensors the kernel\n"
      "  writes, and the launch signature: the parameters, then the shape symbols in order of\n"
      "  first appearance in the parameters' shapes (what a positional launch passes).\n"},
     {"run",
-     "run FILE [--device D] [--bind SYM=INT,SCALAR=NUM,...] [--seed S]\n"
+     "run FILE [--device D] [--bind SYM=INT,SCALAR=NUM,...] [--seed S] [--tune NAME=V,...]\n"
      "         [--input NAME=FILE]... [--output NAME=FILE]... [--print]\n"
      "         [--repeat N] [--check-against reference]\n"
      "                                      run a kernel on a device, on random or given data\n",
@@ -37,6 +39,8 @@ const CommandHelp kCommands[] = {
      "  --bind ...          shape symbols (integers) and scalar parameters (numbers: alpha=2.5);\n"
      "                      a symbol a given input's shape fixes need not be bound\n"
      "  --seed S            seed of the random inputs (default 1)\n"
+     "  --tune NAME=V,...   a tunable kernel's binding; without it the runtime chooses per shape\n"
+     "                      class (the binding tegula tune recorded, else the ranking's first)\n"
      "  --input NAME=FILE   tensor NAME from FILE: NumPy .npy (dtype and shape checked against\n"
      "                      the signature) or raw little-endian .bin (size checked)\n"
      "  --output NAME=FILE  write tensor NAME after the run (.npy or .bin, written atomically)\n"
@@ -53,10 +57,23 @@ const CommandHelp kCommands[] = {
     {"targets", "targets [NAME] [--device D]           list or describe target descriptions\n", ""},
     {"lower",
      "lower FILE (--target T | --device D) [--after PASS] [--explain]\n"
-     "           [--assume SYM=DIV,...] [--raster G]\n"
+     "           [--assume SYM=DIV,...] [--raster G] [--tune NAME=V,... | --shape SYM=INT,...]\n"
      "                                      print the kernel lowered for a target\n",
      "  --assume SYM=DIV    lower as if shape symbol SYM were a multiple of DIV (a power of two)\n"
-     "  --raster G          launch 2-D grids in groups of G block rows\n"},
+     "  --raster G          launch 2-D grids in groups of G block rows\n"
+     "  --tune NAME=V,...   a tunable kernel's instance\n"
+     "  --shape SYM=INT     without --tune, rank the candidates at this shape (4096 for a symbol\n"
+     "                      not given) and lower the first; --explain prints the ranking\n"},
+    {"tune",
+     "tune FILE --bind SYM=INT,... [--device D] [--top N] [--repeat R] [--seed S] [--force]\n"
+     "                                      measure a tunable kernel's best candidates, record the choice\n",
+     "  Ranks every candidate from the device's target description, compiles the top N\n"
+     "  (default 8) in parallel, checks each against the reference device on a small case\n"
+     "  (every symbol at most 197), times each at the --bind shape (R launches, default 20,\n"
+     "  device events) and records the fastest in the compile cache for this shape class\n"
+     "  (alignment, each symbol's power-of-two divisor and size bucket): later compiles of\n"
+     "  the same text for the device use it. A class already measured is not measured again\n"
+     "  unless --force.\n"},
     {"conformance",
      "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] ...\n"
      "conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"

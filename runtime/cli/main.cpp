@@ -27,6 +27,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "runtime/cli/Cli.h"
+#include "runtime/cli/Tunable.h"
 #include "tegula/tegula.h"
 
 using namespace tegula;
@@ -34,9 +35,27 @@ using namespace tegula;
 
 namespace {
 
-Result<ir::Kernel> load_kernel(const std::string& path) {
+/// A file's kernel; with tunables, the first candidate the verifier accepts, after every
+/// candidate was verified (*summary says how many were, and why the first other was not).
+Result<ir::Kernel> load_kernel(const std::string& path, const std::string& tune_text, std::string* summary) {
   TG_ASSIGN_OR_RETURN(std::string text, read_file(path, kMaxSourceBytes));
-  return ir::parse_and_verify(text, path);
+  ir::TuneSpace space;
+  TG_ASSIGN_OR_RETURN(ir::Kernel k, cli::parse_cli_kernel(text, path, tune_text, &space));
+  if (space.empty() || !tune_text.empty()) return k;
+  std::vector<ir::RejectedBinding> rejected;
+  TG_ASSIGN_OR_RETURN(std::vector<ir::Binding> bindings, ir::enumerate_bindings(space, &rejected));
+  size_t verified = 0;
+  std::string first_refusal;
+  for (const ir::Binding& b : bindings) {
+    Result<ir::Kernel> instance = ir::parse_and_verify(text, path, &b);
+    if (instance.is_ok()) ++verified;
+    else if (first_refusal.empty()) first_refusal = ir::binding_text(b) + ": " + instance.status().str();
+  }
+  *summary = std::to_string(space.tunables.size()) + " tunables, " + std::to_string(verified) + " of " +
+             std::to_string(space.size()) + " candidates verify";
+  if (!rejected.empty()) *summary += ", " + std::to_string(rejected.size()) + " break where conditions";
+  if (!first_refusal.empty()) *summary += "; first refused: " + first_refusal;
+  return k;
 }
 
 int cmd_check(const std::vector<std::string>& args) {
@@ -57,7 +76,8 @@ int cmd_check(const std::vector<std::string>& args) {
   if (files.empty()) return cli::command_usage("check");
   int failures = 0;
   for (const std::string& f : files) {
-    auto k = load_kernel(f);
+    std::string tunables;
+    auto k = load_kernel(f, "", &tunables);
     if (!k.is_ok()) {
       std::fprintf(stderr, "%s\n", k.status().str().c_str());
       ++failures;
@@ -71,18 +91,46 @@ int cmd_check(const std::vector<std::string>& args) {
       ++failures;
       continue;
     }
-    std::printf("%s: ok (kernel %s)%s\n", f.c_str(), k->name.c_str(),
+    std::printf("%s: ok (kernel %s%s)%s\n", f.c_str(), k->name.c_str(), tunables.empty() ? "" : ("; " + tunables).c_str(),
                 races.empty() ? "" : (", " + std::to_string(races.size()) + " warning" + (races.size() == 1 ? "" : "s")).c_str());
   }
   return failures ? 1 : 0;
 }
 
 int cmd_print(const std::vector<std::string>& args) {
-  if (args.size() != 1) return cli::command_usage("print");
-  auto k = load_kernel(args[0]);
+  std::string file, tune_text;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--tune") {
+      auto v = cli::option_value(args, i);
+      if (!v.is_ok()) return cli::fail("print", v.status(), 2);
+      tune_text = *v;
+    } else if (!file.empty() || args[i].rfind("--", 0) == 0) {
+      return cli::command_usage("print");
+    } else {
+      file = args[i];
+    }
+  }
+  if (file.empty()) return cli::command_usage("print");
+  auto text = read_file(file, kMaxSourceBytes);
+  if (!text.is_ok()) return cli::fail("print", text.status());
+  ir::TuneSpace space;
+  auto k = cli::parse_cli_kernel(*text, file, tune_text, &space);
   if (!k.is_ok()) {
     std::fprintf(stderr, "%s\n", k.status().str().c_str());
     return 1;
+  }
+  // A kernel with tunables prints as one instance: the tunables and their values first.
+  if (!space.empty()) {
+    std::printf("// tunables:");
+    for (const ir::Tunable& t : space.tunables) {
+      std::printf(" %s in [", t.name.c_str());
+      for (size_t i = 0; i < t.values.size(); ++i) std::printf("%s%lld", i ? ", " : "", (long long)t.values[i]);
+      std::printf("]");
+    }
+    ir::Binding b;
+    if (!tune_text.empty()) b = *ir::parse_binding(tune_text, space);
+    std::printf("\n// instance%s\n", tune_text.empty() ? " (the first candidate that verifies; --tune picks one)"
+                                                        : (": " + ir::binding_text(b)).c_str());
   }
   std::fputs(ir::print_kernel(*k).c_str(), stdout);
   return 0;
@@ -109,6 +157,7 @@ static int run_command(int argc, char** argv) {
   if (cmd == "plugins") return cli::cmd_plugins(args);
   if (cmd == "targets") return cli::cmd_targets(args);
   if (cmd == "lower") return cli::cmd_lower(args);
+  if (cmd == "tune") return cli::cmd_tune(args);
   if (cmd == "conformance") return cli::cmd_conformance(args);
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
   return cli::usage();

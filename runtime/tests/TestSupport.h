@@ -120,4 +120,37 @@ inline const char* axpb_ir() {
          "}\n";
 }
 
+/// Y = 2 X with a tunable block size (ir/Tunables.h): B elements a block, so the grid
+/// depends on the binding and a launch run with another binding's grid leaves elements
+/// unwritten.
+inline const char* tunable_scale_ir() {
+  return "kernel scale(X: f32[N], Y: f32[N]) tune(B in [64, 128, 256], T in [32, 64]) where(B >= T)\n"
+         "    grid(ceildiv(N, B)) threads(T) {\n"
+         "  alloc x: shared f32[B]\n"
+         "  copy X[bx * B], x\n"
+         "  map x = x * 2.0\n"
+         "  copy x, Y[bx * B]\n"
+         "}\n";
+}
+
+/// Launch a kernel of tunable_scale_ir's signature on N elements 0..N-1 and check Y = 2 X
+/// (Y is poisoned first); returns "" or what went wrong.
+inline std::string run_scale(Device& d, Kernel& k, int64_t n) {
+  std::vector<float> x(size_t(n)), poison(size_t(n), -12345.0f);
+  for (int64_t i = 0; i < n; ++i) x[size_t(i)] = float(i);
+  auto X = d.alloc(uint64_t(n) * 4);
+  auto Y = d.alloc(uint64_t(n) * 4);
+  if (!X.is_ok() || !Y.is_ok()) return "alloc failed";
+  if (!X->write(x).is_ok() || !Y->write(poison).is_ok()) return "write failed";
+  Status st = k.launch({Arg::tensor(*X), Arg::tensor(*Y), Arg::integer(n)});
+  if (!st.is_ok()) return st.str();
+  if (!d.synchronize().is_ok()) return "synchronize failed";
+  auto y = Y->read<float>(size_t(n));
+  if (!y.is_ok()) return "read failed";
+  for (int64_t i = 0; i < n; ++i)
+    if ((*y)[size_t(i)] != 2.0f * float(i))
+      return "Y[" + std::to_string(i) + "] = " + std::to_string((*y)[size_t(i)]) + " at N = " + std::to_string(n);
+  return "";
+}
+
 }  // namespace tegula::testing

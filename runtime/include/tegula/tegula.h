@@ -304,6 +304,11 @@ typedef struct tegula_compile_options {
    * rows, so blocks that run together share operand tiles in L2 (ir/lower/Rasterize.cpp);
    * 0 or 1: in order. */
   uint32_t raster_group;
+  /* Appended: a kernel with tunables (tune(...) in its header) compiled as the one instance
+   * "NAME=V,NAME=V,..." names, every tunable once. NULL or "": each launch's shape class
+   * gets the binding tegula tune recorded for it in the compile cache, else the ranking's
+   * first (ranked from the device's target description, never measured at launch). */
+  const char* tunables;
 } tegula_compile_options;
 
 void tegula_compile_options_init(tegula_compile_options* options);
@@ -417,6 +422,20 @@ tegula_error* tegula_launch_named(tegula_kernel* kernel, const tegula_named_arg*
  * divisor of 2^b (0x1f: all five). NULL or a mask of 0 for a symbol: only the divisor 16.
  * symbol_count must be the kernel's shape-symbol count (or 0 with divisors NULL). */
 tegula_error* tegula_kernel_warm_up(tegula_kernel* kernel, const uint32_t* divisors, size_t symbol_count);
+
+/* A kernel with tunables: the binding ("BM=128 BN=256 ...") of the variant the most recent
+ * launch ran (before any launch, of the one compiled up front) and how it was chosen:
+ * "given" (compile options), "measured" (recorded by tegula tune) or "ranked". Both "" for
+ * a kernel without tunables. The strings live as long as the kernel. */
+tegula_error* tegula_kernel_tunables(const tegula_kernel* kernel, const char** out_binding, const char** out_chosen_by);
+
+/* Record `binding` as the measured choice (measured_ms per launch) for the shape class of
+ * these launch arguments (as tegula_launch takes them; only tensor offsets and shape
+ * symbols are read), in the compile cache: kernels compiled from the same text for the same
+ * device and plugin build use it at their launches of that class, with no ranking. The
+ * kernel must have been compiled without its tunables given. */
+tegula_error* tegula_kernel_record_tuning(tegula_kernel* kernel, const tegula_arg* args, size_t arg_count,
+                                          const char* binding, double measured_ms);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Events: points in a device's queue, for waiting and timing                               */

@@ -90,6 +90,7 @@ struct CompileOptions {
   std::string plugin_options;  ///< "key=value" lines for the plugin
   bool use_cache = true;
   uint32_t raster_group = 0;  ///< launch 2-D grids in groups of this many block rows (0: in order)
+  std::string tunables;       ///< a tunable kernel's binding "BM=128,BN=256" (empty: chosen per launch)
 };
 
 /// Device memory; freed when the Buffer goes out of scope.
@@ -232,6 +233,21 @@ public:
                                              divisor_masks.size()));
   }
 
+  /// A tunable kernel's binding for the most recent launch and how it was chosen
+  /// (tegula_kernel_tunables); both empty for other kernels.
+  Result<std::pair<std::string, std::string>> tunables() const {
+    const char* binding = nullptr;
+    const char* by = nullptr;
+    TG_RETURN_IF_ERROR(status_from(tegula_kernel_tunables(handle_, &binding, &by)));
+    return std::make_pair(std::string(binding), std::string(by));
+  }
+  /// Record a measured binding for the shape class of `args` (tegula_kernel_record_tuning).
+  Status record_tuning(const std::vector<Arg>& args, const std::string& binding, double measured_ms) {
+    std::vector<tegula_arg> raw;
+    for (const Arg& a : args) raw.push_back(a.raw());
+    return status_from(tegula_kernel_record_tuning(handle_, raw.data(), raw.size(), binding.c_str(), measured_ms));
+  }
+
 private:
   tegula_kernel* handle_ = nullptr;
 };
@@ -301,6 +317,7 @@ public:
     o.plugin_options = options.plugin_options.c_str();
     o.flags = options.use_cache ? 0 : TEGULA_COMPILE_NO_CACHE;
     o.raster_group = options.raster_group;
+    o.tunables = options.tunables.c_str();
     tegula_kernel* k = nullptr;
     TG_RETURN_IF_ERROR(status_from(tegula_kernel_compile(handle_, ir_text.data(), ir_text.size(), &o, &k)));
     return Kernel(k);

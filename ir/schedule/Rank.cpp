@@ -1,0 +1,379 @@
+// The cost model of ir/schedule/Rank.h. Every number here is either read from the target
+// description or a named default below, reported in Ranking::model_notes when used, so a
+// ranking can always be explained from its inputs.
+#include "ir/schedule/Rank.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ir/IntFold.h"
+#include "ir/Parser.h"
+#include "ir/lower/GemmPlan.h"
+
+namespace tegula::ir {
+namespace {
+
+// Defaults for what descriptions do not state (each noted in model_notes when used).
+constexpr double kDefaultClockHz = 1.5e9;        // no peak rate to derive the clock from
+constexpr double kDefaultMemoryGBps = 100;       // no peak.memory_gbps (a host CPU's order)
+constexpr double kL2OverDram = 2.5;              // L2 bandwidth over DRAM bandwidth (H100/H200: ~2.5x)
+constexpr double kMemoryLatencyUs = 0.8;         // a tensor load's latency under load, through L2
+constexpr double kFmaLanesPerCu = 128;           // FP32 FMA lanes per compute unit (NVIDIA SM, AMD CU x2)
+constexpr int64_t kThreadsPerCu = 2048;          // resident threads per CU (NVIDIA since Volta, AMD CDNA)
+constexpr int64_t kMaxBlocksPerCu = 32;
+constexpr int64_t kBaseRegisters = 32;           // addresses, loop state, the epilogue's temporaries
+constexpr double kSpillPenalty = 1.5;            // compute slowdown when registers spill
+constexpr double kLaunchUs = 2.0;
+// Per trip of the loop that moves the data: the barrier and the wait for the stage, which
+// the pipeline does not hide (a few hundred cycles on NVIDIA and AMD parts).
+constexpr double kCyclesPerIteration = 64;
+// Matrix units reach their rate when two or more groups issue on a compute unit (one
+// computes while the other waits on its operands or runs its epilogue); one group alone
+// keeps them this busy.
+constexpr double kOneGroupEfficiency = 0.85;
+
+std::optional<int64_t> eval_shape(const Expr& e, const std::map<std::string, int64_t>& shape) {
+  if (!e) return std::nullopt;
+  switch (e->kind) {
+    case ExprKind::IntImm: return e->int_value;
+    case ExprKind::Var: {
+      auto it = shape.find(e->name);
+      if (it == shape.end()) return std::nullopt;
+      return it->second;
+    }
+    case ExprKind::Unary: {
+      if (e->unary != UnaryOp::Neg) return std::nullopt;
+      auto x = eval_shape(e->args[0], shape);
+      return x ? fold_int_neg(*x) : std::nullopt;
+    }
+    case ExprKind::Binary: {
+      auto a = eval_shape(e->args[0], shape), b = eval_shape(e->args[1], shape);
+      if (!a || !b) return std::nullopt;
+      return fold_int_binary(e->binary, *a, *b);
+    }
+    default: return std::nullopt;
+  }
+}
+
+/// Per-block work, summed over the body with each statement weighted by its loops' trips.
+struct BlockWork {
+  double flops = 0;
+  double bytes = 0;           // between tensors and the block
+  double bytes_per_iter = 0;  // of the innermost loop that moves tensor data (max over loops)
+  int64_t stages = 1;         // of the pipelined loop that moves the most data per trip
+  double iterations = 0;      // trips of that loop, in all
+  int64_t group_threads = 0;  // of the gemms' instruction (0: none)
+  std::string instruction;
+  bool unknown_trips = false;
+  std::string error;
+};
+
+struct Walker {
+  const Kernel& k;
+  const std::map<std::string, int64_t>& shape;
+  std::map<std::string, BufferType> allocs;
+  BlockWork w;
+
+  bool is_tensor(const std::string& name) const {
+    const Param* p = k.find_param(name);
+    return p && p->is_tensor;
+  }
+
+  double tile_bytes(const TileRef& on_chip, const Stmt& s) const {
+    std::vector<int64_t> extent = stmt_attr_ints(s, "extent");
+    auto it = allocs.find(on_chip.buffer);
+    if (it == allocs.end()) return 0;
+    double n = 1;
+    if (!extent.empty()) for (int64_t e : extent) n *= double(e);
+    else n = double(it->second.elements());
+    return n * double(dtype_size(it->second.dtype));
+  }
+
+  double tensor_traffic(const Stmt& s) const {
+    bool src = is_tensor(s.tiles[0].buffer), dst = is_tensor(s.tiles[1].buffer);
+    if (src && !dst) return tile_bytes(s.tiles[1], s);
+    if (dst && !src) return tile_bytes(s.tiles[0], s);
+    return 0;
+  }
+
+  int64_t trips(const Stmt& s) {
+    auto lo = eval_shape(s.lo(), shape), hi = eval_shape(s.hi(), shape);
+    if (!lo || !hi) {
+      w.unknown_trips = true;  // bounds that read loop variables or tensors: counted once
+      return 1;
+    }
+    return std::max<int64_t>(0, *hi - *lo);
+  }
+
+  /// The bytes one pass over `b` moves (not counting nested loops' trips).
+  double walk(const Block& b, double weight) {
+    double moved = 0;
+    for (const Stmt& s : b.stmts) moved += walk_stmt(s, weight);
+    return moved;
+  }
+
+  double walk_stmt(const Stmt& s, double weight) {
+    switch (s.op) {
+      case OpKind::Alloc: allocs[s.name] = s.type; return 0;
+      case OpKind::Copy:
+      case OpKind::AtomicAdd: {
+        double bytes = tensor_traffic(s);
+        w.bytes += bytes * weight;
+        return bytes;
+      }
+      case OpKind::Gemm: {
+        Result<GemmPlan> plan = get_gemm_plan(s);
+        if (!plan.is_ok()) {
+          w.error = plan.status().message();
+          return 0;
+        }
+        w.flops += 2.0 * double(plan->Mp) * double(plan->Np) * double(plan->Kp) * weight;
+        if (w.instruction.empty() || w.instruction == "fma") {
+          w.instruction = plan->inst;
+          w.group_threads = plan->group_threads;
+        }
+        return 0;
+      }
+      case OpKind::For:
+      case OpKind::Pipelined: {
+        int64_t n = trips(s);
+        double per_iter = walk(s.body(), weight * double(n));
+        if (per_iter > w.bytes_per_iter) {
+          w.bytes_per_iter = per_iter;
+          w.stages = s.op == OpKind::Pipelined ? std::max<int64_t>(1, stmt_attr_int(s, "stages")) : 1;
+          w.iterations = weight * double(n);
+        }
+        return per_iter * double(n);
+      }
+      case OpKind::If: {
+        double moved = walk(s.blocks[0], weight);  // as if taken: an upper bound
+        return moved;
+      }
+      case OpKind::Parallel:
+      case OpKind::Fill:
+      case OpKind::Reduce:
+      case OpKind::Scan:
+      case OpKind::Map:
+      case OpKind::Store:
+      case OpKind::Barrier: return 0;
+    }
+    return 0;
+  }
+};
+
+int64_t estimate_registers(const Kernel& k) {
+  int64_t words = 0;
+  std::vector<const Block*> todo{&k.body};
+  while (!todo.empty()) {
+    const Block* b = todo.back();
+    todo.pop_back();
+    for (const Stmt& s : b->stmts) {
+      if (s.op == OpKind::Alloc && s.type.scope == Scope::Fragment) {
+        int64_t bytes = s.type.elements() * int64_t(dtype_size(s.type.dtype));
+        words += (bytes + 4 * k.threads - 1) / (4 * k.threads);
+      }
+      for (const Block& inner : s.blocks) todo.push_back(&inner);
+    }
+  }
+  return kBaseRegisters + words;
+}
+
+/// The rates the model uses for `target`, with the defaults it had to assume.
+struct Rates {
+  int64_t cus = 1;
+  double clock_hz = kDefaultClockHz;
+  double dram_bps = kDefaultMemoryGBps * 1e9;
+  std::string notes;
+};
+
+Rates target_rates(const TargetDescription& t) {
+  Rates r;
+  if (t.compute_units) r.cus = *t.compute_units;
+  else r.notes += "compute_units not described: 1 assumed; ";
+  if (t.peak.memory_gbps) r.dram_bps = *t.peak.memory_gbps * 1e9;
+  else r.notes += "no peak.memory_gbps: " + std::to_string(int(kDefaultMemoryGBps)) + " GB/s assumed; ";
+  // The clock from the best dense rate: peak = rate x CUs x clock.
+  for (const auto& [dtype, tflops] : t.peak.tflops) {
+    double best = 0;
+    for (const MatrixInstruction& m : t.matrix_instructions)
+      if (std::find(m.a_types.begin(), m.a_types.end(), dtype) != m.a_types.end()) best = std::max(best, m.rate);
+    if (best > 0) {
+      r.clock_hz = tflops * 1e12 / (best * double(r.cus));
+      return r;
+    }
+  }
+  r.notes += "no peak rate for a catalogued instruction: a " + std::to_string(kDefaultClockHz / 1e9).substr(0, 3) +
+             " GHz clock assumed; ";
+  return r;
+}
+
+double cu_flops(const TargetDescription& t, const Rates& r, const std::string& inst) {
+  const MatrixInstruction* m = inst.empty() || inst == "fma" ? nullptr : t.find_instruction(inst);
+  if (!m || m->rate <= 0) return 2 * kFmaLanesPerCu * r.clock_hz;
+  return m->rate * r.clock_hz;
+}
+
+struct Occupancy {
+  int64_t resident = 0;
+  std::string limit;
+};
+
+Occupancy occupancy(const TargetDescription& t, int64_t threads, int64_t shared, int64_t registers) {
+  int64_t per_cu_threads = t.vendor == "nvidia" || t.vendor == "amd" ? kThreadsPerCu : t.max_threads_per_block;
+  std::vector<std::pair<int64_t, const char*>> limits = {{per_cu_threads / std::max<int64_t>(1, threads), "threads"},
+                                                         {kMaxBlocksPerCu, "blocks"}};
+  if (shared > 0) limits.push_back({t.shared_memory_per_block / shared, "shared memory"});
+  int64_t regs_cu = t.registers_per_block.value_or(65536);
+  int64_t per_thread = (std::min<int64_t>(registers, t.registers_per_thread.value_or(255)) + 7) / 8 * 8;
+  limits.push_back({regs_cu / std::max<int64_t>(1, per_thread * threads), "registers"});
+  Occupancy o{INT64_MAX, ""};
+  for (const auto& [n, why] : limits)
+    if (n < o.resident) o = {n, why};
+  return o;
+}
+
+/// Time of one wave in which each busy CU holds `nb` blocks of `threads` threads.
+double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps, double spill, int64_t threads,
+               double clock_hz) {
+  double groups = w.group_threads > 0 ? nb * double(threads) / double(w.group_threads) : 2;
+  double efficiency = groups >= 2 ? 1.0 : kOneGroupEfficiency;
+  double compute = nb * w.flops / flops_cu * spill / efficiency + w.iterations * kCyclesPerIteration / clock_hz;
+  double inflight = nb * double(std::max<int64_t>(1, w.stages - 1)) * std::max(w.bytes_per_iter, 1.0);
+  double bw = std::min(l2_cu_bps, inflight / (kMemoryLatencyUs * 1e-6));
+  double memory = nb * w.bytes / bw;
+  double overlapped = std::max(compute, memory);
+  // Without a pipeline a block waits for its loads; only other resident blocks fill the gap.
+  if (w.stages < 2) overlapped += std::min(compute, memory) / nb;
+  return overlapped * 1e6;
+}
+
+CandidateEstimate estimate(const Kernel& lowered, const TargetDescription& t, const Rates& r,
+                           const std::map<std::string, int64_t>& shape, std::string* error) {
+  CandidateEstimate e;
+  e.threads = lowered.threads;
+  if (const Attr* a = find_attr(lowered.attrs, "lower.shared_bytes")) e.shared_bytes = a->value.i;
+  e.registers = estimate_registers(lowered);
+  e.blocks = 1;
+  for (const Expr& g : lowered.grid) {
+    auto n = eval_shape(g, shape);
+    if (!n) {
+      *error = "the grid does not evaluate at this shape";
+      return e;
+    }
+    e.blocks *= std::max<int64_t>(0, *n);
+  }
+  Walker walker{lowered, shape, {}, {}};
+  walker.walk(lowered.body, 1.0);
+  if (!walker.w.error.empty()) {
+    *error = walker.w.error;
+    return e;
+  }
+  const BlockWork& w = walker.w;
+  e.instruction = w.instruction.empty() ? "none" : w.instruction;
+  Occupancy o = occupancy(t, e.threads, e.shared_bytes, e.registers);
+  if (o.resident < 1) {
+    *error = "one block does not fit on a compute unit (" + o.limit + ")";
+    return e;
+  }
+  e.resident = o.resident;
+  e.resident_limit = o.limit;
+  e.flops = w.flops * double(e.blocks);
+  e.bytes = w.bytes * double(e.blocks);
+  double per_wave = double(r.cus) * double(e.resident);
+  e.waves = e.blocks == 0 ? 0 : int64_t(std::ceil(double(e.blocks) / per_wave));
+  e.wave_efficiency = e.waves == 0 ? 1 : double(e.blocks) / (double(e.waves) * per_wave);
+  double flops_cu = cu_flops(t, r, w.instruction);
+  double l2_cu = kL2OverDram * r.dram_bps / double(r.cus);
+  double spill = e.registers > t.registers_per_thread.value_or(255) ? kSpillPenalty : 1.0;
+  double full = wave_us(double(e.resident), w, flops_cu, l2_cu, spill, e.threads, r.clock_hz);
+  double last_blocks = double(e.blocks) - double(e.waves - 1) * per_wave;
+  double last = e.waves == 0 ? 0 : wave_us(std::ceil(last_blocks / double(r.cus)), w, flops_cu, l2_cu, spill, e.threads, r.clock_hz);
+  double waves_us = e.waves == 0 ? 0 : double(e.waves - 1) * full + last;
+  e.compute_us = e.flops / (flops_cu * double(r.cus)) * 1e6 * spill;
+  e.memory_us = e.bytes / (l2_cu * double(r.cus)) * 1e6;
+  double footprint = 0;
+  for (const Param& p : lowered.params) {
+    if (!p.is_tensor) continue;
+    double n = double(dtype_size(p.dtype));
+    for (const Expr& d : p.shape) n *= double(eval_shape(d, shape).value_or(1));
+    footprint += n;
+  }
+  e.dram_us = footprint / r.dram_bps * 1e6;
+  e.predicted_us = std::max(waves_us, e.dram_us) + kLaunchUs;
+  if (e.dram_us >= waves_us) e.limiter = "dram";
+  else if (e.compute_us >= e.memory_us && e.compute_us * 1.25 >= waves_us / std::max(e.wave_efficiency, 1e-9)) e.limiter = "compute";
+  else if (e.memory_us >= e.compute_us && e.memory_us * 1.25 >= waves_us / std::max(e.wave_efficiency, 1e-9)) e.limiter = "memory";
+  else e.limiter = "latency";
+  return e;
+}
+
+}  // namespace
+
+Result<Ranking> rank_candidates(std::string_view text, const std::string& file, const TargetDescription& target,
+                                const RankRequest& request) {
+  TG_ASSIGN_OR_RETURN(TuneSpace space, parse_tune_space(text, file));
+  if (space.empty()) return error(ErrorCode::InvalidArgument, file + ": the kernel has no tunables to rank");
+  std::vector<RejectedBinding> rejected;
+  TG_ASSIGN_OR_RETURN(std::vector<Binding> bindings, enumerate_bindings(space, &rejected));
+  Ranking out;
+  Rates rates = target_rates(target);
+  out.model_notes = rates.notes;
+  for (RejectedBinding& r : rejected) out.dropped.push_back({std::move(r.binding), false, std::move(r.reason), {}});
+  for (const Binding& b : bindings) {
+    Candidate c{b, false, "", {}};
+    Result<Kernel> k = parse_and_verify(text, file, &b);
+    if (!k.is_ok()) {
+      c.reason = "verifier: " + k.status().str();
+      out.dropped.push_back(std::move(c));
+      continue;
+    }
+    for (const std::string& sym : k->symbols())
+      if (!request.shape.count(sym))
+        return error(ErrorCode::InvalidArgument, "ranking needs a value for shape symbol " + sym);
+    Result<LowerResult> lowered = lower(*k, target, request.lower);
+    if (!lowered.is_ok()) {
+      c.reason = "lowering: " + lowered.status().message();
+      out.dropped.push_back(std::move(c));
+      continue;
+    }
+    std::string why;
+    c.estimate = estimate(lowered->kernel, target, rates, request.shape, &why);
+    if (!why.empty()) {
+      c.reason = "model: " + why;
+      out.dropped.push_back(std::move(c));
+      continue;
+    }
+    c.legal = true;
+    out.legal.push_back(std::move(c));
+  }
+  std::stable_sort(out.legal.begin(), out.legal.end(), [](const Candidate& a, const Candidate& b) {
+    return a.estimate.predicted_us < b.estimate.predicted_us;
+  });
+  return out;
+}
+
+std::string ranking_table(const Ranking& r, size_t legal_shown, size_t dropped_shown) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%4s  %-36s %10s %8s %7s %6s %5s %6s  %s\n", "rank", "candidate", "predicted", "limiter",
+                "blocks", "res/CU", "waves", "wave%", "instruction");
+  out += line;
+  for (size_t i = 0; i < r.legal.size() && i < legal_shown; ++i) {
+    const CandidateEstimate& e = r.legal[i].estimate;
+    std::snprintf(line, sizeof line, "%4zu  %-36s %8.1fus %8s %7lld %6lld %5lld %5.0f%%  %s (%s-limited)\n", i + 1,
+                  binding_text(r.legal[i].binding).c_str(), e.predicted_us, e.limiter.c_str(), (long long)e.blocks,
+                  (long long)e.resident, (long long)e.waves, 100 * e.wave_efficiency, e.instruction.c_str(),
+                  e.resident_limit.c_str());
+    out += line;
+  }
+  if (r.legal.size() > legal_shown) out += "      ... " + std::to_string(r.legal.size() - legal_shown) + " more legal\n";
+  if (!r.dropped.empty()) out += "dropped " + std::to_string(r.dropped.size()) + ":\n";
+  for (size_t i = 0; i < r.dropped.size() && i < dropped_shown; ++i)
+    out += "      " + binding_text(r.dropped[i].binding) + ": " + r.dropped[i].reason + "\n";
+  if (r.dropped.size() > dropped_shown) out += "      ... " + std::to_string(r.dropped.size() - dropped_shown) + " more dropped\n";
+  if (!r.model_notes.empty()) out += "model: " + r.model_notes + "\n";
+  return out;
+}
+
+}  // namespace tegula::ir
