@@ -313,7 +313,9 @@ Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map
   v.bytes = std::move(b.bytes);
   v.binding = std::move(choice.binding);
   v.chosen_by = std::move(choice.chosen_by);
-  v.signature = plugin::launch_signature(b.facts.header);
+  // The signature points at the header for the grid: both live in the map's node.
+  v.header = std::move(b.facts.header);
+  v.signature = plugin::launch_signature(*v.header);
   return &v;
 }
 

@@ -74,6 +74,7 @@ struct tegula_kernel {
     /// depend on the binding); empty for other kernels, which use the kernel's.
     tegula::ir::Binding binding;
     std::string chosen_by;
+    std::optional<tegula::ir::Kernel> header;  ///< what `signature` reads the grid from
     std::optional<tegula::plugin::LaunchSignature> signature;
     std::optional<std::string> description_binding;  ///< binding_text(binding), for the C API
   };

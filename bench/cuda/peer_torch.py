@@ -82,6 +82,26 @@ def mla_decode(dev, b=64, h=128, length=4096, d=576, dv=512):
     del q, kv, copy
 
 
+# The GEMM shapes of the auto-scheduling issue (M, N, K): square, LLM projections (hidden 8192,
+# MLP 28672), decode (M = 16) and an odd one. bench/h200/run_all.sh's tunebench step tunes
+# examples/gemm/gemm_tuned_*.tile on each and reads these beside it.
+GEMM_SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4096, 1024, 8192), (4096, 8192, 8192), (4096, 28672, 8192),
+               (4096, 8192, 28672), (8192, 1024, 8192), (8192, 28672, 8192), (8192, 8192, 28672), (8192, 8192, 16384),
+               (1000, 1000, 999), (256, 8192, 8192), (16, 8192, 8192))
+
+
+def gemm_shapes(dev, dtypes):
+    """torch.matmul (cuBLAS) at each shape, C[M, N] = A[M, K] B[K, N] with row-major operands."""
+    for m, n, k in GEMM_SHAPES:
+        for name in dtypes:
+            dt = torch.bfloat16 if name == "bf16" else torch.float16
+            a = (torch.rand(m, k, device=dev) * 2 - 1).to(dt)
+            b = (torch.rand(k, n, device=dev) * 2 - 1).to(dt)
+            ms = median_ms(lambda: torch.matmul(a, b), 5, 20)
+            print(json.dumps({"peer": "cublas", "bench": "gemm_shape", "dtype": name, "m": m, "n": n, "k": k, "ms": round(ms, 4),
+                              "tflops": round(2 * m * n * k / ms / 1e9, 1)}), flush=True)
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else "all"
     dev = torch.device("cuda")
@@ -90,6 +110,9 @@ def main():
     print(json.dumps({"peer": "device", "name": torch.cuda.get_device_name(0), "torch": torch.__version__}))
     if only == "mla":
         mla_decode(dev)
+        return
+    if only.startswith("gemmshapes"):  # not in "all": run_all.sh's tunebench step ("gemmshapes:bf16,f16")
+        gemm_shapes(dev, only.split(":")[1].split(",") if ":" in only else ["bf16"])
         return
     if only == "attention":  # not in "all": run_all.sh's attnbench step
         attention(dev)

@@ -100,6 +100,8 @@ for step in "$@"; do
       timeout 260 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
     attnbench)  # attention alone beside SDPA (cuDNN and flash backends), into $OUT/attention
       mkdir -p "$OUT/attention" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/attention" attention ;;
+    tunebench)  # issue 18: examples/gemm/gemm_tuned_<dt>.tile tuned per shape (tegula tune) beside cuBLAS, into tune.log
+      bash bench/h200/tune_shapes.sh "$BUILD" "$OUT" "${TUNE_DTYPES:-bf16}" ;;
     ncu)  # profile one benchmark group (NCU_BENCH: gemm, fp8, softmax, norm, int4, attention): the 11th launch of each kernel named in NCU_KERNELS
       : > "$OUT/ncu.log"
       for k in ${NCU_KERNELS:-tg_rmsnorm_h200 tg_layernorm_h200}; do

@@ -64,6 +64,7 @@ struct BlockWork {
   int64_t stages = 1;         // of the pipelined loop that moves the most data per trip
   double iterations = 0;      // trips of that loop, in all
   int64_t group_threads = 0;  // of the gemms' instruction (0: none)
+  int64_t buffered_stages = 1;  // the most copies lowering gave a shared buffer (layout.stages)
   std::string instruction;
   bool unknown_trips = false;
   std::string error;
@@ -115,7 +116,12 @@ struct Walker {
 
   double walk_stmt(const Stmt& s, double weight) {
     switch (s.op) {
-      case OpKind::Alloc: allocs[s.name] = s.type; return 0;
+      case OpKind::Alloc: {
+        allocs[s.name] = s.type;
+        if (const Attr* a = find_attr(s.attrs, "layout.stages"); a && a->value.kind == AttrValue::Kind::Int)
+          w.buffered_stages = std::max(w.buffered_stages, a->value.i);
+        return 0;
+      }
       case OpKind::Copy:
       case OpKind::AtomicAdd: {
         double bytes = tensor_traffic(s);
@@ -269,7 +275,17 @@ CandidateEstimate estimate(const Kernel& lowered, const TargetDescription& t, co
     *error = walker.w.error;
     return e;
   }
-  const BlockWork& w = walker.w;
+  BlockWork& w = walker.w;
+  // A block without a loop over its data issues all its loads at once.
+  if (w.bytes_per_iter == 0) {
+    w.bytes_per_iter = w.bytes;
+    w.iterations = 1;
+    w.stages = 2;
+  } else if (w.stages >= 2) {
+    // What lowering kept of the pipeline: as many stages as it gave the shared buffers (it
+    // drops stages that do not fit, and registers stage on some targets).
+    w.stages = std::min(w.stages, std::max<int64_t>(w.buffered_stages, 2));
+  }
   e.instruction = w.instruction.empty() ? "none" : w.instruction;
   Occupancy o = occupancy(t, e.threads, e.shared_bytes, e.registers);
   if (o.resident < 1) {

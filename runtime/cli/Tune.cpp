@@ -17,6 +17,8 @@
 #include <future>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/Files.h"
 #include "runtime/cli/Cli.h"
 #include "runtime/cli/RunData.h"
@@ -64,7 +66,10 @@ Status parse_tune_args(const std::vector<std::string>& args, TuneArgs& out) {
   return Status::ok();
 }
 
+/// A progress bar on stderr, only for a person watching (a terminal): logs stay clean.
 void progress(const char* what, size_t done, size_t total) {
+  static const bool tty = isatty(2) != 0;
+  if (!tty) return;
   constexpr size_t kWidth = 30;
   size_t filled = total ? done * kWidth / total : kWidth;
   std::fprintf(stderr, "\r%-9s [%s%s] %zu/%zu", what, std::string(filled, '#').c_str(),
