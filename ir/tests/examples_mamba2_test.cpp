@@ -28,10 +28,17 @@ struct Launch {
   examples::LaunchData data;
 };
 
-Result<Launch> prepare(const std::string& text, const std::string& bindings, uint64_t seed) {
+/// A launch's random inputs; with `decaying`, the log-decays A (every kernel's second
+/// parameter) are made negative, in [-0.5, -0.001), as a trained Mamba-2's dt * A are: uniform
+/// [-1, 1) values let the state grow by up to e^64 a chunk, which loosens the bounds (they
+/// scale with the terms) where decaying states keep them tight.
+Result<Launch> prepare(const std::string& text, const std::string& bindings, uint64_t seed, bool decaying = false) {
   TG_ASSIGN_OR_RETURN(Kernel k, parse_and_verify(text, "example"));
   TG_ASSIGN_OR_RETURN(auto b, examples::parse_bindings(bindings));
   TG_ASSIGN_OR_RETURN(examples::LaunchData data, examples::make_launch_data(k, b, seed));
+  examples::HostTensor& a = data.tensors[1];
+  if (decaying && a.dtype == DType::F32)
+    for (int64_t i = 0; i < a.numel(); ++i) store_element(DType::F32, -0.001 - 0.2495 * (a.at(i) + 1), a.bytes.data() + 4 * i);
   return Launch{std::move(k), std::move(data)};
 }
 
@@ -40,8 +47,9 @@ Status run(Launch& l) {
   return interpret(l.kernel, args);
 }
 
-Result<examples::CheckResult> run_and_check(const std::string& text, const std::string& bindings, uint64_t seed) {
-  TG_ASSIGN_OR_RETURN(Launch l, prepare(text, bindings, seed));
+Result<examples::CheckResult> run_and_check(const std::string& text, const std::string& bindings, uint64_t seed,
+                                            bool decaying = false) {
+  TG_ASSIGN_OR_RETURN(Launch l, prepare(text, bindings, seed, decaying));
   TG_RETURN_IF_ERROR(run(l));
   return examples::check_outputs(l.kernel, l.data);
 }
@@ -60,8 +68,9 @@ const Shape kShapes[] = {{1, 1, 1, 1}, {1, 2, 1, 7}, {2, 1, 1, 64}, {1, 4, 2, 13
 /// The three kernels in order on mamba2_ssd.tile's inputs, whose sequential direct
 /// computation then checks the chain's Y and final state.
 Result<examples::CheckResult> chain(const std::string& state_text, const std::string& passing_text,
-                                    const std::string& scan_text, const Shape& s, uint64_t seed) {
-  TG_ASSIGN_OR_RETURN(Launch whole, prepare(mamba2_file("mamba2_ssd.tile"), s.with_groups(), seed));
+                                    const std::string& scan_text, const Shape& s, uint64_t seed,
+                                    bool decaying = false) {
+  TG_ASSIGN_OR_RETURN(Launch whole, prepare(mamba2_file("mamba2_ssd.tile"), s.with_groups(), seed, decaying));
   TG_ASSIGN_OR_RETURN(Launch state, prepare(state_text, s.with_groups() + s.states(), seed));
   for (size_t i : {0, 1, 2}) state.data.tensors[i] = whole.data.tensors[i];  // X, A, Bm
   TG_RETURN_IF_ERROR(run(state));
@@ -78,9 +87,9 @@ Result<examples::CheckResult> chain(const std::string& state_text, const std::st
   return examples::check_outputs(whole.kernel, whole.data);
 }
 
-Result<examples::CheckResult> chain(const Shape& s, uint64_t seed) {
+Result<examples::CheckResult> chain(const Shape& s, uint64_t seed, bool decaying) {
   return chain(mamba2_file("mamba2_chunk_state.tile"), mamba2_file("mamba2_state_passing.tile"),
-               mamba2_file("mamba2_chunk_scan.tile"), s, seed);
+               mamba2_file("mamba2_chunk_scan.tile"), s, seed, decaying);
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -99,28 +108,32 @@ TEST_CASE("each Mamba-2 kernel matches its step of the chunked algorithm") {
         {"mamba2_state_passing.tile", s.heads() + s.states()},
         {"mamba2_chunk_scan.tile", s.with_groups() + s.states()},
     };
-    for (const auto& [file, bindings] : runs) {
-      CAPTURE(file);
-      auto r = run_and_check(mamba2_file(file), bindings, 1);
-      REQUIRE_MESSAGE(r.is_ok(), r.status().str());
-      INFO(examples::format_check(*r));
-      CHECK(r->passed);
-    }
+    for (const auto& [file, bindings] : runs)
+      for (bool decaying : {false, true}) {
+        CAPTURE(file);
+        CAPTURE(decaying);
+        auto r = run_and_check(mamba2_file(file), bindings, 1, decaying);
+        REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+        INFO(examples::format_check(*r));
+        CHECK(r->passed);
+      }
   }
 }
 
 TEST_CASE("the fused Mamba-2 kernel and the three-kernel chain equal the sequential recurrence") {
-  for (const Shape& s : kShapes) {
-    CAPTURE(s.with_groups());
-    auto fused = run_and_check(mamba2_file("mamba2_ssd.tile"), s.with_groups(), 2);
-    REQUIRE_MESSAGE(fused.is_ok(), fused.status().str());
-    INFO(examples::format_check(*fused));
-    CHECK(fused->passed);
-    auto chained = chain(s, 3);
-    REQUIRE_MESSAGE(chained.is_ok(), chained.status().str());
-    INFO(examples::format_check(*chained));
-    CHECK(chained->passed);
-  }
+  for (const Shape& s : kShapes)
+    for (bool decaying : {false, true}) {
+      CAPTURE(s.with_groups());
+      CAPTURE(decaying);
+      auto fused = run_and_check(mamba2_file("mamba2_ssd.tile"), s.with_groups(), 2, decaying);
+      REQUIRE_MESSAGE(fused.is_ok(), fused.status().str());
+      INFO(examples::format_check(*fused));
+      CHECK(fused->passed);
+      auto chained = chain(s, 3, decaying);
+      REQUIRE_MESSAGE(chained.is_ok(), chained.status().str());
+      INFO(examples::format_check(*chained));
+      CHECK(chained->passed);
+    }
 }
 
 TEST_CASE("the Mamba-2 checks catch a broken causal mask, an unpassed or undecayed state and a missing decay") {
