@@ -23,6 +23,10 @@
 ///              causal; spot-checked in float64
 ///   mla        MLA decode (examples/mla) at batch 64, 128 heads, L = 4096: KV-cache bytes read
 ///              per second against a device-to-device copy (bench/cuda/BenchMla.cpp)
+///   mamba2     Mamba-2's chunked scan (examples/mamba2) at batch 4, sequence 4096, 32 heads, head
+///              dim 64, state 128, chunks of 64: the three-kernel chain and the fused kernel in
+///              TFLOP/s and GB/s, spot-checked against the sequential recurrence in float64
+///              (bench/cuda/BenchMamba2.cpp; not in "all": run_all.sh's mamba2bench step)
 ///   compile    cold compile (lowering + code generation + NVRTC) and warm-cache load of each
 ///              kernel through the public runtime API
 ///   launch     host time per launch through tegula_launch, and through a bare cuLaunchKernel
@@ -42,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cuda/BenchMamba2.h"
 #include "bench/cuda/BenchMla.h"
 #include "core/DType.h"
 #include "core/Files.h"
@@ -661,6 +666,10 @@ int main(int argc, char** argv) {
   std::string only = argc > 1 ? argv[1] : "all";
   if (only == "mla") {
     tegula::bench::bench_mla();
+    return 0;
+  }
+  if (only == "mamba2") {
+    tegula::bench::bench_mamba2();
     return 0;
   }
   Api a = open_plugin(std::string(TEGULA_BINARY_DIR) + "/lib/libtegula_cuda.so");

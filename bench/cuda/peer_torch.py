@@ -6,7 +6,8 @@ rows, torch.matmul on f16 with the dequantised int4 weight (the W4A16 peer: cuBL
 and 16, GEMM at m = 4096, n = k = 8192), torch.nn.functional.rms_norm and layer_norm on f16 8192 x 8192 rows (weights, and
 bias for layer_norm), torch.nn.functional.scaled_dot_product_attention with its cuDNN and
 flash backends (bf16, [B, H, S, D], non-causal and causal), and a device-to-device copy of the
-same bytes. The first argument picks a subset like tegula_bench_cuda's (all, or attention alone).
+same bytes. The first argument picks a subset like tegula_bench_cuda's (all, or attention, mla or
+mamba2 alone: Mamba-2's reference chunked scan, ssd_minimal, with bf16 operands).
 Median of many runs timed with CUDA events
 bias for layer_norm), MLA decode in plain PyTorch (the absorbed form: bmm, softmax, bmm; bf16) at batch 64,
 128 heads, L = 4096, and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
@@ -102,6 +103,69 @@ def gemm_shapes(dev, dtypes):
                               "tflops": round(2 * m * n * k / ms / 1e9, 1)}), flush=True)
 
 
+def mamba2(dev, b=4, length=4096, h=32, p=64, n=128, chunk=64):
+    """The Mamba-2 peer (tegula_bench_cuda mamba2): the reference chunked algorithm of the paper
+    ("ssd_minimal", Dao & Gu 2024) in plain PyTorch on its own [b, l, h, p] layout, one group of
+    B and C (expanded to the heads, as ssd_minimal takes them), with the kernels' precisions:
+    bf16 operands for the einsums (float32 accumulation inside cuBLAS), the decay matrix and
+    states in float32, rounded to bf16 where the kernels round them. FLOPs and bytes are counted
+    as tegula_bench_cuda counts its own. Beside it mamba_ssm's Triton kernel
+    (mamba_chunk_scan_combined, the same algorithm fused), when the machine has mamba_ssm."""
+    bf16 = torch.bfloat16
+    x = (torch.rand(b, length, h, p, device=dev) * 2 - 1).to(bf16)
+    da = -(torch.rand(b, length, h, device=dev) * 0.499 + 0.001)  # dt * A: negative log-decays
+    bg = (torch.rand(b, length, 1, n, device=dev) * 2 - 1).to(bf16)
+    cg = (torch.rand(b, length, 1, n, device=dev) * 2 - 1).to(bf16)
+    c_count = length // chunk
+
+    def segsum(a):  # a [..., T] -> [..., T, T]: sum of a over (j, i] below the diagonal, -inf above
+        t = a.size(-1)
+        a = a[..., None].expand(*a.shape, t)
+        a = a.masked_fill(~torch.tril(torch.ones(t, t, device=dev, dtype=torch.bool), diagonal=-1), 0)
+        s = torch.cumsum(a, dim=-2)
+        return s.masked_fill(~torch.tril(torch.ones(t, t, device=dev, dtype=torch.bool), diagonal=0), -torch.inf)
+
+    def run():
+        xc = x.view(b, c_count, chunk, h, p)
+        bc = bg.expand(b, length, h, n).reshape(b, c_count, chunk, h, n)
+        cc = cg.expand(b, length, h, n).reshape(b, c_count, chunk, h, n)
+        a = da.view(b, c_count, chunk, h).permute(0, 3, 1, 2)  # b h c l
+        a_cumsum = torch.cumsum(a, dim=-1)
+        lmat = torch.exp(segsum(a))  # b h c l s
+        cb = torch.einsum("bclhn,bcshn->bhcls", cc, bc)
+        y_diag = torch.einsum("bhcls,bcshp->bclhp", (cb.float() * lmat).to(bf16), xc)
+        decay_states = torch.exp(a_cumsum[:, :, :, -1:] - a_cumsum)  # b h c l
+        bd = (bc.float() * decay_states.permute(0, 2, 3, 1)[..., None]).to(bf16)
+        states = torch.einsum("bclhn,bclhp->bchpn", bd, xc).float()
+        states = torch.cat([torch.zeros_like(states[:, :1]), states], dim=1)
+        decay_chunk = torch.exp(segsum(torch.nn.functional.pad(a_cumsum[:, :, :, -1], (1, 0))))
+        new_states = torch.einsum("bhzc,bchpn->bzhpn", decay_chunk, states)
+        prev = new_states[:, :-1]
+        y_off = torch.einsum("bclhn,bchpn->bclhp", cc, prev.to(bf16)).float() * torch.exp(a_cumsum).permute(0, 2, 3, 1)[..., None]
+        return (y_diag.float() + y_off).to(bf16).view(b, length, h, p), new_states[:, -1]
+
+    flops = 2.0 * b * h * c_count * chunk * (chunk * n + chunk * p + 2 * n * p)
+    nbytes = 2 * x.numel() * 2 + da.numel() * 4 + bg.numel() * 2 + cg.numel() * 2
+    ms = median_ms(run, 3, 20)
+    print(json.dumps({"peer": "torch_ssd_minimal", "b": b, "l": length, "h": h, "p": p, "n": n, "chunk": chunk,
+                      "ms": round(ms, 4), "tflops": round(flops / (ms * 1e-3) / 1e12, 1),
+                      "gbps": round(nbytes / (ms * 1e-3) / 1e9)}))
+    sys.stdout.flush()
+    try:
+        from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+    except ImportError as e:
+        print(json.dumps({"peer": "mamba_ssm_chunk_scan_combined", "error": "not installed: " + str(e)[:120]}))
+        return
+    # dt * A with A = -1 per head: dt is the decay's magnitude (no softplus).
+    a_head = -torch.ones(h, device=dev)
+    fn = lambda: mamba_chunk_scan_combined(x, (-da).contiguous(), a_head, bg, cg, chunk_size=chunk)
+    ms = median_ms(fn, 3, 20)
+    print(json.dumps({"peer": "mamba_ssm_chunk_scan_combined", "b": b, "l": length, "h": h, "p": p, "n": n, "chunk": chunk,
+                      "ms": round(ms, 4), "tflops": round(flops / (ms * 1e-3) / 1e12, 1),
+                      "gbps": round(nbytes / (ms * 1e-3) / 1e9)}))
+    sys.stdout.flush()
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else "all"
     dev = torch.device("cuda")
@@ -113,6 +177,9 @@ def main():
         return
     if only.startswith("gemmshapes"):  # not in "all": run_all.sh's tunebench step ("gemmshapes:bf16,f16")
         gemm_shapes(dev, only.split(":")[1].split(",") if ":" in only else ["bf16"])
+        return
+    if only == "mamba2":  # not in "all": run_all.sh's mamba2bench step
+        mamba2(dev)
         return
     if only == "attention":  # not in "all": run_all.sh's attnbench step
         attention(dev)

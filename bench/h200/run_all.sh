@@ -11,6 +11,8 @@
 # run.log.)
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 # (attnbench: FlashAttention beside SDPA's cuDNN and flash backends, into $OUT/attention.)
+# (mamba2bench: Mamba-2's chunked scan beside PyTorch's ssd_minimal (and mamba_ssm's Triton
+# kernel where installed), into $OUT/mamba2.)
 #
 # Side by side with an earlier tree (the figures a change must not make worse): export a
 # commit with `git archive --prefix=baseline/ COMMIT | tar -x -C .device`, carry
@@ -102,6 +104,8 @@ for step in "$@"; do
       mkdir -p "$OUT/attention" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/attention" attention ;;
     tunebench)  # issue 18: examples/gemm/gemm_tuned_<dt>.tile tuned per shape (tegula tune) beside cuBLAS, into tune.log
       bash bench/h200/tune_shapes.sh "$BUILD" "$OUT" "${TUNE_DTYPES:-bf16}" ;;
+    mamba2bench)  # examples/mamba2 (three-kernel chain and fused) beside ssd_minimal in PyTorch, into $OUT/mamba2
+      mkdir -p "$OUT/mamba2" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/mamba2" mamba2 ;;
     ncu)  # profile one benchmark group (NCU_BENCH: gemm, fp8, softmax, norm, int4, attention): the 11th launch of each kernel named in NCU_KERNELS
       : > "$OUT/ncu.log"
       for k in ${NCU_KERNELS:-tg_rmsnorm_h200 tg_layernorm_h200}; do

@@ -18,6 +18,12 @@
 /// random block table and random lengths (empty sequences included). A workload that the
 /// device's lowering refuses (the 144 KiB of shared memory the MLA kernels take, which a
 /// small device lacks) is NotSupported there with the lowering's reason.
+/// Mamba-2's chunked scan (examples/mamba2: chunk states, state passing, chunk scan, and the
+/// fused kernel) runs in bf16 as written (states f32) at L = 1, 7 (a partial chunk) and 130
+/// (chunks and a tail) between them, with two heads sharing one group of B and C. Its log-decays A are signed
+/// zeros (every decay exactly 1): the suite's bound runs the kernel on |inputs|, and exp(|A|)
+/// would inflate it by up to e^(2 sum |A|) over a chunk, a bound that catches nothing; the
+/// decays themselves are checked against float64 by ir/tests/examples_mamba2_test.cpp.
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -189,6 +195,40 @@ std::vector<Workload> mla_workloads() {
            {bf16}}};
 }
 
+// Mamba-2: (C B^T) o L, B scaled by its decay and the state entering a chunk are rounded to
+// bf16 for their gemms (the oracle rounds them too): one bf16 rounding per term, as attention's
+// P. State passing is f32 adds, one a chunk.
+int64_t mamba2_depth(const std::vector<std::pair<std::string, int64_t>>&) { return 1; }
+int64_t passing_depth(const std::vector<std::pair<std::string, int64_t>>& s) { return (symbol(s, "L") + 63) / 64 + 1; }
+
+/// The Mamba-2 rows (examples/mamba2), as written.
+std::vector<Workload> mamba2_workloads() {
+  using Shapes = std::vector<std::pair<std::string, std::vector<std::pair<std::string, int64_t>>>>;
+  auto shape = [](int64_t l, bool groups, bool states) {
+    std::vector<std::pair<std::string, int64_t>> s = {{"B", 1}, {"H", 2}, {"L", l}};
+    if (groups) s.push_back({"G", 1});
+    if (states) s.push_back({"CN", (l + 63) / 64 * 128});
+    return s;
+  };
+  // Few rows: each is a compile on the CPU device (CI time). L = 7 is one partial chunk; 130 is
+  // two chunks and a tail; the tests (ir/tests/examples_mamba2_test.cpp) run more shapes.
+  const Shapes state = {{"seq7", shape(7, true, true)}};
+  const Shapes passing = {{"seq130", shape(130, false, true)}};
+  const Shapes scan = {{"seq130", shape(130, true, true)}};
+  const Shapes fused = {{"seq1", shape(1, true, false)}, {"seq130", shape(130, true, false)}};
+  const Role in = Role::Input, out = Role::Output;
+  const Values r = Values::Random, zeros = Values::SignedZeros;
+  const DType bf16 = DType::BF16;
+  return {{"mamba2/mamba2_chunk_state", "workload mamba2 chunk state", {in, in, in, out}, {bf16}, true, {}, state,
+           mamba2_depth, {r, zeros, r}, {}, bf16, bf16},
+          {"mamba2/mamba2_state_passing", "workload mamba2 state passing", {in, in, out, out}, {DType::F32}, true, {},
+           passing, passing_depth, {r, zeros}},
+          {"mamba2/mamba2_chunk_scan", "workload mamba2 chunk scan", {in, in, in, in, in, out}, {bf16}, true, {}, scan,
+           mamba2_depth, {r, zeros, r, r, r}, {}, bf16, bf16},
+          {"mamba2/mamba2_ssd", "workload mamba2 ssd fused", {in, in, in, in, out, out}, {bf16}, true, {}, fused,
+           mamba2_depth, {r, zeros, r, r}, {}, bf16, bf16}};
+}
+
 }  // namespace
 
 void add_workload_cases(Generator& g) {
@@ -233,6 +273,7 @@ void add_workload_cases(Generator& g) {
   };
   std::vector<Workload> rows(std::begin(workloads), std::end(workloads));
   for (Workload& w : mla_workloads()) rows.push_back(std::move(w));
+  for (Workload& w : mamba2_workloads()) rows.push_back(std::move(w));
   for (const Workload& w : rows) {
     std::string text = example(w.file);
     std::string base = w.file;

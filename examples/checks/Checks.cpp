@@ -1,5 +1,7 @@
 #include "examples/checks/Checks.h"
 
+#include "examples/checks/Direct.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -118,17 +120,14 @@ std::vector<ir::Arg> interpreter_args(const ir::Kernel& k, LaunchData& data) {
 // kernel writes (in parameter order), the expected values and a per-element magnitude that
 // scales the tolerance (for sums: the sum of absolute terms).
 
-struct Expected {
-  std::vector<double> value;
-  std::vector<double> magnitude;
-};
-
-/// The decoded tensor parameters, and every parameter's scalar value (0 for tensors), in
-/// parameter order.
-using Scalars = std::vector<double>;
+// (Expected and Scalars: examples/checks/Direct.h, shared with the per-family files.)
+using detail::Expected;
+using detail::Scalars;
+using detail::unit_roundoff;
+using detail::want_shape;
 using DirectFn = std::function<Result<std::vector<Expected>>(const std::vector<const HostTensor*>&, const Scalars&)>;
 
-static Status want_shape(bool ok, const std::string& what) {
+Status detail::want_shape(bool ok, const std::string& what) {
   if (ok) return Status::ok();
   return error(ErrorCode::InvalidArgument, "the tensors do not have the shapes " + what + " expects");
 }
@@ -272,8 +271,6 @@ static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTens
   }
   return std::vector<Expected>{std::move(e)};
 }
-
-static double unit_roundoff(DType t);
 
 /// One head of MLA decode (examples/mla) over keys [j0, j1): s_j = scale * q . key(j) over D
 /// columns, o = softmax(s) key(j)[0:DV], and the natural log-sum-exp; an empty range gives
@@ -529,8 +526,6 @@ static Result<std::vector<Expected>> int4_matmul_f16w(const std::vector<const Ho
   return int4_matmul_of(t, false, true);
 }
 
-static double unit_roundoff(DType t);
-
 /// O = softmax(scale * Q K^T [+ causal mask]) V and L = the natural log-sum-exp per query row,
 /// for Q, K, V, O [B, H, S, D], L [B, H, S, 1] and the scalar scale after L. The kernel rounds
 /// P to its operand dtype before the second gemm (as every FlashAttention does), so each
@@ -608,7 +603,11 @@ static const std::vector<DirectComputation>& computations() {
                                                       {"int4_zp_matmul", int4_zp_matmul},
                                                       {"int4_matmul_f16w", int4_matmul_f16w},
                                                       {"attention", attention},
-                                                      {"attention_causal", attention_causal}};
+                                                      {"attention_causal", attention_causal},
+                                                      {"mamba2_chunk_state", detail::mamba2_chunk_state},
+                                                      {"mamba2_state_passing", detail::mamba2_state_passing},
+                                                      {"mamba2_chunk_scan", detail::mamba2_chunk_scan},
+                                                      {"mamba2_ssd", detail::mamba2_ssd}};
   return list;
 }
 
@@ -629,7 +628,7 @@ static std::string reference_name(const ir::Kernel& k) {
 bool has_direct_computation(const ir::Kernel& k) { return !reference_name(k).empty(); }
 
 /// Unit roundoff of a dtype: half the distance from 1 to the next value.
-static double unit_roundoff(DType t) {
+double detail::unit_roundoff(DType t) {
   switch (t) {
     case DType::F64: return 0x1p-53;
     case DType::F32: return 0x1p-24;

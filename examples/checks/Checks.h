@@ -11,6 +11,12 @@
 /// mla_combine (the combine on its own inputs). `tegula run` runs one kernel, so the split
 /// pair is checked against mla_decode by running both kernels on the interpreter and handing
 /// the combine's outputs to mla_decode's check (ir/tests/examples_mla_test.cpp).
+///
+/// Mamba-2's chunked scan (examples/mamba2) has one per kernel (mamba2_chunk_state,
+/// mamba2_state_passing, mamba2_chunk_scan: each step of the chunked algorithm on its own
+/// inputs) and mamba2_ssd, the sequential recurrence h_t = exp(A_t) h_{t-1} + B_t x_t^T,
+/// y_t = C_t h_t that the fused kernel and the three-kernel chain (ir/tests/examples_mamba2_test.cpp)
+/// must equal.
 #pragma once
 
 #include <cstdint>
