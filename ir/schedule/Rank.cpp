@@ -18,7 +18,7 @@ namespace {
 constexpr double kDefaultClockHz = 1.5e9;        // no peak rate to derive the clock from
 constexpr double kDefaultMemoryGBps = 100;       // no peak.memory_gbps (a host CPU's order)
 constexpr double kL2OverDram = 2.5;              // L2 bandwidth over DRAM bandwidth (H100/H200: ~2.5x)
-constexpr double kMemoryLatencyUs = 0.8;         // a tensor load's latency under load, through L2
+constexpr double kMemoryLatencyUs = 1.2;         // a tensor load's latency under load (H200, calibrated: bench/results)
 constexpr double kFmaLanesPerCu = 128;           // FP32 FMA lanes per compute unit (NVIDIA SM, AMD CU x2)
 constexpr int64_t kThreadsPerCu = 2048;          // resident threads per CU (NVIDIA since Volta, AMD CDNA)
 constexpr int64_t kMaxBlocksPerCu = 32;
@@ -56,8 +56,28 @@ std::optional<int64_t> eval_shape(const Expr& e, const std::map<std::string, int
   }
 }
 
+/// One tensor a block reads or writes by copies: its bytes per block, which block indices
+/// its offsets name (blocks that agree on those read the same tiles, which L2 then holds),
+/// and the tensor's size.
+struct Stream {
+  std::string tensor;
+  bool reads = true;
+  double bytes_per_block = 0;
+  bool uses[3] = {false, false, false};  // bx, by, bz
+};
+
+/// Whether `e` names the block index `name`.
+bool names_var(const Expr& e, const char* name) {
+  if (!e) return false;
+  if (e->kind == ExprKind::Var && e->name == name) return true;
+  for (const Expr& a : e->args)
+    if (names_var(a, name)) return true;
+  return false;
+}
+
 /// Per-block work, summed over the body with each statement weighted by its loops' trips.
 struct BlockWork {
+  std::vector<Stream> streams;
   double flops = 0;
   double bytes = 0;           // between tensors and the block
   double bytes_per_iter = 0;  // of the innermost loop that moves tensor data (max over loops)
@@ -98,6 +118,24 @@ struct Walker {
     return 0;
   }
 
+  void add_stream(const Stmt& s, double bytes) {
+    bool reads = is_tensor(s.tiles[0].buffer);
+    const TileRef& side = reads ? s.tiles[0] : s.tiles[1];
+    Stream st;
+    st.tensor = side.buffer;
+    st.reads = reads;
+    for (int i = 0; i < 3; ++i)
+      for (const Expr& o : side.offsets) st.uses[i] = st.uses[i] || names_var(o, kBlockIndexNames[i]);
+    for (Stream& x : w.streams) {
+      if (x.tensor == st.tensor && x.reads == st.reads && std::equal(x.uses, x.uses + 3, st.uses)) {
+        x.bytes_per_block += bytes;
+        return;
+      }
+    }
+    st.bytes_per_block = bytes;
+    w.streams.push_back(st);
+  }
+
   int64_t trips(const Stmt& s) {
     auto lo = eval_shape(s.lo(), shape), hi = eval_shape(s.hi(), shape);
     if (!lo || !hi) {
@@ -126,6 +164,7 @@ struct Walker {
       case OpKind::AtomicAdd: {
         double bytes = tensor_traffic(s);
         w.bytes += bytes * weight;
+        if (bytes > 0) add_stream(s, bytes * weight);
         return bytes;
       }
       case OpKind::Gemm: {
@@ -245,6 +284,13 @@ double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps,
   double groups = w.group_threads > 0 ? nb * double(threads) / double(w.group_threads) : 2;
   double efficiency = groups >= 2 ? 1.0 : kOneGroupEfficiency;
   double compute = nb * w.flops / flops_cu * spill / efficiency + w.iterations * kCyclesPerIteration / clock_hz;
+  // A pipeline hides a load's latency behind the S - 1 iterations issued ahead of it; what
+  // those iterations' compute does not cover waits, on every trip.
+  if (w.iterations > 0 && w.flops > 0) {
+    double per_iter = compute / w.iterations;
+    double hidden = double(std::max<int64_t>(1, w.stages - 1)) * per_iter;
+    compute += w.iterations * std::max(0.0, kMemoryLatencyUs * 1e-6 - hidden);
+  }
   double inflight = nb * double(std::max<int64_t>(1, w.stages - 1)) * std::max(w.bytes_per_iter, 1.0);
   double bw = std::min(l2_cu_bps, inflight / (kMemoryLatencyUs * 1e-6));
   double memory = nb * w.bytes / bw;
@@ -252,6 +298,50 @@ double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps,
   // Without a pipeline a block waits for its loads; only other resident blocks fill the gap.
   if (w.stages < 2) overlapped += std::min(compute, memory) / nb;
   return overlapped * 1e6;
+}
+
+double tensor_bytes(const Kernel& k, const std::string& name, const std::map<std::string, int64_t>& shape) {
+  const Param* p = k.find_param(name);
+  if (!p) return 0;
+  double n = double(dtype_size(p->dtype));
+  for (const Expr& d : p->shape) n *= double(eval_shape(d, shape).value_or(1));
+  return n;
+}
+
+/// The bytes that cross the DRAM interface: per wave (CUs x resident blocks, in launch
+/// order: bx fastest), each read stream once per distinct value of the block indices its
+/// offsets name, unless the whole tensor fits in half the L2 (then once in all); writes once.
+/// Never less than every tensor once.
+double dram_bytes(const Kernel& k, const BlockWork& w, const std::map<std::string, int64_t>& shape,
+                  const TargetDescription& t, const CandidateEstimate& e, double per_wave) {
+  int64_t g[3] = {1, 1, 1};
+  for (size_t i = 0; i < k.grid.size() && i < 3; ++i) g[i] = std::max<int64_t>(1, eval_shape(k.grid[i], shape).value_or(1));
+  double l2 = double(t.l2_bytes.value_or(0));
+  double total = 0, footprint = 0;
+  for (const Param& p : k.params)
+    if (p.is_tensor) footprint += tensor_bytes(k, p.name, shape);
+  for (const Stream& st : w.streams) {
+    double whole = tensor_bytes(k, st.tensor, shape);
+    if (!st.reads || whole <= l2 / 2) {
+      total += st.reads ? whole : st.bytes_per_block * double(e.blocks);
+      continue;
+    }
+    // Distinct index values among `n` consecutive blocks: bx cycles fastest, then by, bz.
+    double left = double(e.blocks);
+    while (left > 0) {
+      double n = std::min(left, per_wave);
+      double distinct_x = std::min(double(g[0]), n);
+      double rows = std::ceil(n / double(g[0])) + (std::fmod(n, double(g[0])) != 0 ? 1 : 0);
+      double distinct_y = std::min(double(g[1] * g[2]), std::max(1.0, rows));
+      double tiles = 1;
+      if (st.uses[0] && (st.uses[1] || st.uses[2])) tiles = n;
+      else if (st.uses[0]) tiles = distinct_x;
+      else if (st.uses[1] || st.uses[2]) tiles = distinct_y;
+      total += tiles * st.bytes_per_block;
+      left -= n;
+    }
+  }
+  return std::max(total, footprint);
 }
 
 CandidateEstimate estimate(const Kernel& lowered, const TargetDescription& t, const Rates& r,
@@ -308,14 +398,7 @@ CandidateEstimate estimate(const Kernel& lowered, const TargetDescription& t, co
   double waves_us = e.waves == 0 ? 0 : double(e.waves - 1) * full + last;
   e.compute_us = e.flops / (flops_cu * double(r.cus)) * 1e6 * spill;
   e.memory_us = e.bytes / (l2_cu * double(r.cus)) * 1e6;
-  double footprint = 0;
-  for (const Param& p : lowered.params) {
-    if (!p.is_tensor) continue;
-    double n = double(dtype_size(p.dtype));
-    for (const Expr& d : p.shape) n *= double(eval_shape(d, shape).value_or(1));
-    footprint += n;
-  }
-  e.dram_us = footprint / r.dram_bps * 1e6;
+  e.dram_us = dram_bytes(lowered, w, shape, t, e, per_wave) / r.dram_bps * 1e6;
   e.predicted_us = std::max(waves_us, e.dram_us) + kLaunchUs;
   if (e.dram_us >= waves_us) e.limiter = "dram";
   else if (e.compute_us >= e.memory_us && e.compute_us * 1.25 >= waves_us / std::max(e.wave_efficiency, 1e-9)) e.limiter = "compute";
