@@ -3,6 +3,8 @@
 // row's solution kernel in process.
 #include <cstdio>
 
+#include "core/Files.h"
+
 #include "ir/lower/optimizations/Optimizations.h"
 #include "runtime/cli/Cli.h"
 #include "targets/Target.h"
@@ -33,7 +35,7 @@ bool device_target(const std::string& device, std::vector<TargetDescription>& ou
 }  // namespace
 
 int cmd_optimizations(const std::vector<std::string>& args) {
-  std::string target_name, kernel_of, device;
+  std::string target_name, kernel_of, device, file;
   bool json = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -41,13 +43,13 @@ int cmd_optimizations(const std::vector<std::string>& args) {
       json = true;
       continue;
     }
-    if (a != "--target" && a != "--kernel" && a != "--device") {
+    if (a != "--target" && a != "--kernel" && a != "--device" && a != "--description") {
       std::fprintf(stderr, "tegula optimizations: unknown argument '%s'\n", a.c_str());
       return command_usage("optimizations");
     }
     Result<std::string> value = option_value(args, i);
     if (!value.is_ok()) return fail("optimizations", value.status(), 2);
-    (a == "--target" ? target_name : a == "--device" ? device : kernel_of) = *value;
+    (a == "--target" ? target_name : a == "--device" ? device : a == "--description" ? file : kernel_of) = *value;
   }
   if (!kernel_of.empty()) {
     const opt::Optimization* row = opt::find_optimization(kernel_of);
@@ -60,20 +62,28 @@ int cmd_optimizations(const std::vector<std::string>& args) {
     std::fputs(row->kernel, stdout);
     return 0;
   }
-  if (!target_name.empty() && !device.empty()) return command_usage("optimizations");
+  if (!target_name.empty() + !device.empty() + !file.empty() > 1) return command_usage("optimizations");
   std::vector<TargetDescription> targets;
   std::vector<std::string> names = target_name.empty() ? builtin_target_names() : std::vector<std::string>{target_name};
-  if (!device.empty()) {
+  if (!file.empty()) {
+    // A description file: a new column before it is built in, or one a report holds.
+    names = {file};
+    Result<std::string> text = read_file(file, kMaxSourceBytes);
+    Result<TargetDescription> t = text.is_ok() ? parse_target(*text, file) : Result<TargetDescription>(text.status());
+    if (!t.is_ok()) return fail("optimizations", t.status());
+    targets.push_back(std::move(*t));
+  } else if (!device.empty()) {
     names = {device};
     if (!device_target(device, targets)) return 1;
   }
-  for (size_t i = 0; device.empty() && i < names.size(); ++i) {
+  for (size_t i = 0; device.empty() && file.empty() && i < names.size(); ++i) {
     Result<TargetDescription> t = builtin_target(names[i]);
     if (!t.is_ok()) return fail("optimizations", t.status(), names.size() == 1 ? 2 : 1);
     targets.push_back(std::move(*t));
   }
   std::vector<opt::Column> columns;
   for (size_t i = 0; i < targets.size(); ++i) columns.push_back({device.empty() ? targets[i].name : device, &targets[i]});
+  if (!file.empty()) columns[0].label = targets[0].name;
   opt::Matrix m = opt::compute_matrix(columns);
   if (json) {
     std::printf("%s\n", opt::matrix_json(m).dump(1).c_str());

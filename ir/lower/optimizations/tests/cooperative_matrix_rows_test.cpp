@@ -77,3 +77,15 @@ TEST_CASE("a device reporting workgroup matrices loads the operands from the ten
   CHECK(c.reason.find("mma.a=global, mma.b=global") != std::string::npos);
   CHECK(c.reason.find("plan.forward=") != std::string::npos);
 }
+
+TEST_CASE("a device with both kinds (the H200's Vulkan driver) shows each row on its own kind of matrix") {
+  TargetDescription t = vulkan_with(std::string(kWorkgroupEntry) + ",\n    " + kSubgroupEntry);
+  Cell sub = cell_on("subgroup_coopmat", t);
+  INFO(sub.reason);
+  CHECK(sub.state == CellState::Applies);
+  CHECK(sub.reason.find("mma.inst=\"coopmat.m16n16k16.f16_f32\"") != std::string::npos);
+  Cell wg = cell_on("workgroup_coopmat", t);
+  INFO(wg.reason);
+  CHECK(wg.state == CellState::Applies);
+  CHECK(wg.reason.find("mma.inst=\"coopmat.wg128.f16_f32\"") != std::string::npos);
+}
