@@ -48,7 +48,8 @@ Json without_measurements(const Json& matrix) {
     for (Json::Member& rm : row.members()) {
       if (rm.first != "cells" || !rm.second.is_object()) continue;
       for (Json::Member& cell : rm.second.members())
-        if (cell.second.is_object()) std::erase_if(cell.second.members(), [](const Json::Member& m) { return m.first == "measured"; });
+        if (cell.second.is_object())
+          std::erase_if(cell.second.members(), [](const Json::Member& m) { return m.first == "measured"; });
     }
   }
   return copy;
@@ -71,7 +72,8 @@ std::string optimizations_difference(const Json& got, const Json& want) {
     for (const Json::Member& c : row.find("cells")->members()) {
       const Json* have = cells ? cells->find(c.first) : nullptr;
       if (!have || !(*have == c.second))
-        return "row " + id + " on " + c.first + " says " + (have ? have->dump() : "nothing") + ", this build derives " + c.second.dump();
+        return "row " + id + " on " + c.first + " says " + (have ? have->dump() : "nothing") + ", this build derives " +
+               c.second.dump();
     }
     if (!(*match == row)) return "row " + id + " differs from this build's " + row.dump();
   }

@@ -75,7 +75,9 @@ private:
     const Json* m = r_.find("optimizations");
     if (!m) return out_.notes.push_back("no optimization matrix in the report (made before it existed)");
     if (std::string diff = optimizations_difference(*m, derive_optimizations(r_)); !diff.empty())
-      error("the optimization matrix does not follow from the devices' target descriptions and this build's lowering: " + diff);
+      error(
+          "the optimization matrix does not follow from the devices' target descriptions and this build's lowering: " +
+          diff);
   }
 
   void check_suite() {

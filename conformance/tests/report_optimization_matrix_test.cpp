@@ -22,7 +22,8 @@ namespace {
 const std::string& matrix_report_dir() {
   static const std::string out = [] {
     std::string dir = scratch("report_optimization_matrix");
-    CliRun run = run_conformance("conformance_narrow", "--filter 'tegula.copy.global_shared.*' --jobs 2 --quiet --out '" + dir + "'");
+    CliRun run = run_conformance("conformance_narrow",
+                                 "--filter 'tegula.copy.global_shared.*' --jobs 2 --quiet --out '" + dir + "'");
     if (run.status != 0) MESSAGE(run.output);
     return dir;
   }();
@@ -37,7 +38,8 @@ Json& cell_of(Json& report, const std::string& row, const std::string& device) {
   return report;
 }
 
-std::vector<std::string> verify_edited(const Json& base, const std::string& name, const std::function<void(Json&)>& edit, bool seal) {
+std::vector<std::string> verify_edited(const Json& base, const std::string& name,
+                                       const std::function<void(Json&)>& edit, bool seal) {
   Json report = base;
   edit(report);
   if (seal) {
@@ -92,19 +94,24 @@ TEST_CASE("verify derives the matrix again") {
   std::string device = field(base.find("devices")->items()[0], "name");
 
   SUBCASE("a cell claimed to apply, resealed") {
-    auto e = verify_edited(base, "claim", [&](Json& r) { cell_of(r, "split_k", device).set("state", "applies"); }, true);
+    auto e = verify_edited(
+        base, "claim", [&](Json& r) { cell_of(r, "split_k", device).set("state", "applies"); }, true);
     CHECK(mentions(e, "the optimization matrix does not follow"));
     CHECK(mentions(e, "row split_k on " + device));
   }
   SUBCASE("a row removed, resealed") {
-    auto e = verify_edited(base, "row", [](Json& r) {
-      Json::Array& rows = const_cast<Json*>(r.find("optimizations")->find("rows"))->items();
-      rows.erase(rows.begin());
-    }, true);
+    auto e = verify_edited(
+        base, "row",
+        [](Json& r) {
+          Json::Array& rows = const_cast<Json*>(r.find("optimizations")->find("rows"))->items();
+          rows.erase(rows.begin());
+        },
+        true);
     CHECK(mentions(e, "row vector_access is missing"));
   }
   SUBCASE("a measured figure edited without a new hash") {
-    auto e = verify_edited(base, "measured", [&](Json& r) { cell_of(r, "vector_access", device).set("measured", "2x"); }, false);
+    auto e = verify_edited(
+        base, "measured", [&](Json& r) { cell_of(r, "vector_access", device).set("measured", "2x"); }, false);
     CHECK(mentions(e, "integrity hash"));
     CHECK_FALSE(mentions(e, "optimization matrix"));
   }

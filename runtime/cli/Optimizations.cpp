@@ -82,7 +82,8 @@ int cmd_optimizations(const std::vector<std::string>& args) {
     targets.push_back(std::move(*t));
   }
   std::vector<opt::Column> columns;
-  for (size_t i = 0; i < targets.size(); ++i) columns.push_back({device.empty() ? targets[i].name : device, &targets[i]});
+  for (size_t i = 0; i < targets.size(); ++i)
+    columns.push_back({device.empty() ? targets[i].name : device, &targets[i]});
   if (!file.empty()) columns[0].label = targets[0].name;
   opt::Matrix m = opt::compute_matrix(columns);
   if (json) {

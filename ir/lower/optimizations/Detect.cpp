@@ -55,7 +55,8 @@ std::string log_line(const LowerResult& r, const std::string& needle) {
 std::string gemm_choice(const LowerResult& r) {
   const Stmt* g = find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Gemm; });
   if (!g) return "";
-  return "gemm: mma.inst=" + attr_text(*g, "mma.inst") + ", mma.a=" + attr_text(*g, "mma.a") + ", mma.b=" + attr_text(*g, "mma.b");
+  return "gemm: mma.inst=" + attr_text(*g, "mma.inst") + ", mma.a=" + attr_text(*g, "mma.a") +
+         ", mma.b=" + attr_text(*g, "mma.b");
 }
 
 std::string absent(const LowerResult& r, const std::string& why, const std::string& needle) {

@@ -113,8 +113,11 @@ std::string matrix_text(const Matrix& m) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  out += "yes: the lowering applies it (tegula optimizations --target T shows the marker); n/a: the description rules it out;\n"
-         "not yet: the lowering lacks it; MISSED: the target could, but the lowering did not apply it to the solution kernel\n";
+  out +=
+      "yes: the lowering applies it (tegula optimizations --target T shows the marker); n/a: the description rules it "
+      "out;\n"
+      "not yet: the lowering lacks it; MISSED: the target could, but the lowering did not apply it to the solution "
+      "kernel\n";
   return out;
 }
 

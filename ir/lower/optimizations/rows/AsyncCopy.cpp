@@ -8,7 +8,8 @@ namespace {
 std::string not_applicable(const TargetDescription& t) { return lacks_feature(t, Feature::AsyncCopy); }
 
 Evidence detect(const LowerResult& r) {
-  const Stmt* c = find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Copy && stmt_attr_ident(s, "plan.engine") == "async"; });
+  const Stmt* c = find_stmt(
+      r.kernel, [](const Stmt& s) { return s.op == OpKind::Copy && stmt_attr_ident(s, "plan.engine") == "async"; });
   if (!c) return {false, absent(r, "no copy has plan.engine=async", "copy into 'Ks'")};
   return {true, marker(*c, "plan.engine") + " on copy into '" + c->copy_dst().buffer + "'"};
 }
@@ -19,8 +20,10 @@ Evidence detect(const LowerResult& r) {
 // (CopyEngines.cpp), so targets with both engines show the asynchronous one here.
 const Optimization& async_copy() {
   static const Optimization row = {
-      "async_copy", "asynchronous copy (cp.async)",
-      "Copies from global into shared memory issued by each thread without waiting (cp.async on NVIDIA), so a pipelined "
+      "async_copy",
+      "asynchronous copy (cp.async)",
+      "Copies from global into shared memory issued by each thread without waiting (cp.async on NVIDIA), so a "
+      "pipelined "
       "loop's next tiles load while the current ones are used.",
       R"(kernel async_copy(Q: f16[4, 64, 64], K: f16[4, 256, 64], S: f32[4, 64, 256]) grid(4, 4) threads(128) {
   alloc Qs: shared f16[64, 64]
@@ -34,7 +37,9 @@ const Optimization& async_copy() {
   }
 }
 )",
-      not_applicable, nullptr, detect};
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

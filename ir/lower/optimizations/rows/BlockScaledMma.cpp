@@ -17,12 +17,15 @@ std::string not_applicable(const TargetDescription& t) {
 }  // namespace
 
 const Optimization& block_scaled_mma() {
-  static const Optimization row = {
-      "block_scaled_mma", "block-scaled MMA",
-      "Matrix instructions that multiply fp8/fp6/fp4 blocks by a shared scale per 32 elements of K (MXFP8, MXFP4, NVFP4), "
-      "instead of dequantising before the gemm.",
-      kPipelinedGemm, not_applicable,
-      "the IR has no scale operand on gemm and the catalogues list no block-scaled entry", nullptr};
+  static const Optimization row = {"block_scaled_mma",
+                                   "block-scaled MMA",
+                                   "Matrix instructions that multiply fp8/fp6/fp4 blocks by a shared scale per 32 "
+                                   "elements of K (MXFP8, MXFP4, NVFP4), "
+                                   "instead of dequantising before the gemm.",
+                                   kPipelinedGemm,
+                                   not_applicable,
+                                   "the IR has no scale operand on gemm and the catalogues list no block-scaled entry",
+                                   nullptr};
   return row;
 }
 

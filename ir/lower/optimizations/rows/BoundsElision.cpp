@@ -18,10 +18,14 @@ Evidence detect(const LowerResult& r) {
 
 const Optimization& bounds_elision() {
   static const Optimization row = {
-      "bounds_elision", "bounds tests proven away",
+      "bounds_elision",
+      "bounds tests proven away",
       "Where the ranges of block indices and loop variables prove every element of a tile inside its tensor, the copy "
       "carries the fact (plan.inbounds) and backends drop the per-element bounds test.",
-      kPipelinedGemm, not_applicable, nullptr, detect};
+      kPipelinedGemm,
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

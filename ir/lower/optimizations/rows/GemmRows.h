@@ -19,7 +19,9 @@ inline Evidence gemm_kind_is(const LowerResult& r, const char* kind) {
   const Stmt* g = first_gemm(r);
   if (!g) return {false, "the solution kernel has no gemm"};
   if (attr_text(*g, "mma.kind") != kind)
-    return {false, absent(r, "the gemm runs on " + attr_text(*g, "mma.inst") + " (mma.kind=" + attr_text(*g, "mma.kind") + ")", "not ")};
+    return {false,
+            absent(r, "the gemm runs on " + attr_text(*g, "mma.inst") + " (mma.kind=" + attr_text(*g, "mma.kind") + ")",
+                   "not ")};
   return {true, marker(*g, "mma.inst") + ", mma.atom=" + attr_text(*g, "mma.atom")};
 }
 

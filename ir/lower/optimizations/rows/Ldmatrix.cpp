@@ -21,17 +21,22 @@ Evidence detect(const LowerResult& r) {
   const Stmt* g = first_gemm(r);
   if (attr_text(*g, "mma.a") != "registers" || attr_text(*g, "mma.b") != "registers")
     return {false, "the mma.sync gemm does not load its operands from shared memory into registers: " + gemm_choice(r)};
-  return {true, e.marker + ", mma.a=registers, mma.b=registers from shared tiles (the CUDA backend emits ldmatrix for them)"};
+  return {true,
+          e.marker + ", mma.a=registers, mma.b=registers from shared tiles (the CUDA backend emits ldmatrix for them)"};
 }
 
 }  // namespace
 
 const Optimization& ldmatrix() {
-  static const Optimization row = {
-      "ldmatrix", "ldmatrix operand loads",
-      "A warp loads a matrix instruction's register operands from shared memory as 8x8 matrices (ldmatrix, .trans for the "
-      "other major order) instead of element by element.",
-      kSmallGemmF16, not_applicable, nullptr, detect};
+  static const Optimization row = {"ldmatrix",
+                                   "ldmatrix operand loads",
+                                   "A warp loads a matrix instruction's register operands from shared memory as 8x8 "
+                                   "matrices (ldmatrix, .trans for the "
+                                   "other major order) instead of element by element.",
+                                   kSmallGemmF16,
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

@@ -13,9 +13,13 @@ Evidence detect(const LowerResult& r) { return gemm_kind_is(r, "mfma"); }
 
 const Optimization& mfma() {
   static const Optimization row = {
-      "mfma", "wave matrix instructions (MFMA)",
+      "mfma",
+      "wave matrix instructions (MFMA)",
       "The gemm runs on AMD's MFMA instructions, a wave's registers holding the operand and accumulator fragments.",
-      kSmallGemmF16, not_applicable, nullptr, detect};
+      kSmallGemmF16,
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

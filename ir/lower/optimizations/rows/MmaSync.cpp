@@ -12,10 +12,14 @@ Evidence detect(const LowerResult& r) { return gemm_kind_is(r, "mma_sync"); }
 }  // namespace
 
 const Optimization& mma_sync() {
-  static const Optimization row = {
-      "mma_sync", "warp matrix instructions (mma.sync)",
-      "The gemm runs on a warp's mma.sync tensor-core instructions, operands loaded from shared memory into the instruction's register layout.",
-      kSmallGemmF16, not_applicable, nullptr, detect};
+  static const Optimization row = {"mma_sync",
+                                   "warp matrix instructions (mma.sync)",
+                                   "The gemm runs on a warp's mma.sync tensor-core instructions, operands loaded from "
+                                   "shared memory into the instruction's register layout.",
+                                   kSmallGemmF16,
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

@@ -17,11 +17,16 @@ Evidence detect(const LowerResult& r) {
 }  // namespace
 
 const Optimization& rasterised_order() {
-  static const Optimization row = {
-      "rasterised_order", "rasterised block order",
-      "With the raster_group compile option, the blocks of a 2-D grid run in groups of rows, so blocks in flight together "
-      "share operand tiles in L2 (a bijection of the grid: results do not change).",
-      kPipelinedGemm, not_applicable, nullptr, detect, /*raster_group=*/8};
+  static const Optimization row = {"rasterised_order",
+                                   "rasterised block order",
+                                   "With the raster_group compile option, the blocks of a 2-D grid run in groups of "
+                                   "rows, so blocks in flight together "
+                                   "share operand tiles in L2 (a bijection of the grid: results do not change).",
+                                   kPipelinedGemm,
+                                   not_applicable,
+                                   nullptr,
+                                   detect,
+                                   /*raster_group=*/8};
   return row;
 }
 

@@ -14,7 +14,8 @@ std::string not_applicable(const TargetDescription& t) {
 }
 
 Evidence detect(const LowerResult& r) {
-  const Stmt* c = find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Copy && stmt_attr_ident(s, "plan.engine") == "registers"; });
+  const Stmt* c = find_stmt(
+      r.kernel, [](const Stmt& s) { return s.op == OpKind::Copy && stmt_attr_ident(s, "plan.engine") == "registers"; });
   if (!c) return {false, absent(r, "no copy has plan.engine=registers", "through registers")};
   return {true, marker(*c, "plan.engine") + " on copy into '" + c->copy_dst().buffer + "'; " + log_line(r, "stage")};
 }
@@ -22,11 +23,15 @@ Evidence detect(const LowerResult& r) {
 }  // namespace
 
 const Optimization& register_prefetch() {
-  static const Optimization row = {
-      "register_prefetch", "register prefetch",
-      "Without a copy engine, a pipelined loop loads iteration i + 1's tiles into registers while iteration i computes and "
-      "stores them into shared memory afterwards (double-buffered where two stages fit).",
-      kPipelinedGemm, not_applicable, nullptr, detect};
+  static const Optimization row = {"register_prefetch",
+                                   "register prefetch",
+                                   "Without a copy engine, a pipelined loop loads iteration i + 1's tiles into "
+                                   "registers while iteration i computes and "
+                                   "stores them into shared memory afterwards (double-buffered where two stages fit).",
+                                   kPipelinedGemm,
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

@@ -14,11 +14,15 @@ std::string not_applicable(const TargetDescription&) { return ""; }
 // second kernel combines); the lowering never changes a kernel's grid.
 const Optimization& split_k() {
   static const Optimization row = {
-      "split_k", "split-K",
-      "A gemm with few output tiles and a long K gives each block a slice of K and combines the partial sums (atomics or "
+      "split_k",
+      "split-K",
+      "A gemm with few output tiles and a long K gives each block a slice of K and combines the partial sums (atomics "
+      "or "
       "a second pass), so the whole device works.",
-      kPipelinedGemm, not_applicable,
-      "the lowering keeps the kernel's grid: a kernel splits K itself (examples/mla/mla_decode_split.tile)", nullptr};
+      kPipelinedGemm,
+      not_applicable,
+      "the lowering keeps the kernel's grid: a kernel splits K itself (examples/mla/mla_decode_split.tile)",
+      nullptr};
   return row;
 }
 

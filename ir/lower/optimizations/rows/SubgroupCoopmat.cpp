@@ -15,10 +15,13 @@ Evidence detect(const LowerResult& r) {
   // Workgroup matrices are coopmat too; a subgroup one loads A and B from shared memory
   // into its matrices (mma.a = registers), a workgroup one from the tensors (global).
   const Stmt* g = first_gemm(r);
-  if (attr_text(*g, "mma.a") != "registers") return {false, "the coopmat gemm is not a subgroup one: " + gemm_choice(r)};
-  const Stmt* acc = find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Alloc && find_attr(s.attrs, "layout.opaque"); });
+  if (attr_text(*g, "mma.a") != "registers")
+    return {false, "the coopmat gemm is not a subgroup one: " + gemm_choice(r)};
+  const Stmt* acc =
+      find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Alloc && find_attr(s.attrs, "layout.opaque"); });
   if (!acc) return {false, "the gemm is coopmat but no fragment has layout.opaque"};
-  return {true, e.marker + "; " + marker(*acc, "layout.opaque") + " on '" + acc->name + "', groups " + attr_text(*acc, "layout.groups")};
+  return {true, e.marker + "; " + marker(*acc, "layout.opaque") + " on '" + acc->name + "', groups " +
+                    attr_text(*acc, "layout.groups")};
 }
 
 }  // namespace
@@ -26,7 +29,8 @@ Evidence detect(const LowerResult& r) {
 const Optimization& subgroup_coopmat() {
   static const Optimization row = {
       "subgroup_coopmat", "subgroup cooperative matrices",
-      "The gemm's accumulator is an opaque matrix per subgroup (Vulkan's cooperative matrices), A and B loaded from shared "
+      "The gemm's accumulator is an opaque matrix per subgroup (Vulkan's cooperative matrices), A and B loaded from "
+      "shared "
       "memory as the instruction's matrices; the driver picks the instruction underneath.",
       // The division keeps workgroup matrices (maps of + - * only) out where a device has both.
       R"(kernel subgroup_coopmat(A: f16[M, K], B: f16[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv(M, 64)) threads(128) {

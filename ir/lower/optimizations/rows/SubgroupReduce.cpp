@@ -13,16 +13,19 @@ std::string not_applicable(const TargetDescription& t) {
 }
 
 Evidence detect(const LowerResult& r) {
-  const Stmt* red = find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Reduce && find_attr(s.attrs, "plan.shuffle"); });
+  const Stmt* red =
+      find_stmt(r.kernel, [](const Stmt& s) { return s.op == OpKind::Reduce && find_attr(s.attrs, "plan.shuffle"); });
   if (!red) return {false, absent(r, "no reduce has plan.shuffle", "reduce")};
-  return {true, marker(*red, "plan.shuffle") + " (xor offsets within a subgroup), plan.kind=" + attr_text(*red, "plan.kind")};
+  return {true,
+          marker(*red, "plan.shuffle") + " (xor offsets within a subgroup), plan.kind=" + attr_text(*red, "plan.kind")};
 }
 
 }  // namespace
 
 const Optimization& subgroup_reduce() {
   static const Optimization row = {
-      "subgroup_reduce", "subgroup shuffle reductions",
+      "subgroup_reduce",
+      "subgroup shuffle reductions",
       "Threads that hold partial sums of one output element combine them by xor shuffles within the subgroup, without "
       "shared memory or barriers.",
       R"(kernel subgroup_reduce(X: f32[4, 512], Y: f32[4]) grid(1) threads(128) {
@@ -33,7 +36,9 @@ const Optimization& subgroup_reduce() {
   copy acc, Y
 }
 )",
-      not_applicable, nullptr, detect};
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

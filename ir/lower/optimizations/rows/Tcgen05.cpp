@@ -19,10 +19,14 @@ Evidence detect(const LowerResult& r) {
 
 const Optimization& tcgen05() {
   static const Optimization row = {
-      "tcgen05", "tensor-memory matrix instructions (tcgen05)",
+      "tcgen05",
+      "tensor-memory matrix instructions (tcgen05)",
       "The gemm runs on tcgen05.mma: one thread issues it, A and B come from shared memory through descriptors and the "
       "accumulator lives in tensor memory (allocated once, its address in a shared slot, completion on an mbarrier).",
-      kPipelinedGemm, not_applicable, nullptr, detect};
+      kPipelinedGemm,
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

@@ -23,17 +23,20 @@ Evidence detect(const LowerResult& r) {
 }  // namespace
 
 const Optimization& vector_access() {
-  static const Optimization row = {
-      "vector_access", "vectorised global access",
-      "Each thread moves several consecutive elements of a tensor in one access (plan.vec, up to the target's vector_bytes), "
-      "where the shapes prove the alignment; fewer, wider memory transactions.",
-      R"(kernel vector_access(X: f16[64, 256], Y: f16[64, 256]) grid(1) threads(128) {
+  static const Optimization row = {"vector_access",
+                                   "vectorised global access",
+                                   "Each thread moves several consecutive elements of a tensor in one access "
+                                   "(plan.vec, up to the target's vector_bytes), "
+                                   "where the shapes prove the alignment; fewer, wider memory transactions.",
+                                   R"(kernel vector_access(X: f16[64, 256], Y: f16[64, 256]) grid(1) threads(128) {
   alloc T: shared f16[64, 256]
   copy X, T
   copy T, Y
 }
 )",
-      not_applicable, nullptr, detect};
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

@@ -15,11 +15,15 @@ std::string not_applicable(const TargetDescription& t) {
 
 const Optimization& warp_specialisation() {
   static const Optimization row = {
-      "warp_specialisation", "warp specialisation",
-      "Some warps only issue the bulk copies of a pipelined loop and others only compute, synchronised by mbarriers per "
+      "warp_specialisation",
+      "warp specialisation",
+      "Some warps only issue the bulk copies of a pipelined loop and others only compute, synchronised by mbarriers "
+      "per "
       "stage, with registers moved to the consumers (setmaxnreg).",
-      kPipelinedGemm, not_applicable,
-      "the lowering gives every warp the same program: copies and gemms are issued by the same threads", nullptr};
+      kPipelinedGemm,
+      not_applicable,
+      "the lowering gives every warp the same program: copies and gemms are issued by the same threads",
+      nullptr};
   return row;
 }
 

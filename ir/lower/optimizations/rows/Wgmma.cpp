@@ -12,10 +12,14 @@ Evidence detect(const LowerResult& r) { return gemm_kind_is(r, "wgmma"); }
 }  // namespace
 
 const Optimization& wgmma() {
-  static const Optimization row = {
-      "wgmma", "warpgroup matrix instructions (wgmma)",
-      "The gemm runs on wgmma: four warps issue one asynchronous instruction that reads A and B from shared memory through descriptors.",
-      kPipelinedGemm, not_applicable, nullptr, detect};
+  static const Optimization row = {"wgmma",
+                                   "warpgroup matrix instructions (wgmma)",
+                                   "The gemm runs on wgmma: four warps issue one asynchronous instruction that reads A "
+                                   "and B from shared memory through descriptors.",
+                                   kPipelinedGemm,
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

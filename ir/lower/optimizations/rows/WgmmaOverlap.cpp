@@ -20,11 +20,15 @@ Evidence detect(const LowerResult& r) {
 }  // namespace
 
 const Optimization& wgmma_overlap() {
-  static const Optimization row = {
-      "wgmma_overlap", "matrix instructions kept in flight",
-      "In a pipelined loop, the gemm's asynchronous group of iteration i keeps running while iteration i + 1's copies are "
-      "issued; the loop waits for all but the newest group.",
-      kPipelinedGemm, not_applicable, nullptr, detect};
+  static const Optimization row = {"wgmma_overlap",
+                                   "matrix instructions kept in flight",
+                                   "In a pipelined loop, the gemm's asynchronous group of iteration i keeps running "
+                                   "while iteration i + 1's copies are "
+                                   "issued; the loop waits for all but the newest group.",
+                                   kPipelinedGemm,
+                                   not_applicable,
+                                   nullptr,
+                                   detect};
   return row;
 }
 

@@ -19,15 +19,18 @@ Evidence detect(const LowerResult& r) {
   if (!e.found) return e;
   const Stmt* g = first_gemm(r);
   if (attr_text(*g, "mma.a") != "registers") return {false, "the wgmma gemm reads A from " + attr_text(*g, "mma.a")};
-  return {true, e.marker + ", mma.a=registers (A from the fragment '" + g->gemm_a().buffer + "'), mma.b=" + attr_text(*g, "mma.b")};
+  return {true, e.marker + ", mma.a=registers (A from the fragment '" + g->gemm_a().buffer +
+                    "'), mma.b=" + attr_text(*g, "mma.b")};
 }
 
 }  // namespace
 
 const Optimization& wgmma_register_a() {
   static const Optimization row = {
-      "wgmma_register_a", "wgmma with A in registers",
-      "A wgmma whose A operand is a fragment already in registers (attention's probabilities P, a dequantised tile) reads "
+      "wgmma_register_a",
+      "wgmma with A in registers",
+      "A wgmma whose A operand is a fragment already in registers (attention's probabilities P, a dequantised tile) "
+      "reads "
       "it from there, without a round trip through shared memory.",
       R"(kernel wgmma_register_a(A: f16[64, 64], B: f16[64, 64], C: f32[64, 64]) grid(1) threads(128) {
   alloc Af: fragment f16[64, 64]
@@ -39,7 +42,9 @@ const Optimization& wgmma_register_a() {
   copy Acc, C
 }
 )",
-      not_applicable, nullptr, detect};
+      not_applicable,
+      nullptr,
+      detect};
   return row;
 }
 

@@ -22,7 +22,8 @@ TargetDescription vulkan_with(const std::string& entry) {
   const std::string features = "\"features\": [\"subgroup_ops\", \"register_prefetch\"]";
   auto feat = json.find(features);
   REQUIRE(feat != std::string::npos);
-  json.replace(feat, features.size(), "\"features\": [\"subgroup_ops\", \"register_prefetch\", \"cooperative_matrix\"]");
+  json.replace(feat, features.size(),
+               "\"features\": [\"subgroup_ops\", \"register_prefetch\", \"cooperative_matrix\"]");
   auto t = parse_target(json, "coopmat_test.json");
   REQUIRE_MESSAGE(t.is_ok(), t.status().str());
   return *t;

@@ -7,7 +7,8 @@ using namespace tegula::ir::optimizations::testing;
 TEST_CASE("swizzled shared layouts apply for wgmma and tcgen05 descriptors, not on targets without descriptors") {
   check_applies("swizzled_shared", "sm_90a", "layout.swizzle=[2, 4, 3]");
   check_applies("swizzled_shared", "sm_100a", "layout.swizzle=");
-  check_not_applicable("swizzled_shared", "sm_80", "no matrix instruction reads shared memory through a swizzled descriptor");
+  check_not_applicable("swizzled_shared", "sm_80",
+                       "no matrix instruction reads shared memory through a swizzled descriptor");
   check_not_applicable("swizzled_shared", "gfx942", "swizzled descriptor");
 }
 
