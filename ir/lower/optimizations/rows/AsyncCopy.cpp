@@ -25,15 +25,15 @@ const Optimization& async_copy() {
       "Copies from global into shared memory issued by each thread without waiting (cp.async on NVIDIA), so a "
       "pipelined "
       "loop's next tiles load while the current ones are used.",
-      R"(kernel async_copy(Q: f16[4, 64, 64], K: f16[4, 256, 64], S: f32[4, 64, 256]) grid(4, 4) threads(128) {
+      R"(kernel async_copy(Q: f16[4, 64, 64], K: f16[4, 256, 64], S: f32[4, 64, 256]) grid(4) threads(128) {
   alloc Qs: shared f16[64, 64]
   alloc Ks: shared f16[64, 64]
   alloc Acc: fragment f32[64, 64]
-  copy Q[by, 0, 0], Qs
+  copy Q[bx, 0, 0], Qs
   pipelined j in 0 .. 4, stages=2 {
-    copy K[by, j * 64, 0], Ks
+    copy K[bx, j * 64, 0], Ks
     gemm Qs, Ks, Acc, trans_b=true
-    copy Acc, S[by, 0, j * 64]
+    copy Acc, S[bx, 0, j * 64]
   }
 }
 )",
