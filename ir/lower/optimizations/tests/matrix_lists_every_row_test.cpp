@@ -4,13 +4,14 @@
 // here with the row, the target and what the lowering did instead.
 #include <set>
 
+#include "ir/BlockRaces.h"
 #include "ir/Parser.h"
 #include "ir/lower/optimizations/tests/RowCases.h"
 
 using namespace tegula;
 using namespace tegula::ir::optimizations;
 
-TEST_CASE("every row file is listed once, with an id, a description and a solution kernel that verifies") {
+TEST_CASE("every row file is listed once, with an id, a description and a solution kernel that verifies without races") {
   // Kernels.h and the shared row helpers are headers; every .cpp under rows/ is one row.
   CHECK(all_optimizations().size() == size_t(TEGULA_OPTIMIZATION_ROW_FILES));
   std::set<std::string> ids;
@@ -22,7 +23,8 @@ TEST_CASE("every row file is listed once, with an id, a description and a soluti
     CHECK(std::string(o->description).size() > 20);
     CHECK((o->not_yet != nullptr) != (o->detect != nullptr));
     auto k = ir::parse_and_verify(o->kernel, o->id);
-    CHECK_MESSAGE(k.is_ok(), k.status().str());
+    REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+    CHECK(ir::find_block_races(*k).empty());  // what tegula check --strict asks of a kernel
   }
   CHECK(find_optimization("no_such_row") == nullptr);
 }
