@@ -3,7 +3,7 @@
 /// suite, hashes and verdict; a table of devices with their identity; then the matrix: one
 /// row per primitive or instruction, one column per device, each cell its counts, opening
 /// (a <details> element) onto the row's cases on that device with their outcomes, errors
-/// and first mismatch.
+/// and first mismatch; then the optimization matrix over the same devices.
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -91,6 +91,49 @@ details table { margin: 4px 0; background: white; }
 code { font-size: 0.95em; }
 .verdict-ok { color: #1a7f1a; font-weight: bold; } .verdict-bad { color: #b00020; font-weight: bold; }
 )css";
+
+/// The optimization matrix beside the primitives one: a row per optimization, a column per
+/// device (the same order), each cell its mark opening onto the marker or the reason.
+std::string optimizations_html(const Json& m) {
+  std::string h =
+      "<h2>Optimization matrix</h2>\n<p>What the lowering applies on each device's target description "
+      "(<code>tegula optimizations</code>): yes (open for the marker that proves it), n/a (open for why), not yet "
+      "(the lowering lacks it), MISSED (the target could, the lowering did not). Measured effect: " +
+      esc(str(m, "measured")) + ".</p>\n<table>\n<tr><th>optimization</th>";
+  std::vector<std::string> columns;
+  if (const Json* c = m.find("columns"); c && c->is_array())
+    for (const Json& name : c->items()) columns.push_back(name.is_string() ? name.as_string() : name.dump());
+  const Json* targets = m.find("column_targets");
+  for (const std::string& c : columns)
+    h += "<th>" + esc(c) +
+         (targets && targets->find(c) ? "<br><small>" + esc(str(*targets, c.c_str())) + "</small>" : "") + "</th>";
+  h += "</tr>\n";
+  const Json* rows = m.find("rows");
+  if (!rows || !rows->is_array()) return h + "</table>\n";
+  for (const Json& r : rows->items()) {
+    h += "<tr><th title=\"" + esc(str(r, "description")) + "\">" + esc(str(r, "title")) + "<br><small><code>" +
+         esc(str(r, "id")) + "</code></small></th>";
+    const Json* cells = r.find("cells");
+    for (const std::string& c : columns) {
+      const Json* cell = cells ? cells->find(c) : nullptr;
+      std::string state = cell ? str(*cell, "state") : "";
+      const char* cls = state == "applies" ? "pass" : state == "missed" ? "fail" : state == "not_yet" ? "qw" : "ns";
+      const char* mark = state == "applies"   ? "yes"
+                         : state == "missed"  ? "MISSED"
+                         : state == "not_yet" ? "not yet"
+                                              : "n/a";
+      if (!cell) {
+        h += "<td></td>";
+        continue;
+      }
+      h += "<td class=\"" + std::string(cls) + "\"><details><summary>" + mark + "</summary>" +
+           esc(str(*cell, "reason")) + "<br><small>measured: " + esc(str(*cell, "measured")) +
+           "</small></details></td>";
+    }
+    h += "</tr>\n";
+  }
+  return h + "</table>\n";
+}
 
 }  // namespace
 
@@ -199,7 +242,10 @@ std::string render_html(const Json& report) {
     }
     h += "</tr>\n";
   }
-  h += "</table>\n</body>\n</html>\n";
+  h += "</table>\n";
+  // Reports made before the optimization matrix existed render as they did.
+  if (const Json* o = report.find("optimizations")) h += optimizations_html(*o);
+  h += "</body>\n</html>\n";
   return h;
 }
 

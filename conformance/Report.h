@@ -12,6 +12,9 @@
 ///   devices   identity (device name, vendor, driver and toolkit versions, memory, compute
 ///             units), target description (name, SHA-256, JSON), case-list SHA-256,
 ///             counts, and one record per case
+///   optimizations  the optimization matrix (ir/lower/optimizations/) on every tested
+///             device's target description: rows, one cell per device (state, reason, the
+///             measured effect or "not measured"), each device's target name
 ///   summary   counts, expected and unexpected failures, unexpected passes, stale
 ///             expectations, verdict, exit status
 ///   integrity SHA-256 of the canonical text of everything above
@@ -50,6 +53,15 @@ std::vector<std::string> stale_expectations(const ExpectationList& list,
 
 /// The summary from the devices' derived fields and the plugins' stale entries.
 Json derive_summary(const Json& report);
+
+/// The optimization matrix on the target descriptions of the report's devices (those that
+/// were tested), as `tegula optimizations --json` prints it plus each column's target
+/// (OptimizationMatrix.cpp).
+Json derive_optimizations(const Json& report);
+/// The matrix without its measured figures: what derive_optimizations must reproduce.
+Json without_measurements(const Json& matrix);
+/// "" when `got` is `want` but for measured figures; otherwise the first difference, in words.
+std::string optimizations_difference(const Json& got, const Json& want);
 
 /// SHA-256 of the report's canonical text without its "integrity" member.
 std::string integrity_hash(const Json& report);

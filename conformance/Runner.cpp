@@ -519,6 +519,7 @@ private:
       devices.push(x);
     }
     report.set("devices", devices);
+    report.set("optimizations", derive_optimizations(report));
     report.set("summary", derive_summary(report));
     Json integrity = Json::object();
     integrity.set("sha256", integrity_hash(report));

@@ -60,12 +60,25 @@ public:
     filter_ = str(*run, "filter");
     if (!check_plugins(check_libraries)) return;
     check_devices();
+    check_optimizations();
     if (const Json* s = r_.find("summary"); !s || !(*s == derive_summary(r_)))
       error("the summary does not follow from the devices' counts (expected " + derive_summary(r_).dump() + ")");
   }
 
 private:
   void error(const std::string& e) { out_.errors.push_back(e); }
+
+  /// The matrix must be the one this build derives from the devices' descriptions; its
+  /// measured figures cannot be derived (the integrity hash covers them). A report made
+  /// before the matrix existed has none, and says so.
+  void check_optimizations() {
+    const Json* m = r_.find("optimizations");
+    if (!m) return out_.notes.push_back("no optimization matrix in the report (made before it existed)");
+    if (std::string diff = optimizations_difference(*m, derive_optimizations(r_)); !diff.empty())
+      error(
+          "the optimization matrix does not follow from the devices' target descriptions and this build's lowering: " +
+          diff);
+  }
 
   void check_suite() {
     const Json* suite = r_.find("suite");

@@ -74,6 +74,19 @@ const CommandHelp kCommands[] = {
      "  (alignment, each symbol's power-of-two divisor and size bucket): later compiles of\n"
      "  the same text for the device use it. A class already measured is not measured again\n"
      "  unless --force.\n"},
+    {"optimizations",
+     "optimizations [--target T | --device D | --description FILE] [--json]\n"
+     "              [--kernel ROW]\n"
+     "                                      which optimizations the lowering applies on each target\n",
+     "  Each cell lowers the row's solution kernel for the target (ir/lower/optimizations/):\n"
+     "  yes (the marker that proves it, with --target), n/a (why the description rules it out),\n"
+     "  not yet (the lowering lacks it) or MISSED (the target could, the lowering did not).\n"
+     "  --target T     one built-in target: every row with its marker or reason\n"
+     "  --device D     the same for a device's own description (its reported matrices)\n"
+     "  --description FILE\n"
+     "                 the same for a description file (tegula.target.v1 JSON)\n"
+     "  --json         the matrix as JSON (schema tegula.optimizations.v1)\n"
+     "  --kernel ROW   print the row's solution kernel (.tile text, for tegula lower --explain)\n"},
     {"conformance",
      "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] ...\n"
      "conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"

@@ -7,7 +7,8 @@
 using namespace tegula::testing;
 
 TEST_CASE("every command answers --help and -h on stdout") {
-  for (const char* cmd : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower", "conformance"}) {
+  for (const char* cmd : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower",
+                          "optimizations", "conformance"}) {
     for (const char* flag : {"--help", "-h"}) {
       CAPTURE(cmd);
       CAPTURE(flag);
@@ -45,9 +46,10 @@ TEST_CASE("the top-level usage lists every command and option") {
   std::string help = tegula_cli_stdout("--help", &rc);
   CHECK(rc == 0);
   for (const char* word : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower",
-                           "conformance list", "conformance verify", "--filter", "--assume", "--raster", "--after",
-                           "--explain", "--bind", "--seed", "--input", "--output", "--print", "--repeat",
-                           "--check-against", "--version", "TEGULA_DISABLE_PLUGINS"}) {
+                           "optimizations", "--json", "--kernel", "--description", "conformance list",
+                           "conformance verify", "--filter", "--assume", "--raster", "--after", "--explain", "--bind",
+                           "--seed", "--input", "--output", "--print", "--repeat", "--check-against", "--version",
+                           "TEGULA_DISABLE_PLUGINS"}) {
     CAPTURE(word);
     CHECK(help.find(word) != std::string::npos);
   }
