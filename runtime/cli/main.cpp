@@ -13,6 +13,8 @@
 //   tegula targets [NAME] [--device D]   built-in target descriptions, or a device's own
 //   tegula lower FILE --target T [--after PASS] [--explain]
 //                                        what a kernel becomes for a target, and why
+//   tegula spec "C[m,n] += A[m,k] * B[k,n]" --dtypes A=bf16,...
+//                                        a kernel with tunables from an algebraic spec
 //   tegula conformance ...               the conformance suite: runs tegula-conformance,
 //                                        installed beside tegula (conformance/README.md)
 //
@@ -158,6 +160,7 @@ static int run_command(int argc, char** argv) {
   if (cmd == "targets") return cli::cmd_targets(args);
   if (cmd == "lower") return cli::cmd_lower(args);
   if (cmd == "tune") return cli::cmd_tune(args);
+  if (cmd == "spec") return cli::cmd_spec(args);
   if (cmd == "conformance") return cli::cmd_conformance(args);
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
   return cli::usage();
