@@ -123,7 +123,7 @@ Result<std::string> generate_gemm(const Checked& c) {
         if (!has(c.s.out.indices, r->indices[a]))
           return spec_error(r->index_columns[a], "index '" + r->indices[a] +
                                                      "' is on no output, but no product of two tensors contracts it");
-    return spec_error(c.s.rhs.column, "no contraction or reduction: purely elementwise kernels are not generated");
+    return spec_error(refs.empty() ? c.s.rhs.column : refs[0]->column, "no contraction or reduction: purely elementwise kernels are not generated");
   }
   if (products.size() > 1)
     return spec_error(products[1]->column, "one contraction per kernel (the first is at column " +
