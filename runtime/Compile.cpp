@@ -313,7 +313,10 @@ Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map
   v.bytes = std::move(b.bytes);
   v.binding = std::move(choice.binding);
   v.chosen_by = std::move(choice.chosen_by);
-  v.signature = plugin::launch_signature(b.facts.header);
+  // The signature keeps a pointer to the header (its grid expressions): the variant owns
+  // the header, never the local `b`, which dies on return.
+  v.header = std::move(b.facts.header);
+  v.signature = plugin::launch_signature(v.header);
   return &v;
 }
 

@@ -75,6 +75,9 @@ struct tegula_kernel {
     tegula::ir::Binding binding;
     std::string chosen_by;
     std::optional<tegula::plugin::LaunchSignature> signature;
+    /// The launch header `signature` points into (LaunchSignature::grid_of): kept here so
+    /// that it lives as long as the variant.
+    tegula::ir::Kernel header;
     std::optional<std::string> description_binding;  ///< binding_text(binding), for the C API
   };
   /// The variant compiled up front: aligned tensors, nothing known about shapes.
