@@ -191,7 +191,10 @@ Result<std::string> generate_gemm(const Checked& c) {
   em.out += "    tune(BM in [64, 128, 256], BN in [64, 128, 256], BK in [32, 64], S in [2, 3, 4], T in [128, 256])\n";
   em.out += "    where(BM * BN <= T * 128, BM * BN >= T * 16)\n";
   em.out += "    grid(ceildiv(" + symbol(c, roles.col) + ", BN), ceildiv(" + symbol(c, roles.row) + ", BM)" +
-            (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch)) + ") threads(T) {\n";
+            (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch)) + ") threads(T)";
+  // The plain GEMM names the examples' direct computation, so that tegula run checks it.
+  bool plain = bare && !c.s.accumulate && !trans_a && !trans_b && roles.batch.empty() && epilogue.empty();
+  em.out += plain ? ", reference=matmul {\n" : " {\n";
   auto tile_shape = [&](const Expr& r) {
     std::string s;
     for (const std::string& i : r.indices)

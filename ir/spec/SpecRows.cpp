@@ -44,8 +44,9 @@ struct Emitter {
   void line(const std::string& s) { out += "  " + s + "\n"; }
 };
 
+// `reference`: the examples' direct computation of this exact form, or empty.
 std::string header(const Checked& c, const RowRoles& roles, const std::string& what,
-                   const std::vector<std::string>& params, const std::string& grid) {
+                   const std::vector<std::string>& params, const std::string& grid, const std::string& reference) {
   std::vector<std::string> lines = {
       "roles: " + roles.row + " -> block rows (bx * R)" + (roles.batch.empty() ? "" : ", " + roles.batch + " -> grid y (by)") +
           ", " + roles.reduced + " -> " + what + " over column tiles of W (j * W)",
@@ -54,7 +55,8 @@ std::string header(const Checked& c, const RowRoles& roles, const std::string& w
   std::string plist;
   for (const std::string& p : params) plist += (plist.empty() ? "" : ", ") + p;
   return header_comment(c, lines) + "kernel " + c.name + "(" + plist + ")\n" + kTune + "    grid(" + grid +
-         ") threads(T) {\n";
+         ") threads(T)" +
+         (reference.empty() ? "" : ", reference=" + reference) + " {\n";
 }
 
 std::vector<std::string> shape(const Checked& c, const std::vector<std::string>& ix) {
@@ -102,7 +104,8 @@ Result<std::string> generate_reduce(const Checked& c, const Expr& call) {
   std::vector<std::string> params = {param(c, roles.x->name, shape(c, roles.x->indices)), param(c, out.name, shape(c, out.indices))};
   for (const std::string& s : c.scalars) params.push_back(param(c, s, {}));
   Emitter em;
-  em.out = header(c, roles, call.name, params, grid_of(c, roles));
+  bool plain = !post && !c.s.accumulate && call.args[0].kind == Expr::Kind::Ref && roles.batch.empty();
+  em.out = header(c, roles, call.name, params, grid_of(c, roles), plain && call.name == "sum" ? "sum_rows" : "");
   std::string lead = roles.batch.empty() ? "" : "by, ";
   std::string acc_dtype = dtype_name(c.acc);
   em.line("alloc x_t: fragment " + acc_dtype + "[R, W]");
@@ -144,7 +147,9 @@ Result<std::string> generate_softmax(const Checked& c, const Expr& call) {
   std::vector<std::string> params = {param(c, roles.x->name, shape(c, roles.x->indices)), param(c, out.name, shape(c, out.indices))};
   for (const std::string& s : c.scalars) params.push_back(param(c, s, {}));
   Emitter em;
-  em.out = header(c, roles, "softmax (a running max and sum, then a second pass)", params, grid_of(c, roles));
+  bool plain = call.args[0].kind == Expr::Kind::Ref && roles.batch.empty();
+  em.out = header(c, roles, "softmax (a running max and sum, then a second pass)", params, grid_of(c, roles),
+                  plain ? "softmax_rows" : "");
   std::string lead = roles.batch.empty() ? "" : "by, ";
   std::string t = dtype_name(c.acc);
   em.line("alloc x_t: fragment " + t + "[R, W]");
