@@ -136,7 +136,7 @@ inline const char* tunable_scale_ir() {
 /// Launch a kernel of tunable_scale_ir's signature on N elements 0..N-1 and check Y = 2 X
 /// (Y is poisoned first); returns "" or what went wrong.
 inline std::string run_scale(Device& d, Kernel& k, int64_t n) {
-  std::vector<float> x(size_t(n)), poison(size_t(n), -12345.0f);
+  std::vector<float> x(static_cast<size_t>(n)), poison(static_cast<size_t>(n), -12345.0f);
   for (int64_t i = 0; i < n; ++i) x[size_t(i)] = float(i);
   auto X = d.alloc(uint64_t(n) * 4);
   auto Y = d.alloc(uint64_t(n) * 4);
