@@ -115,6 +115,8 @@ Result<spec::Checked> check(std::string_view text, const SpecOptions& options) {
   }
   // Shape symbols: capitals, kept apart from tensors, scalars and each other.
   std::set<std::string> taken(c.scalars.begin(), c.scalars.end());
+  // The tunables' names too: a symbol S would be read as the stage count.
+  for (const char* t : {"BM", "BN", "BK", "S", "T", "R", "W"}) taken.insert(t);
   for (const Expr* r : refs) taken.insert(r->name);
   for (const std::string& i : indices) {
     std::string s = i;
@@ -124,6 +126,9 @@ Result<spec::Checked> check(std::string_view text, const SpecOptions& options) {
     c.symbols[i] = s;
   }
   c.name = options.name.empty() ? c.s.out.name + "_spec" : options.name;
+  bool identifier = !c.name.empty() && !std::isdigit(static_cast<unsigned char>(c.name[0]));
+  for (char ch : c.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+  if (!identifier) return error(ErrorCode::InvalidArgument, "--name: '" + c.name + "' is not an identifier");
   return c;
 }
 

@@ -25,7 +25,8 @@ struct Checked {
 };
 
 /// The shape symbol of an index: its name in capitals, with a _ added while that is a
-/// tensor's or scalar's name (C[b, m, n] = A[b, m, k] * B[b, k, n] has the batch extent B_).
+/// tensor's, scalar's or tunable's name (C[b, m, n] = A[b, m, k] * B[b, k, n] has the batch
+/// extent B_; an index s has the extent S_, S being the stage count).
 std::string symbol(const Checked& c, const std::string& index);
 /// `X: bf16[M, K]` with the shape given.
 std::string param(const Checked& c, const std::string& tensor, const std::vector<std::string>& shape);

@@ -44,3 +44,11 @@ TEST_CASE("--name names the kernel; the default is the output's") {
   CHECK(text->find("kernel my_gemm(") != std::string::npos);
   CHECK(text->find("alloc acc: fragment f16[BM, BN]") != std::string::npos);
 }
+
+TEST_CASE("shape symbols never take a tensor's or a tunable's name") {
+  std::string text = spec_kernel("C[t, s] = A[t, w] * B[w, s]", "A=bf16,B=bf16,C=f32");
+  CHECK(text.find("kernel C_spec(A: bf16[T_, W_], B: bf16[W_, S_], C: f32[T_, S_])") != std::string::npos);
+  CHECK(text.find("pipelined kt in 0 .. ceildiv(W_, BK), stages=S {") != std::string::npos);
+  text = spec_kernel("Y[r] = sum(X[r, w])", "X=f16,Y=f32");
+  CHECK(text.find("kernel Y_spec(X: f16[R_, W_], Y: f32[R_])") != std::string::npos);
+}

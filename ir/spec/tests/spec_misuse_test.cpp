@@ -90,3 +90,12 @@ TEST_CASE("--dtypes errors are located in the --dtypes text") {
   REQUIRE_FALSE(bad.is_ok());
   CHECK(bad.status().str().find("'A' is given twice") != std::string::npos);
 }
+
+TEST_CASE("a kernel name that is not an identifier") {
+  SpecOptions options;
+  options.dtypes = {{"X", DType::F16}, {"Y", DType::F32}};
+  options.name = "my kernel";
+  auto text = kernel_from_spec("Y[m] = sum(X[m,n])", options);
+  REQUIRE_FALSE(text.is_ok());
+  CHECK(text.status().str() == "error: --name: 'my kernel' is not an identifier");
+}
