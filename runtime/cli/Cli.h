@@ -26,6 +26,8 @@ int cmd_targets(const std::vector<std::string>& args);
 int cmd_lower(const std::vector<std::string>& args);
 int cmd_tune(const std::vector<std::string>& args);
 int cmd_optimizations(const std::vector<std::string>& args);
+/// tegula spec: a tunable kernel from an einsum-style statement (ir/spec/Spec.h).
+int cmd_spec(const std::vector<std::string>& args);
 /// Replace this process with tegula-conformance from the same folder; returns only on failure.
 int cmd_conformance(const std::vector<std::string>& args);
 

@@ -87,6 +87,26 @@ const CommandHelp kCommands[] = {
      "                 the same for a description file (tegula.target.v1 JSON)\n"
      "  --json         the matrix as JSON (schema tegula.optimizations.v1)\n"
      "  --kernel ROW   print the row's solution kernel (.tile text, for tegula lower --explain)\n"},
+    {"spec",
+     "spec \"C[m, n] += A[m, k] * B[k, n]\" --dtypes A=bf16,B=bf16,C=bf16 [--acc f32] [--name NAME]\n"
+     "        [--out FILE]                  a kernel with tunables from an einsum-style statement\n",
+     "  The statement is OUT[indices] = EXPR or OUT[indices] += EXPR. Its forms:\n"
+     "    C[m, n] = A[m, k] * B[k, n]       a GEMM: operand layouts by index order (A[k, m] is\n"
+     "                                      trans_a), a leading output index is a batch (grid z)\n"
+     "    C[m, n] = gelu(A[m, k] * B[k, n] + bias[n]) * alpha\n"
+     "                                      an epilogue: one map on the accumulator; tensors of\n"
+     "                                      the output's indices (bias[n], bias[m], R[m, n]),\n"
+     "                                      numbers, scalars (f32 unless --dtypes says), + - * /,\n"
+     "                                      exp exp2 log log2 log1p sqrt rsqrt tanh erf sigmoid\n"
+     "                                      abs max min relu silu gelu cast<dtype>(x)\n"
+     "    Y[m] = sum(X[m, n])               a row reduction (sum, max, min) over X's last index,\n"
+     "                                      of an elementwise f(X) and followed by g(...)\n"
+     "    Y[m, n] = softmax(X[m, n], n)     a row softmax over the last index\n"
+     "  --dtypes NAME=DTYPE,...  every tensor's dtype (scalars default to f32)\n"
+     "  --acc DTYPE              the accumulator's dtype (default f32)\n"
+     "  --name NAME              the kernel's name (default: the output's, then _spec)\n"
+     "  --out FILE               write the kernel to FILE instead of stdout\n"
+     "  Errors point at the column of the spec. tegula check FILE verifies every candidate.\n"},
     {"conformance",
      "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] ...\n"
      "conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"

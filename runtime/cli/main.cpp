@@ -16,6 +16,8 @@
 //   tegula optimizations [--target T] [--json]
 //                                        which optimizations the lowering applies on each
 //                                        target, each cell computed (ir/lower/optimizations/)
+//   tegula spec "C[m,n] += A[m,k] * B[k,n]" --dtypes A=bf16,...
+//                                        a kernel with tunables from an algebraic spec
 //   tegula conformance ...               the conformance suite: runs tegula-conformance,
 //                                        installed beside tegula (conformance/README.md)
 //
@@ -162,6 +164,7 @@ static int run_command(int argc, char** argv) {
   if (cmd == "lower") return cli::cmd_lower(args);
   if (cmd == "tune") return cli::cmd_tune(args);
   if (cmd == "optimizations") return cli::cmd_optimizations(args);
+  if (cmd == "spec") return cli::cmd_spec(args);
   if (cmd == "conformance") return cli::cmd_conformance(args);
   std::fprintf(stderr, "tegula: unknown command '%s'\n", cmd.c_str());
   return cli::usage();

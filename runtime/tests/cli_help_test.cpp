@@ -7,7 +7,7 @@
 using namespace tegula::testing;
 
 TEST_CASE("every command answers --help and -h on stdout") {
-  for (const char* cmd : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower",
+  for (const char* cmd : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower", "tune", "spec",
                           "optimizations", "conformance"}) {
     for (const char* flag : {"--help", "-h"}) {
       CAPTURE(cmd);
@@ -45,7 +45,7 @@ TEST_CASE("the top-level usage lists every command and option") {
   int rc = -1;
   std::string help = tegula_cli_stdout("--help", &rc);
   CHECK(rc == 0);
-  for (const char* word : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower",
+  for (const char* word : {"check", "print", "signature", "run", "devices", "plugins", "targets", "lower", "tune", "spec",
                            "optimizations", "--json", "--kernel", "--description", "conformance list",
                            "conformance verify", "--filter", "--assume", "--raster", "--after", "--explain", "--bind",
                            "--seed", "--input", "--output", "--print", "--repeat", "--check-against", "--version",
