@@ -142,7 +142,7 @@ def mamba2(dev, b=4, length=4096, h=32, p=64, n=128, chunk=64):
         new_states = torch.einsum("bhzc,bchpn->bzhpn", decay_chunk, states)
         prev = new_states[:, :-1]
         y_off = torch.einsum("bclhn,bchpn->bclhp", cc, prev.to(bf16)).float() * torch.exp(a_cumsum).permute(0, 2, 3, 1)[..., None]
-        return (y_diag.float() + y_off).to(bf16).view(b, length, h, p), new_states[:, -1]
+        return (y_diag.float() + y_off).to(bf16).reshape(b, length, h, p), new_states[:, -1]
 
     flops = 2.0 * b * h * c_count * chunk * (chunk * n + chunk * p + 2 * n * p)
     nbytes = 2 * x.numel() * 2 + da.numel() * 4 + bg.numel() * 2 + cg.numel() * 2

@@ -101,20 +101,31 @@ struct Walker {
     return p && p->is_tensor;
   }
 
-  double tile_bytes(const TileRef& on_chip, const Stmt& s) const {
+  /// The bytes a copy moves between `tensor` and the on-chip tile: the tile's extent, each
+  /// trailing axis clipped to the tensor's (rows past a small M are masked, not moved).
+  double tile_bytes(const TileRef& on_chip, const std::string& tensor, const Stmt& s) const {
     std::vector<int64_t> extent = stmt_attr_ints(s, "extent");
     auto it = allocs.find(on_chip.buffer);
     if (it == allocs.end()) return 0;
+    if (extent.empty()) extent = it->second.shape;
+    const Param* p = k.find_param(tensor);
     double n = 1;
-    if (!extent.empty()) for (int64_t e : extent) n *= double(e);
-    else n = double(it->second.elements());
+    for (size_t i = 0; i < extent.size(); ++i) {
+      double e = double(extent[i]);
+      size_t from_end = extent.size() - i;
+      if (p && from_end <= p->shape.size()) {
+        std::optional<int64_t> dim = eval_shape(p->shape[p->shape.size() - from_end], shape);
+        if (dim) e = std::min(e, double(std::max<int64_t>(*dim, 0)));
+      }
+      n *= e;
+    }
     return n * double(dtype_size(it->second.dtype));
   }
 
   double tensor_traffic(const Stmt& s) const {
     bool src = is_tensor(s.tiles[0].buffer), dst = is_tensor(s.tiles[1].buffer);
-    if (src && !dst) return tile_bytes(s.tiles[1], s);
-    if (dst && !src) return tile_bytes(s.tiles[0], s);
+    if (src && !dst) return tile_bytes(s.tiles[1], s.tiles[0].buffer, s);
+    if (dst && !src) return tile_bytes(s.tiles[0], s.tiles[1].buffer, s);
     return 0;
   }
 
