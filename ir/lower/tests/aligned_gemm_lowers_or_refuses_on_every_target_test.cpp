@@ -6,28 +6,32 @@
 // the original's results bit for bit on the interpreter.
 #include <string>
 
-#include "ir/lower/tests/LowerTestUtil.h"
+#include "ir/lower/tests/LowerCases.h"
 
 using namespace tegula;
 using namespace tegula::ir;
 
 namespace {
 
+/// The tuned gemm example's instance BM x 64 x 32, two stages, 128 threads.
 std::string pipelined_gemm(int64_t bm) {
-  std::string m = std::to_string(bm);
-  return "kernel g(A: bf16[M, K], B: bf16[K, N], C: bf16[M, N]) grid(ceildiv(N, 64), ceildiv(M, " + m +
-         ")) threads(128) {\n"
-         "  alloc As: shared bf16[" + m + ", 32]\n"
-         "  alloc Bs: shared bf16[32, 64]\n"
-         "  alloc Acc: fragment f32[" + m + ", 64]\n"
-         "  fill Acc, 0.0\n"
-         "  pipelined k in 0 .. ceildiv(K, 32), stages=2 {\n"
-         "    copy A[by * " + m + ", k * 32], As\n"
-         "    copy B[k * 32, bx * 64], Bs\n"
-         "    gemm As, Bs, Acc, accumulate=true\n"
-         "  }\n"
-         "  copy Acc, C[by * " + m + ", bx * 64]\n"
-         "}\n";
+  std::string text =
+      R"(kernel g(A: bf16[M, K], B: bf16[K, N], C: bf16[M, N]) grid(ceildiv(N, 64), ceildiv(M, BM)) threads(128) {
+  alloc As: shared bf16[BM, 32]
+  alloc Bs: shared bf16[32, 64]
+  alloc Acc: fragment f32[BM, 64]
+  fill Acc, 0.0
+  pipelined k in 0 .. ceildiv(K, 32), stages=2 {
+    copy A[by * BM, k * 32], As
+    copy B[k * 32, bx * 64], Bs
+    gemm As, Bs, Acc, accumulate=true
+  }
+  copy Acc, C[by * BM, bx * 64]
+}
+)";
+  for (size_t at = text.find("BM"); at != std::string::npos; at = text.find("BM", at))
+    text.replace(at, 2, std::to_string(bm));
+  return text;
 }
 
 LowerOptions aligned_divisible_by_16() {
@@ -55,6 +59,10 @@ TEST_CASE("an aligned, 16-divisible pipelined gemm lowers or is refused with a r
         MESSAGE(name << " refuses BM=" << bm << ": " << lowered.status().str());
         continue;
       }
+      // BM = 64 on sm_100a is the reported case: the m128 tcgen05 atom over a padded tile.
+      if (name == "sm_100a" && bm == 64)
+        CHECK(testing::attr_text(*testing::first_op(lowered->kernel.body, OpKind::Gemm), "mma.inst") ==
+              "\"tcgen05.m128nNk16.bf16_f32\"");
       std::string text = print_kernel(lowered->kernel);
       auto back = read_lowered(text, testing::target(name), "lowered");
       REQUIRE_MESSAGE(back.is_ok(), back.status().str());
