@@ -1,6 +1,7 @@
 // The cost model's predictions keep to what the description allows: never faster than the
 // matrix instructions' peak or than reading the tensors once at the memory bandwidth; a
-// decode-shaped gemm (16 rows) prefers the shortest row tile, a large square one a large tile;
+// decode-shaped gemm (16 rows) is priced near streaming its weights once, a large square one
+// is compute-limited with a large tile;
 // more resident blocks never make a wave slower; a grid of one block more than a wave costs
 // a second wave.
 #include <doctest/doctest.h>
@@ -61,11 +62,16 @@ TEST_CASE("predictions never beat the declared peaks") {
   }
 }
 
-TEST_CASE("the shape decides the tile: decode rows take the short tile, large squares a large one") {
+TEST_CASE("the shape decides the limiter: decode rows stream the weights, large squares compute") {
   Result<TargetDescription> t = builtin_target("sm_90a");
   REQUIRE(t.is_ok());
+  // 16 rows: reading B once (128 MiB) at the memory bandwidth is the bound; the first
+  // candidate is priced near it, and never as compute-limited.
   Ranking decode = rank(*t, 16, 8192, 8192);
-  CHECK_MESSAGE(value(decode.legal.front().binding, "BM") == 64, ranking_table(decode, 5, 0));
+  double b_once_us = 8192.0 * 8192 * 2 / (*t->peak.memory_gbps * 1e9) * 1e6;
+  CHECK_MESSAGE(decode.legal.front().estimate.predicted_us <= 2 * b_once_us, ranking_table(decode, 5, 0));
+  CHECK(decode.legal.front().estimate.limiter != "compute");
+  CHECK(value(decode.legal.front().binding, "BM") <= 128);
   Ranking square = rank(*t, 8192, 8192, 8192);
   const Binding& best = square.legal.front().binding;
   CHECK_MESSAGE(value(best, "BM") * value(best, "BN") >= 128 * 128, ranking_table(square, 5, 0));
