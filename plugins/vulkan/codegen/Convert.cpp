@@ -48,9 +48,22 @@ Value Conversions::to_float(Value v, T to) {
   return b_.convert(v, to);
 }
 
+/// Round half to even in f64 from floor alone: lavapipe's f64 RoundEven rounds some halves
+/// away from even on some hosts (1.5 -> 1 on an AMD EPYC host, tegula.copy.convert.f64_*), and
+/// floor, a subtraction and comparisons are exact in f64 for every value the clamp keeps.
+Value Conversions::round_even_f64(Value v) {
+  Value f = b_.glsl(GlslFloor, T::F64, {v});
+  Value frac = b_.sub(v, f);
+  Value half = b_.c(T::F64, 0.5);
+  Value f_odd = b_.ne(b_.sub(f, b_.mul(b_.c(T::F64, 2.0), b_.glsl(GlslFloor, T::F64, {b_.mul(f, half)}))), b_.c(T::F64, 0.0));
+  Value up = b_.lor(b_.gt(frac, half), b_.land(b_.eq(frac, half), f_odd));
+  // Infinities and NaN keep floor's value (frac is NaN, so `up` is false); the caller clamps.
+  return b_.select(up, b_.add(f, b_.c(T::F64, 1.0)), f);
+}
+
 Value Conversions::float_to_int(Value v, double lo, double hi) {
   T ft = v.ty;
-  Value r = b_.glsl(GlslRoundEven, ft, {v});
+  Value r = ft == T::F64 ? round_even_f64(v) : b_.glsl(GlslRoundEven, ft, {v});
   // The largest value below 2^31 that f32 holds is 2^31 - 128; above it saturate by hand.
   double hi_exact = (ft == T::F32 && hi > 16777216.0) ? 2147483520.0 : hi;
   Value clamped = b_.glsl(GlslFClamp, ft, {r, b_.c(ft, lo), b_.c(ft, hi_exact)});

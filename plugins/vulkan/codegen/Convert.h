@@ -45,6 +45,7 @@ public:
   /// A float value (F32 or F64) as an i32, rounded to nearest even and saturated to
   /// [lo, hi]; NaN becomes 0.
   Value float_to_int(Value v, double lo, double hi);
+  Value round_even_f64(Value v);  ///< round half to even without GLSL RoundEven (see Convert.cpp)
 
 private:
   struct MiniFormat {
