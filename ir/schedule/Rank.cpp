@@ -457,9 +457,18 @@ Result<Ranking> rank_candidates(std::string_view text, const std::string& file, 
     c.legal = true;
     out.legal.push_back(std::move(c));
   }
-  std::stable_sort(out.legal.begin(), out.legal.end(), [](const Candidate& a, const Candidate& b) {
-    return a.estimate.predicted_us < b.estimate.predicted_us;
+  // Ties keep space order. Not std::stable_sort: libstdc++ 12's uses get_temporary_buffer,
+  // which clang 19 refuses as deprecated under -Werror (the CI's clang build).
+  std::vector<size_t> order(out.legal.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    double pa = out.legal[a].estimate.predicted_us, pb = out.legal[b].estimate.predicted_us;
+    return pa < pb || (pa == pb && a < b);
   });
+  std::vector<Candidate> sorted;
+  sorted.reserve(order.size());
+  for (size_t i : order) sorted.push_back(std::move(out.legal[i]));
+  out.legal = std::move(sorted);
   return out;
 }
 
