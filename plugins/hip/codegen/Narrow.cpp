@@ -63,7 +63,8 @@ Result<Value*> Emitter::encode_narrow(DType d, Val v) {
                                     llvm::ConstantInt::get(b.getIntNTy(x.v->getType()->getPrimitiveSizeInBits()), 0));
   TG_ASSIGN_OR_RETURN(llvm::Constant * nan_pos, encoded_constant(d, std::nan("")));
   TG_ASSIGN_OR_RETURN(llvm::Constant * nan_neg, encoded_constant(d, -std::nan("")));
-  Value* nan = b.CreateSelect(negative, nan_neg, nan_pos);
+  llvm::Type* nan_int = b.getIntNTy(nan_pos->getType()->getPrimitiveSizeInBits());
+  Value* nan = b.CreateSelect(negative, b.CreateBitCast(nan_neg, nan_int), b.CreateBitCast(nan_pos, nan_int));
   // From f64: round to the dtype's precision first, so the narrowing below is exact.
   Value* x32 = v.k == VK::F64 ? b.CreateFPTrunc(round_f64_to(x.v, f.man, f.emin), f32) : x.v;
   Value* out = nullptr;
@@ -108,7 +109,13 @@ Result<Value*> Emitter::encode_narrow(DType d, Val v) {
     }
     default: return error(ErrorCode::Internal, std::string("hip: ") + dtype_name(d) + " is not a narrow float");
   }
-  return b.CreateSelect(is_nan, nan, out);
+  // The NaN choices are made on the bits: a select of bf16 values makes a host without native
+  // bf16 (the JIT-compiled test's) promote through f32 and call __truncsfbf2, which no
+  // library on Debian 12 provides; on AMDGPU the integer select is the same instruction.
+  llvm::Type* ty = out->getType();
+  llvm::Type* int_ty = b.getIntNTy(ty->getPrimitiveSizeInBits());
+  Value* chosen = b.CreateSelect(is_nan, nan, b.CreateBitCast(out, int_ty));
+  return b.CreateBitCast(chosen, ty);
 }
 
 }  // namespace tegula::hip
