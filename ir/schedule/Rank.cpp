@@ -32,6 +32,15 @@ constexpr double kCyclesPerIteration = 64;
 // computes while the other waits on its operands or runs its epilogue); one group alone
 // keeps them this busy.
 constexpr double kOneGroupEfficiency = 0.85;
+// Vector lanes a CU's load/store pipe issues per cycle (one warp instruction of 32 lanes on
+// NVIDIA; an AMD CU's 64-lane wave takes two).
+constexpr double kLsuLanesPerCycle = 32;
+// Cycles a thread spends per vector of a synchronous copy: its address, the tail guard, the
+// global load and the shared store, issued in order (the store waits on its load). Fitted to
+// the H200, 1000 x 1000 x 999 bf16, where the A copy is synchronous: 256 threads beat 128 by
+// 0.42 us per trip at 128 x 128 (32 vectors per thread fewer) and by 0.16 us at 64 x 256 (16
+// fewer), 20 to 26 cycles per vector (bench/results/h200-2026-12-02-s5.md, call 2).
+constexpr double kSyncCyclesPerVector = 24;
 
 std::optional<int64_t> eval_shape(const Expr& e, const std::map<std::string, int64_t>& shape) {
   if (!e) return std::nullopt;
@@ -86,7 +95,10 @@ struct BlockWork {
   int64_t group_threads = 0;  // of the gemms' instruction (0: none)
   int64_t buffered_stages = 1;  // the most copies lowering gave a shared buffer (layout.stages)
   std::string instruction;
-  bool unknown_trips = false;
+  // Loads that lowering left synchronous (plan.async unset: no copy engine, no asynchronous
+  // copy unit, e.g. rows not 16-byte aligned): their vector instructions per trip of the
+  // data loop, summed over the loop's copies; each such trip waits a full load latency.
+  double sync_vectors_per_iter = 0;
   std::string error;
 };
 
@@ -95,6 +107,8 @@ struct Walker {
   const std::map<std::string, int64_t>& shape;
   std::map<std::string, BufferType> allocs;
   BlockWork w;
+  bool in_loop = false;
+  double sync_vectors = 0;  // vector loads of synchronous copies so far, weighted by trips
 
   bool is_tensor(const std::string& name) const {
     const Param* p = k.find_param(name);
@@ -149,10 +163,7 @@ struct Walker {
 
   int64_t trips(const Stmt& s) {
     auto lo = eval_shape(s.lo(), shape), hi = eval_shape(s.hi(), shape);
-    if (!lo || !hi) {
-      w.unknown_trips = true;  // bounds that read loop variables or tensors: counted once
-      return 1;
-    }
+    if (!lo || !hi) return 1;  // bounds that read loop variables or tensors: counted once
     return std::max<int64_t>(0, *hi - *lo);
   }
 
@@ -176,6 +187,14 @@ struct Walker {
         double bytes = tensor_traffic(s);
         w.bytes += bytes * weight;
         if (bytes > 0) add_stream(s, bytes * weight);
+        if (bytes > 0 && s.op == OpKind::Copy && is_tensor(s.tiles[0].buffer) && in_loop &&
+            !find_attr(s.attrs, "plan.async")) {
+          const Attr* vec = find_attr(s.attrs, "plan.vec");
+          int64_t lanes = vec && vec->value.kind == AttrValue::Kind::Int ? std::max<int64_t>(1, vec->value.i) : 1;
+          auto it = allocs.find(s.tiles[1].buffer);
+          int64_t size = it == allocs.end() ? 1 : std::max<int64_t>(1, dtype_size(it->second.dtype));
+          sync_vectors += bytes / double(size * lanes) * weight;
+        }
         return bytes;
       }
       case OpKind::Gemm: {
@@ -194,8 +213,13 @@ struct Walker {
       case OpKind::For:
       case OpKind::Pipelined: {
         int64_t n = trips(s);
+        bool outer = !in_loop;
+        double vectors_before = sync_vectors;
+        in_loop = true;
         double per_iter = walk(s.body(), weight * double(n));
+        in_loop = !outer;
         if (per_iter > w.bytes_per_iter) {
+          w.sync_vectors_per_iter = n > 0 ? (sync_vectors - vectors_before) / (weight * double(n)) : 0;
           w.bytes_per_iter = per_iter;
           w.stages = s.op == OpKind::Pipelined ? std::max<int64_t>(1, stmt_attr_int(s, "stages")) : 1;
           w.iterations = weight * double(n);
@@ -301,6 +325,16 @@ double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps,
     double per_iter = compute / w.iterations;
     double hidden = double(std::max<int64_t>(1, w.stages - 1)) * per_iter;
     compute += w.iterations * std::max(0.0, kMemoryLatencyUs * 1e-6 - hidden);
+  }
+  // A copy lowering left synchronous inside a pipeline waits for its own loads on every trip,
+  // which no stage hides. Its vectors cost issue time twice over: each thread steps through
+  // its share one after the other (fewer threads, longer turns), and the CU's load/store pipe
+  // takes a load and a shared store per vector for all resident blocks; the slower one sets
+  // the trip. (A loop without a pipeline is priced by the overlap rule below.)
+  if (w.sync_vectors_per_iter > 0 && w.stages >= 2) {
+    double per_thread = w.sync_vectors_per_iter / double(std::max<int64_t>(1, threads)) * kSyncCyclesPerVector;
+    double pipe = nb * 2 * w.sync_vectors_per_iter / kLsuLanesPerCycle;
+    compute += w.iterations * (kMemoryLatencyUs * 1e-6 + std::max(per_thread, pipe) / clock_hz);
   }
   double inflight = nb * double(std::max<int64_t>(1, w.stages - 1)) * std::max(w.bytes_per_iter, 1.0);
   double bw = std::min(l2_cu_bps, inflight / (kMemoryLatencyUs * 1e-6));
