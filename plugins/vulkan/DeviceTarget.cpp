@@ -302,6 +302,7 @@ std::string device_target_json(const DeviceCaps& caps) {
   t.set("subgroup_width", Json(int64_t(subgroup)));
   t.set("max_threads_per_block", Json(int64_t(max_threads)));
   t.set("shared_memory_per_block", Json(int64_t(caps.max_shared_memory)));
+  if (caps.compute_units) t.set("compute_units", Json(int64_t(caps.compute_units)));
   if (caps.vendor_id == 0x10DE || caps.vendor_id == 0x1002) {
     // Not reported by Vulkan; 32 banks of 4 bytes on every NVIDIA and AMD GPU.
     Json banks = Json::object();

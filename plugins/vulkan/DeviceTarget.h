@@ -40,6 +40,9 @@ struct DeviceCaps {
   uint32_t driver_version = 0;
   uint32_t device_type = 0;  ///< VkPhysicalDeviceType
   uint64_t memory_bytes = 0;
+  /// Streaming multiprocessors (VK_NV_shader_sm_builtins) or active compute units
+  /// (VK_AMD_shader_core_properties, ..._properties2); 0 where the driver reports neither.
+  uint32_t compute_units = 0;
   uint32_t subgroup_size = 1;
   bool subgroup_shuffle = false;    ///< shuffle and arithmetic in compute shaders
   uint32_t max_workgroup_invocations = 128;

@@ -65,9 +65,16 @@ struct Queried {
   VkPhysicalDeviceProperties2 props2 =
       make_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   CoopMatrix2PropertiesNV cm2p = make_struct<CoopMatrix2PropertiesNV>(kStypeCoopMatrix2Properties);
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smp =
+      make_struct<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
+  VkPhysicalDeviceShaderCorePropertiesAMD amdp =
+      make_struct<VkPhysicalDeviceShaderCorePropertiesAMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD);
+  VkPhysicalDeviceShaderCoreProperties2AMD amdp2 =
+      make_struct<VkPhysicalDeviceShaderCoreProperties2AMD>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD);
   VkPhysicalDeviceMemoryProperties mem{};
   bool has8 = false, hasf16i8 = false, has_atomic_float = false, has_atomic64 = false, has_size_control = false,
-      has_coopmat = false, has_coopmat2 = false, has_mm = false, has_pe = false, has_float_controls = false;
+      has_coopmat = false, has_coopmat2 = false, has_mm = false, has_pe = false, has_float_controls = false,
+      has_sm_builtins = false, has_amd_cores = false, has_amd_cores2 = false;
 };
 
 /// The device's feature structures.
@@ -112,6 +119,13 @@ void query_properties(const InstanceFns& vk, VkPhysicalDevice handle, const Phys
   q.has_float_controls = v12 || p.has_extension("VK_KHR_shader_float_controls");
   if (q.has_float_controls) pchain(q.fcp);
   if (q.has_coopmat2) pchain(q.cm2p);
+  // The compute units, which core Vulkan does not report (the ranking's waves and occupancy).
+  q.has_sm_builtins = p.has_extension("VK_NV_shader_sm_builtins");
+  if (q.has_sm_builtins) pchain(q.smp);
+  q.has_amd_cores = p.has_extension("VK_AMD_shader_core_properties");
+  if (q.has_amd_cores) pchain(q.amdp);
+  q.has_amd_cores2 = p.has_extension("VK_AMD_shader_core_properties2");
+  if (q.has_amd_cores2) pchain(q.amdp2);
   vk.vkGetPhysicalDeviceProperties2(handle, &q.props2);
   vk.vkGetPhysicalDeviceMemoryProperties(handle, &q.mem);
 }
@@ -167,6 +181,10 @@ void fill_caps(const std::string& name, const VkPhysicalDeviceProperties& props,
   bool float_controls_used = c.denorm_preserve16 || c.denorm_preserve32 || c.denorm_preserve64 || c.signed_zero_preserve16 ||
                              c.signed_zero_preserve32 || c.signed_zero_preserve64;
   p.needs_float_controls_extension = !v12 && float_controls_used;
+  if (q.has_sm_builtins) c.compute_units = q.smp.shaderSMCount;
+  if (q.has_amd_cores && !c.compute_units)
+    c.compute_units = q.amdp.shaderEngineCount * q.amdp.shaderArraysPerEngineCount * q.amdp.computeUnitsPerShaderArray;
+  if (q.has_amd_cores2 && q.amdp2.activeComputeUnitCount) c.compute_units = q.amdp2.activeComputeUnitCount;  // harvested parts
   c.timestamps = family.timestampValidBits > 0 && props.limits.timestampPeriod > 0;
   c.timestamp_period = props.limits.timestampPeriod;
 }

@@ -40,6 +40,7 @@ inline DeviceCaps h200_caps() {
   c.max_workgroup_invocations = 1024;
   c.max_workgroup_size_x = 1024;
   c.max_shared_memory = 49152;
+  c.compute_units = 132;  // VK_NV_shader_sm_builtins' shaderSMCount
   c.max_push_constants = 256;
   c.storage8 = c.int8 = c.storage16 = c.int16 = c.float64 = c.int64 = c.float16 = true;
   c.atomic_float32_add = true;

@@ -17,6 +17,7 @@ TEST_CASE("an H200's description has its limits and cooperative-matrix catalogue
   CHECK(t.subgroup_width == 32);
   CHECK(t.shared_memory_per_block == 49152);
   CHECK(t.max_threads_per_block == 1024);
+  CHECK(t.compute_units == 132);  // VK_NV_shader_sm_builtins
   CHECK(t.has_feature(Feature::CooperativeMatrix));
   CHECK(t.has_feature(Feature::F16));
   CHECK(t.has_feature(Feature::Int8));
@@ -53,6 +54,13 @@ TEST_CASE("a device without 8- or 16-bit storage does not claim those dtypes") {
   CHECK(t.has_dtype(DType::F32));
   CHECK(t.subgroup_width == 1);
   CHECK_FALSE(t.has_feature(Feature::SubgroupOps));
+}
+
+TEST_CASE("a device that reports no compute units describes none (the ranking assumes one and says so)") {
+  DeviceCaps c = lavapipe_caps();
+  CHECK_FALSE(describe(c).compute_units.has_value());
+  c.compute_units = 7;
+  CHECK(describe(c).compute_units == 7);
 }
 
 TEST_CASE("f64 needs both shaderFloat64 and shaderInt64 (exp, exp2, log work on its 64-bit integer bits)") {
