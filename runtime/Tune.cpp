@@ -16,7 +16,11 @@ CacheKeyParts record_key_parts(tegula_kernel* k, const std::string& class_text) 
   CacheKeyParts parts;
   parts.ir = k->source_text;
   parts.lowering = "tune choice for " + class_text;
-  parts.runtime_build = runtime_build_identity();
+  // Not the runtime's build: `tegula tune` (the CLI) records choices that an embedding
+  // program, linked to its own copy of the runtime, must find. A choice is a binding checked
+  // against the tune space when read, so a build that lowers differently gets a legal, maybe
+  // stale, choice; the device's target and plugin build, which the measurement was of, stay.
+  parts.runtime_build = "tune choices outlive runtime builds";
   parts.target_hash = d->target_hash;
   parts.plugin_name = d->plugin->name();
   parts.plugin_version = d->plugin->version();
