@@ -58,7 +58,7 @@ TEST_CASE("check verifies every candidate; lower explains the ranking's choice")
   std::string gemm = example("gemm/gemm_tuned_bf16.tile");
   std::string out = tegula_cli("check " + gemm, &rc);
   CHECK_MESSAGE(rc == 0, out);
-  CHECK(out.find("5 tunables, 200 of 240 candidates verify, 40 break where conditions") != std::string::npos);
+  CHECK(out.find("5 tunables, 300 of 360 candidates verify, 60 break where conditions") != std::string::npos);
   out = tegula_cli("lower " + gemm + " --target sm_90a --shape M=8192,N=8192,K=8192 --explain", &rc);
   CHECK_MESSAGE(rc == 0, out);
   CHECK(out.find("// tunables: chose BM=") != std::string::npos);
