@@ -760,4 +760,36 @@ Result<Kernel> parse_and_verify(std::string_view text, const std::string& file, 
   return k;
 }
 
+Result<Kernel> parse_and_verify_specialized(std::string_view text, const std::string& file, const Binding* binding,
+                                            const Binding& shape_values) {
+  // The symbols are those of the kernel as written: checked on the generic parse, so that a
+  // value for a name that is not a shape symbol (a loop variable, a buffer) is refused
+  // rather than spliced in.
+  TG_ASSIGN_OR_RETURN(Kernel generic, parse_kernel(text, file, binding));
+  std::vector<std::string> symbols = generic.symbols();
+  for (const auto& [name, value] : shape_values) {
+    if (std::find(symbols.begin(), symbols.end(), name) == symbols.end())
+      return error(ErrorCode::InvalidArgument, "kernel " + generic.name + " has no shape symbol '" + name + "'", generic.loc);
+    if (value < 0)
+      return error(ErrorCode::InvalidArgument, "shape symbol " + name + " = " + std::to_string(value) + " is negative", generic.loc);
+  }
+  for (const std::string& sym : symbols) {
+    bool given = std::any_of(shape_values.begin(), shape_values.end(), [&](const auto& v) { return v.first == sym; });
+    if (!given) return error(ErrorCode::InvalidArgument, "shape symbol " + sym + " of kernel " + generic.name + " has no value", generic.loc);
+  }
+  std::vector<Token> tokens = tokenize(text);
+  for (Token& t : tokens) {
+    if (t.kind != Tok::Ident) continue;
+    for (const auto& [name, value] : shape_values) {
+      if (t.text != name) continue;
+      t.kind = Tok::Int;
+      t.int_value = value;
+      t.text = std::to_string(value);
+    }
+  }
+  TG_ASSIGN_OR_RETURN(Kernel k, Parser(std::move(tokens), file, binding).parse());
+  TG_RETURN_IF_ERROR(verify(k));
+  return k;
+}
+
 }  // namespace tegula::ir

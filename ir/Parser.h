@@ -21,4 +21,12 @@ Result<Kernel> parse_kernel(std::string_view text, const std::string& file = "<i
 Result<Kernel> parse_and_verify(std::string_view text, const std::string& file = "<input>",
                                 const Binding* binding = nullptr);
 
+/// The same with the kernel's shape symbols fixed: every use of a name in `shape_values`
+/// (the signature's dimensions, the grid, the body) read as that integer literal, as a
+/// tunable's is. The runtime builds such a variant for one launch's exact shapes on devices
+/// whose description has the `shape_specialization` feature. Every shape symbol must get a
+/// value, and a name in `shape_values` that is not one is an error.
+Result<Kernel> parse_and_verify_specialized(std::string_view text, const std::string& file, const Binding* binding,
+                                            const Binding& shape_values);
+
 }  // namespace tegula::ir
