@@ -46,7 +46,8 @@ namespace tegula {
   X(Int8, "int8")                              \
   X(F64, "f64")                                \
   X(Avx2, "avx2")                              \
-  X(Fma3, "fma3")
+  X(Fma3, "fma3")                              \
+  X(ShapeSpecialization, "shape_specialization")
 
 enum class Feature : uint8_t {
 #define TG_FEATURE_ENUM(e, name) e,

@@ -18,7 +18,7 @@ constexpr int64_t kMaxInt = int64_t(1) << 48;
 const char* kFeatureNames =
     "async_copy bulk_tensor_copy tensor_memory clusters cta_pair ldmatrix stmatrix "
     "lds_transpose warp_shuffle subgroup_ops cooperative_matrix mma_sync wgmma tcgen05 mfma "
-    "f16 bf16 tf32 fp8 int8 f64 avx2 fma3";
+    "f16 bf16 tf32 fp8 int8 f64 avx2 fma3 shape_specialization";
 const char* kKindNames = "mma_sync wgmma tcgen05 mfma coopmat fma";
 const char* kScopeNames = "thread warp warpgroup wave subgroup cta cta_pair";
 const char* kLocationNames = "registers shared tensor_memory global";

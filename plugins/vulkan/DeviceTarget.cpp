@@ -291,6 +291,10 @@ std::string device_target_json(const DeviceCaps& caps) {
   if (subgroup > 1) features.push_back("subgroup_ops");
   if (!ids.empty()) features.push_back("cooperative_matrix");
   for (const std::string& f : matrix_features) features.push_back(f);
+  // NVIDIA's driver folds constant extents and strides into tensor-addressed matrix loads:
+  // the H200 ran the tuned gemm 6-8x faster compiled for the launch's exact shapes than with
+  // them in push constants (bench/results/h200-2026-12-03.md), so the runtime specialises.
+  if (caps.vendor_id == 0x10DE && caps.coopmat_tensor_addressing) features.push_back("shape_specialization");
 
   Json t = Json::object();
   t.set("schema", Json("tegula.target.v1"));
