@@ -102,6 +102,7 @@ struct VariantSource {
   const std::string& name;
   std::optional<ir::Kernel>& parsed;
   const ir::Binding* binding = nullptr;  ///< a tunable kernel's instance (ir/Tunables.h)
+  const ir::Binding* shape_values = nullptr;  ///< a variant for these exact shapes
 };
 
 struct Built {
@@ -158,6 +159,7 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
   if (use_cache) {
     parts.ir = std::string(source.text);
     if (source.binding) parts.ir += "\n// tunables: " + ir::binding_text(*source.binding);
+    if (source.shape_values) parts.ir += "\n// shapes: " + ir::binding_text(*source.shape_values);
     parts.lowering = lowering_key(lower_options);
     parts.runtime_build = runtime_build_identity();
     parts.target_hash = d->target_hash;
@@ -181,7 +183,9 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
 
   if (!source.parsed) {
     ++rt->ir_parses;
-    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, ir::parse_and_verify(source.text, source.name, source.binding));
+    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, source.shape_values ? ir::parse_and_verify_specialized(source.text, source.name,
+                                                                                                   source.binding, *source.shape_values)
+                                                               : ir::parse_and_verify(source.text, source.name, source.binding));
     source.parsed = std::move(parsed);
   }
   ++rt->ir_lowerings;
@@ -235,6 +239,12 @@ Status choose_generic_binding(tegula_kernel* k, const ir::TuneSpace& space, cons
   return Status::ok();
 }
 
+/// Whether the device's description asks for variants compiled per exact shape.
+bool target_specializes(tegula_device* d) {
+  Result<const TargetDescription*> t = device_target(d);
+  return t.is_ok() && (*t)->has_feature(Feature::ShapeSpecialization);
+}
+
 }  // namespace
 
 Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text, const CompileRequest& request) {
@@ -262,6 +272,7 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   TG_ASSIGN_OR_RETURN(Built generic, build(d, source, variant_lower_options({}, true, request.raster_group),
                                            request.plugin_options, request.use_cache));
   k->kernel = std::move(generic.facts.header);
+  k->specialize_shapes = !k->kernel.symbols().empty() && target_specializes(d);
   k->generic.executable = generic.executable;
   k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;
@@ -316,6 +327,29 @@ Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map
   // The signature points at the header for the grid: both live in the map's node.
   v.header = std::move(b.facts.header);
   v.signature = plugin::launch_signature(*v.header);
+  return &v;
+}
+
+Result<tegula_kernel::Variant*> specialized_variant(tegula_kernel* k, const ir::Binding& shape_values, bool aligned,
+                                                    const std::vector<int64_t>& key, const ir::Binding* binding,
+                                                    const std::string& chosen_by) {
+  std::optional<ir::Kernel> instance;
+  VariantSource source{k->source_text, k->source_name, instance, binding && !binding->empty() ? binding : nullptr,
+                       &shape_values};
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, source, variant_lower_options({}, aligned, k->raster_group), k->plugin_options,
+                                     k->use_cache));
+  k->device->runtime->log.debug("kernel " + k->kernel.name + ": " + (b.cache == TEGULA_CACHE_HIT ? "loaded" : "compiled") +
+                                " the variant for " + ir::binding_text(shape_values) + (aligned ? "" : ", unaligned tensors") +
+                                " (the device's description asks for shape specialisation)");
+  auto& v = k->variants[key];
+  v.executable = b.executable;
+  v.bytes = std::move(b.bytes);
+  if (binding) v.binding = *binding;
+  v.chosen_by = chosen_by;
+  v.header = std::move(b.facts.header);
+  v.signature = plugin::launch_signature(*v.header);
+  v.specialized = true;
+  ++k->shape_variants;
   return &v;
 }
 

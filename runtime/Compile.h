@@ -61,4 +61,11 @@ Result<tegula_kernel::Variant*> tunable_variant(tegula_kernel* k, const std::map
                                                 const std::map<std::string, int64_t>& divisibility, bool aligned,
                                                 const std::vector<int64_t>& key, const std::string& class_text);
 
+/// The variant for one launch's exact shape values (`shape_values`, every shape symbol) with
+/// `binding` for a tunable kernel; the caller holds variants_mu and has checked the key is
+/// not in k->variants. Its signature has no shape symbols.
+Result<tegula_kernel::Variant*> specialized_variant(tegula_kernel* k, const ir::Binding& shape_values, bool aligned,
+                                                    const std::vector<int64_t>& key, const ir::Binding* binding,
+                                                    const std::string& chosen_by);
+
 }  // namespace tegula::runtime

@@ -86,6 +86,57 @@ Status launch_tunable(tegula_kernel* k, const tegula_arg* args, size_t count, co
   return k->device->plugin->launch(k->device->info->index, variant->executable, g.data(), targs);
 }
 
+/// Distinct shapes one kernel is specialised for before its launches fall back to the
+/// symbolic variants: a server that sees every sequence length must not compile forever.
+constexpr size_t kMaxShapeVariants = 16;
+
+/// The variant compiled for this launch's exact shapes, when the kernel specialises (the
+/// device's description has shape_specialization), or nullptr: not specialising, past
+/// kMaxShapeVariants, or the build failed (then logged, and never tried again).
+tegula_kernel::Variant* shape_variant(tegula_kernel* k, const tegula_arg* args, size_t count) {
+  const ir::Kernel& kernel = k->kernel;
+  std::vector<int64_t> key{-1};
+  bool aligned = true;
+  for (size_t i = 0; i < kernel.params.size() && i < count; ++i)
+    if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
+  key.push_back(aligned ? 16 : 1);
+  for (size_t i = kernel.params.size(); i < count; ++i) key.push_back(args[i].i);
+  std::lock_guard<std::mutex> lock(k->variants_mu);
+  if (!k->specialize_shapes) return nullptr;
+  auto it = k->variants.find(key);
+  if (it != k->variants.end()) return &it->second;
+  if (k->shape_variants >= kMaxShapeVariants) return nullptr;
+  ir::Binding values;
+  for (size_t i = kernel.params.size(); i < count; ++i) values.push_back({k->arg_names[i], args[i].i});
+  ir::Binding binding = k->generic.binding;
+  std::string chosen_by = k->generic.chosen_by;
+  Result<tegula_kernel::Variant*> v = [&]() -> Result<tegula_kernel::Variant*> {
+    if (k->tune) {  // the class's choice, as the symbolic variant of this class would take
+      LaunchClass c = launch_class(k, args, count);
+      TG_ASSIGN_OR_RETURN(TuneChoice choice,
+                          choose_binding(k, c.shape, variant_lower_options(c.divisibility, c.aligned, k->raster_group), c.text));
+      binding = std::move(choice.binding);
+      chosen_by = std::move(choice.chosen_by);
+    }
+    return specialized_variant(k, values, aligned, key, &binding, chosen_by);
+  }();
+  if (v.is_ok()) return *v;
+  k->specialize_shapes = false;
+  k->device->runtime->log.debug("kernel " + kernel.name + ": no variant for " + ir::binding_text(values) + " (" +
+                                v.status().message() + "); its launches run the symbolic variants");
+  return nullptr;
+}
+
+/// A launch of a variant compiled for its shapes: the plugin sees the parameters only.
+Status launch_shape_variant(tegula_kernel* k, tegula_kernel::Variant* v, const tegula_arg* args, tg_launch_params params,
+                            std::vector<tg_launch_arg>& targs) {
+  params.arg_count = k->kernel.params.size();
+  TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(*v->signature, params, buffer_of, args, plugin::GridCheck::Computed));
+  targs.resize(params.arg_count);
+  k->launched.store(v, std::memory_order_release);
+  return k->device->plugin->launch(k->device->info->index, v->executable, g.data(), targs);
+}
+
 }  // namespace
 
 Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
@@ -138,6 +189,8 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   params.arg_count = count;
   TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(k->launch_signature, params, buffer_of, args, plugin::GridCheck::Computed));
   if (g[0] == 0 || g[1] == 0 || g[2] == 0) return Status::ok();  // nothing to run
+  if (k->specialize_shapes)
+    if (tegula_kernel::Variant* v = shape_variant(k, args, count)) return launch_shape_variant(k, v, args, params, targs);
   if (k->tune) return launch_tunable(k, args, count, params, targs);
   // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
   // (vector widths depend on it), provided every tensor starts 16-byte aligned.

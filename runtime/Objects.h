@@ -77,6 +77,9 @@ struct tegula_kernel {
     std::optional<tegula::ir::Kernel> header;  ///< what `signature` reads the grid from
     std::optional<tegula::plugin::LaunchSignature> signature;
     std::optional<std::string> description_binding;  ///< binding_text(binding), for the C API
+    /// Compiled for one launch's exact shape values (the target's shape_specialization):
+    /// its signature has no shape symbols, so launches pass it the parameters only.
+    bool specialized = false;
   };
   /// The variant compiled up front: aligned tensors, nothing known about shapes.
   Variant generic;
@@ -85,6 +88,11 @@ struct tegula_kernel {
   /// before the kernel (so pointers into the map stay valid).
   std::mutex variants_mu;
   std::map<std::vector<int64_t>, Variant> variants;
+  /// The device's description has shape_specialization: launches run a variant compiled for
+  /// their exact shapes (keyed {-1, alignment, values...}), up to kMaxShapeVariants of them;
+  /// cleared, under variants_mu, when one fails to build (the symbolic variants run instead).
+  std::atomic<bool> specialize_shapes{false};
+  size_t shape_variants = 0;
   /// The variant the most recent launch ran: one store per launch, read by describe.
   std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;

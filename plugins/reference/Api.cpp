@@ -3,4 +3,4 @@
 /// with every entry behind a guarded thunk (plugins/support/EntryTable.h).
 #include "plugins/reference/Reference.h"
 
-TG_SDK_PLUGIN_TABLE(tegula::reference, "reference", {})
+TG_SDK_PLUGIN_TABLE(tegula::reference, TG_REFERENCE_NAME, {})

@@ -158,7 +158,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: launch: bad argument");
     Result<std::array<uint32_t, 3>> grid =
         plugin::validate_launch(executable->signature, *params, buffer_of, queue->device);
-    if (!grid.is_ok()) return plugin::launch_error("reference", grid.status());
+    if (!grid.is_ok()) return plugin::launch_error(TG_REFERENCE_NAME, grid.status());
     std::vector<ir::Arg> args;
     for (size_t i = 0; i < params->arg_count; ++i) args.push_back(to_interpreter_arg(params->args[i]));
     Status status = ir::interpret(executable->kernel, args);

@@ -14,7 +14,7 @@ namespace tegula::reference {
 // Queues, buffers, transfers and events: the SDK's synchronous host device. Here rather than
 // beside the table (Api.cpp), so the conformance test plugins, built from these sources
 // with their own table, have them too.
-TG_SDK_HOST_DEVICE_ENTRIES("reference")
+TG_SDK_HOST_DEVICE_ENTRIES(TG_REFERENCE_NAME)
 
 namespace {
 
@@ -30,7 +30,7 @@ tg_error* get_info(tg_plugin_info* out_info) {
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: get_info: bad tg_plugin_info");
     out_info->struct_size = sizeof(tg_plugin_info);
     out_info->next = nullptr;
-    out_info->name = "reference";
+    out_info->name = TG_REFERENCE_NAME;
     out_info->vendor = "tegula";
     // Part of compile-cache keys: executables hold IR text, so they change only when
     // tegula (and with it the IR reader) does.

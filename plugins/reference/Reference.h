@@ -9,6 +9,18 @@
 /// its body through guarded(), which turns an escaped exception into a tg_error.
 #pragma once
 
+// The plugin's name, and target features beyond its own (JSON, with a leading comma):
+// runtime/tests builds a renamed copy, reference_specializing, whose description adds
+// shape_specialization, to test the runtime's per-shape variants on a plugin every build has.
+#ifndef TG_REFERENCE_NAME
+#define TG_REFERENCE_NAME "reference"
+#endif
+#if defined(TG_REFERENCE_SHAPE_SPECIALIZATION)
+#define TG_REFERENCE_EXTRA_FEATURES ", \"shape_specialization\""
+#else
+#define TG_REFERENCE_EXTRA_FEATURES ""
+#endif
+
 #include <chrono>
 #include <cstdint>
 #include <mutex>

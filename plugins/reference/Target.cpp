@@ -19,7 +19,7 @@ const char* target_json() {
   "max_threads_per_block": 1024,
   "shared_memory_per_block": 1073741824,
   "vector_bytes": 8,
-  "features": ["f64"],
+  "features": ["f64")json" TG_REFERENCE_EXTRA_FEATURES R"json(],
   "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool"],
   "notes": [
     "The reference interpreter (ir/Interpreter.h) behind the plugin ABI: float64 arithmetic, every store rounded to its dtype. Its limits are the ones the IR sets, not hardware ones."
