@@ -318,11 +318,12 @@ double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps,
                double clock_hz) {
   double groups = w.group_threads > 0 ? nb * double(threads) / double(w.group_threads) : 2;
   double efficiency = groups >= 2 ? 1.0 : kOneGroupEfficiency;
-  double compute = nb * w.flops / flops_cu * spill / efficiency + w.iterations * kCyclesPerIteration / clock_hz;
+  double trips = w.iterations * kCyclesPerIteration / clock_hz;
+  double compute = nb * w.flops / flops_cu * spill / efficiency;
   // A pipeline hides a load's latency behind the S - 1 iterations issued ahead of it; what
   // those iterations' compute does not cover waits, on every trip.
   if (w.iterations > 0 && w.flops > 0) {
-    double per_iter = compute / w.iterations;
+    double per_iter = (compute + trips) / w.iterations;
     double hidden = double(std::max<int64_t>(1, w.stages - 1)) * per_iter;
     compute += w.iterations * std::max(0.0, kMemoryLatencyUs * 1e-6 - hidden);
   }
@@ -339,7 +340,9 @@ double wave_us(double nb, const BlockWork& w, double flops_cu, double l2_cu_bps,
   double inflight = nb * double(std::max<int64_t>(1, w.stages - 1)) * std::max(w.bytes_per_iter, 1.0);
   double bw = std::min(l2_cu_bps, inflight / (kMemoryLatencyUs * 1e-6));
   double memory = nb * w.bytes / bw;
-  double overlapped = std::max(compute, memory);
+  // The trips' own cost (the barrier and the wait for a stage) comes on top of whichever of
+  // compute and memory sets the pace: a memory-bound loop still stops at every trip.
+  double overlapped = std::max(compute, memory) + trips;
   // Without a pipeline a block waits for its loads; only other resident blocks fill the gap.
   if (w.stages < 2) overlapped += std::min(compute, memory) / nb;
   return overlapped * 1e6;
