@@ -1,6 +1,7 @@
-// Block rasterisation (an option): launch the blocks of a 2-D grid in groups of
-// `raster_group` rows, so blocks running at the same time share rows of one operand and
-// columns of the other in L2.
+// Block rasterisation: launch the blocks of a 2-D grid in groups of G rows, so blocks
+// running at the same time share rows of one operand and columns of the other in L2. G is the
+// kernel's `raster=G` when it has one (written by its author, or a tunable: `raster=R` with
+// `R in [1, 8]`), else the compile option `raster_group`; 1 keeps the launch order.
 //
 // The remap is a bijection of the grid, so results never change (the interpreter applies it
 // too, and the tests compare): with pid = bx + gx * by, group = pid / (G * gx),
@@ -16,7 +17,8 @@ namespace tegula::ir {
 constexpr int64_t kMaxRasterGroup = 65535;
 
 Status rasterize(LowerContext& ctx) {
-  int64_t g = ctx.options.raster_group;
+  const Attr* own = find_attr(ctx.kernel.attrs, "raster");
+  int64_t g = own && own->value.kind == AttrValue::Kind::Int ? own->value.i : ctx.options.raster_group;
   if (g <= 1) return Status::ok();
   // Backends compute the remap in 32-bit block indices; a group beyond any grid's rows is
   // a mistake, not a request.
