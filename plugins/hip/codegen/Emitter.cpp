@@ -56,6 +56,27 @@ Status Emitter::run() {
   return Status::ok();
 }
 
+/// Rasterised block order (lower.raster = g): ir::raster_remap, the bijection the interpreter
+/// and the CUDA backend apply, on the workgroup ids. The grid's extents come from the kernel's
+/// grid expressions over the shape symbols and scalars (bound before this), as the launch
+/// computed them.
+Status Emitter::raster_blocks(int64_t g, llvm::Value*& bx, llvm::Value*& by) {
+  if (kernel.grid.size() < 2) return Status::ok();  // lowering rasterises 2-D grids only
+  TG_ASSIGN_OR_RETURN(Val gxv, expr_as(kernel.grid[0], VK::Index));
+  TG_ASSIGN_OR_RETURN(Val gyv, expr_as(kernel.grid[1], VK::Index));
+  llvm::Value* gx = gxv.v;
+  llvm::Value* gy = gyv.v;
+  llvm::Value* pid = b.CreateAdd(bx, b.CreateMul(gx, by), "pid");
+  llvm::Value* per = b.CreateMul(ci(g), gx, "per");
+  llvm::Value* first = b.CreateMul(b.CreateSDiv(pid, per), ci(g), "first");
+  llvm::Value* rest = b.CreateSub(gy, first);
+  llvm::Value* size = b.CreateSelect(b.CreateICmpSLT(rest, ci(g)), rest, ci(g), "size");
+  llvm::Value* in_group = b.CreateSRem(pid, per, "in_group");
+  by = b.CreateAdd(first, b.CreateSRem(in_group, size), "by");
+  bx = b.CreateSDiv(in_group, size, "bx");
+  return Status::ok();
+}
+
 Status Emitter::prologue(llvm::Function* fn) {
   push_scope();
   std::vector<std::string> symbols = kernel.symbols();
@@ -65,11 +86,8 @@ Status Emitter::prologue(llvm::Function* fn) {
   llvm::Intrinsic::ID groups[3] = {llvm::Intrinsic::amdgcn_workgroup_id_x, llvm::Intrinsic::amdgcn_workgroup_id_y,
                                    llvm::Intrinsic::amdgcn_workgroup_id_z};
   TG_ASSIGN_OR_RETURN(ir::KernelPlan plan, ir::get_kernel_plan(kernel));
-  if (plan.raster)
-    return error(ErrorCode::Unsupported,
-                 "the hip backend does not implement rasterised block order (lower.raster) yet");
-  for (int d = 0; d < 3; ++d)
-    bind_var(ir::kBlockIndexNames[d], {b.CreateZExt(b.CreateIntrinsic(groups[d], {}, {}), i64), VK::Index});
+  llvm::Value* block[3];
+  for (int d = 0; d < 3; ++d) block[d] = b.CreateZExt(b.CreateIntrinsic(groups[d], {}, {}), i64);
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     const ir::Param& p = kernel.params[i];
     Value* arg = fn->getArg(unsigned(i));
@@ -98,6 +116,9 @@ Status Emitter::prologue(llvm::Function* fn) {
     }
     bind_buffer(buf);
   }
+  // After the parameters: a grid expression may read integer scalars as well as symbols.
+  if (plan.raster > 1) TG_RETURN_IF_ERROR(raster_blocks(plan.raster, block[0], block[1]));
+  for (int d = 0; d < 3; ++d) bind_var(ir::kBlockIndexNames[d], {block[d], VK::Index});
   if (plan.shared_bytes > 0) {
     auto* type = llvm::ArrayType::get(i8, uint64_t(plan.shared_bytes));
     auto* g =

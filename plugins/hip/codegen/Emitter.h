@@ -183,6 +183,7 @@ public:
 
 private:
   Status prologue(llvm::Function* fn);
+  Status raster_blocks(int64_t g, llvm::Value*& bx, llvm::Value*& by);
   std::deque<Buffer> storage_;
   std::vector<std::map<std::string, Val>> vars_;
   std::vector<std::map<std::string, Buffer*>> bufs_;
