@@ -90,9 +90,9 @@ Status launch_tunable(tegula_kernel* k, const tegula_arg* args, size_t count, co
 /// symbolic variants: a server that sees every sequence length must not compile forever.
 constexpr size_t kMaxShapeVariants = 16;
 
-/// The variant compiled for this launch's exact shapes, when the kernel specialises (the
-/// device's description has shape_specialization), or nullptr: not specialising, past
-/// kMaxShapeVariants, or the build failed (then logged, and never tried again).
+/// The variant compiled for this launch's exact shapes (the kernel specialises: the device's
+/// description has shape_specialization), or nullptr: past kMaxShapeVariants, or this
+/// shape's build failed (logged once; the shape is not tried again).
 tegula_kernel::Variant* shape_variant(tegula_kernel* k, const tegula_arg* args, size_t count) {
   const ir::Kernel& kernel = k->kernel;
   std::vector<int64_t> key{-1};
@@ -102,10 +102,9 @@ tegula_kernel::Variant* shape_variant(tegula_kernel* k, const tegula_arg* args, 
   key.push_back(aligned ? 16 : 1);
   for (size_t i = kernel.params.size(); i < count; ++i) key.push_back(args[i].i);
   std::lock_guard<std::mutex> lock(k->variants_mu);
-  if (!k->specialize_shapes) return nullptr;
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return &it->second;
-  if (k->shape_variants >= kMaxShapeVariants) return nullptr;
+  if (k->shape_variants >= kMaxShapeVariants || k->shape_failures.count(key)) return nullptr;
   ir::Binding values;
   for (size_t i = kernel.params.size(); i < count; ++i) values.push_back({k->arg_names[i], args[i].i});
   ir::Binding binding = k->generic.binding;
@@ -121,9 +120,10 @@ tegula_kernel::Variant* shape_variant(tegula_kernel* k, const tegula_arg* args, 
     return specialized_variant(k, values, aligned, key, &binding, chosen_by);
   }();
   if (v.is_ok()) return *v;
-  k->specialize_shapes = false;
+  k->shape_failures.insert(std::move(key));
+  ++k->shape_variants;
   k->device->runtime->log.debug("kernel " + kernel.name + ": no variant for " + ir::binding_text(values) + " (" +
-                                v.status().message() + "); its launches run the symbolic variants");
+                                v.status().message() + "); launches of this shape run the symbolic variants");
   return nullptr;
 }
 

@@ -88,11 +88,13 @@ struct tegula_kernel {
   /// before the kernel (so pointers into the map stay valid).
   std::mutex variants_mu;
   std::map<std::vector<int64_t>, Variant> variants;
-  /// The device's description has shape_specialization: launches run a variant compiled for
-  /// their exact shapes (keyed {-1, alignment, values...}), up to kMaxShapeVariants of them;
-  /// cleared, under variants_mu, when one fails to build (the symbolic variants run instead).
-  std::atomic<bool> specialize_shapes{false};
-  size_t shape_variants = 0;
+  /// The device's description has shape_specialization (set at compile, read-only after):
+  /// launches run a variant compiled for their exact shapes (keyed {-1, alignment, values...}),
+  /// up to kMaxShapeVariants shapes tried; a shape whose variant does not build (a zero
+  /// extent, which a constant dimension may not be) is remembered, and runs the symbolic ones.
+  bool specialize_shapes = false;
+  size_t shape_variants = 0;  ///< shapes tried, built or not (under variants_mu)
+  std::set<std::vector<int64_t>> shape_failures;  ///< under variants_mu
   /// The variant the most recent launch ran: one store per launch, read by describe.
   std::atomic<Variant*> launched{&generic};
   std::vector<std::string> arg_names;

@@ -1,10 +1,15 @@
 // On a device whose description has shape_specialization, each launch runs a variant
 // compiled for its exact shapes (no shape symbols left: the plugin gets the parameters
 // only), right for every shape, tunable kernels with their class's binding; past 16 shapes a
-// kernel falls back to its symbolic variants. Devices without the feature never specialise.
+// kernel falls back to its symbolic variants, and a shape that cannot be specialised (K = 0:
+// a constant dimension may not be zero) runs them without stopping other shapes from
+// specialising. Devices without the feature never specialise.
 #include <doctest/doctest.h>
 
+#include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
+
+namespace shape_variants_test {
 
 using namespace tegula;
 using namespace tegula::testing;
@@ -63,6 +68,38 @@ TEST_CASE("past 16 shapes a kernel runs its symbolic variants") {
   }
 }
 
+TEST_CASE("a shape that cannot be specialised runs symbolic, and later shapes still specialise") {
+  CapturedLog log;
+  auto rt = open_runtime({specializing_manifest()}, &log);
+  auto d = rt->find_device("reference_specializing");
+  REQUIRE(d.is_ok());
+  auto text = read_file(example("gemm/gemm_bf16.tile"));
+  REQUIRE(text.is_ok());
+  auto k = d->compile(*text);
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  const int64_t m = 8, n = 8;
+  for (int64_t kk : {0, 16, 0}) {
+    CAPTURE(kk);
+    // bf16 ones: C = K exactly; C starts as NaN (0xffff).
+    std::vector<uint16_t> a(size_t(m * std::max<int64_t>(kk, 1)), 0x3f80), b(size_t(std::max<int64_t>(kk, 1) * n), 0x3f80),
+        c(size_t(m * n), 0xffff);
+    auto A = d->alloc(a.size() * 2), B = d->alloc(b.size() * 2), C = d->alloc(c.size() * 2);
+    REQUIRE((A.is_ok() && B.is_ok() && C.is_ok()));
+    REQUIRE(A->write(a).is_ok());
+    REQUIRE(B->write(b).is_ok());
+    REQUIRE(C->write(c).is_ok());
+    Status st = k->launch({Arg::tensor(*A), Arg::tensor(*B), Arg::tensor(*C), Arg::integer(m), Arg::integer(kk), Arg::integer(n)});
+    REQUIRE_MESSAGE(st.is_ok(), st.str());
+    REQUIRE(d->synchronize().is_ok());
+    REQUIRE(C->read(c.data(), c.size() * 2).is_ok());
+    for (uint16_t v : c) REQUIRE(v == (kk == 0 ? 0x0000 : 0x4180));  // bf16 0 and 16
+    auto described = k->describe();
+    REQUIRE(described.is_ok());
+    CHECK((described->find("A: bf16[8, 16]") != std::string::npos) == (kk == 16));
+  }
+  CHECK(log.contains("no variant for M=8 K=0 N=8"));
+}
+
 TEST_CASE("a device without the feature runs symbolic variants") {
   auto rt = open_runtime({reference_manifest()});
   auto d = rt->find_device("reference");
@@ -74,3 +111,5 @@ TEST_CASE("a device without the feature runs symbolic variants") {
   REQUIRE(text.is_ok());
   CHECK(text->find("X: f32[N]") != std::string::npos);
 }
+
+}  // namespace shape_variants_test
