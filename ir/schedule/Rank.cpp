@@ -213,11 +213,11 @@ struct Walker {
       case OpKind::For:
       case OpKind::Pipelined: {
         int64_t n = trips(s);
-        bool outer = !in_loop;
+        bool was_in_loop = in_loop;
         double vectors_before = sync_vectors;
         in_loop = true;
         double per_iter = walk(s.body(), weight * double(n));
-        in_loop = !outer;
+        in_loop = was_in_loop;
         if (per_iter > w.bytes_per_iter) {
           w.sync_vectors_per_iter = n > 0 ? (sync_vectors - vectors_before) / (weight * double(n)) : 0;
           w.bytes_per_iter = per_iter;
