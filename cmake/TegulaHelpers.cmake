@@ -25,6 +25,8 @@ function(tg_library name)
   target_link_libraries(${name} PUBLIC ${ARG_LIBS})
 endfunction()
 
+option(TEGULA_UNITY_TESTS "compile test files in batches (faster clean builds)" ON)
+
 # tg_test_suite(NAME SOURCES ... [LIBS ...]): one doctest executable for a folder, and one
 # CTest entry per test source file (each file tests one property), named NAME.<file stem>.
 function(tg_test_suite name)
@@ -32,9 +34,15 @@ function(tg_test_suite name)
     return()
   endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
-  add_executable(${name} ${PROJECT_SOURCE_DIR}/core/tests/doctest_main.cpp ${ARG_SOURCES})
+  add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${TEGULA_WARNING_FLAGS})
-  target_link_libraries(${name} PRIVATE doctest::doctest ${ARG_LIBS})
+  target_link_libraries(${name} PRIVATE tegula_doctest_main ${ARG_LIBS})
+  # Test files compile in batches of 16 (a unity build): a batch parses doctest and the
+  # project's headers once, not once per file, which takes the clean test build from
+  # about 1030 to about 400 CPU-seconds. Each test file's code lives in a namespace named
+  # for the file, so helpers and using-directives never meet another file's; __FILE__
+  # stays the file's own path, so the per-file CTest entries still select their cases.
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ${TEGULA_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 16)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   target_compile_definitions(${name} PRIVATE TEGULA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                              TEGULA_BINARY_DIR="${PROJECT_BINARY_DIR}")
@@ -42,5 +50,7 @@ function(tg_test_suite name)
     get_filename_component(stem ${src} NAME_WE)
     string(REGEX REPLACE "_test$" "" prop ${stem})
     add_test(NAME ${name}.${prop} COMMAND ${name} --source-file=*${stem}.cpp --no-intro)
+    # An entry whose filter selects no test case fails instead of passing empty.
+    set_tests_properties(${name}.${prop} PROPERTIES FAIL_REGULAR_EXPRESSION "test cases: +0 [|]")
   endforeach()
 endfunction()

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace bad_numeric_options_refused_test {
+
 using namespace tegula::conformance::testing;
 
 namespace {
@@ -43,3 +45,5 @@ TEST_CASE("verify --recheck needs a count, and is never taken as the report's pa
   check_refused("verify --recheck", "--recheck");
   check_refused("verify some/report.json --recheck many", "--recheck");
 }
+
+}  // namespace bad_numeric_options_refused_test

@@ -11,6 +11,8 @@
 #include "conformance/Suite.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace case_selection_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -49,3 +51,5 @@ TEST_CASE("list prints the selected case names") {
   CHECK(out == "tegula.gemm.wgmma.m64n8k16.bf16_f32.tn.exact\ntegula.gemm.wgmma.m64n24k16.bf16_f32.tn.exact\n"
                "tegula.gemm.wgmma.m64n256k16.bf16_f32.tn.exact\n");
 }
+
+}  // namespace case_selection_test

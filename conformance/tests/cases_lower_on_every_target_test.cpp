@@ -11,6 +11,8 @@
 #include "ir/Lower.h"
 #include "ir/Parser.h"
 
+namespace cases_lower_on_every_target_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -38,3 +40,5 @@ TEST_CASE("every generated case parses, verifies and lowers on every built-in ta
     MESSAGE(name << ": " << cases.size() << " cases, " << supported << " claimed");
   }
 }
+
+}  // namespace cases_lower_on_every_target_test

@@ -6,6 +6,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_changed_input_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -22,3 +24,5 @@ TEST_CASE("a changed input is Fail (input)") {
     CHECK(field(r, "detail").find("input tensor X was changed at") != std::string::npos);
   }
 }
+
+}  // namespace catches_changed_input_test

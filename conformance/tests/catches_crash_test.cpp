@@ -8,6 +8,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_crash_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -23,3 +25,5 @@ TEST_CASE("a crashing kernel is Crash, and the run continues") {
     CHECK(field(r, "detail").find("signal 11") != std::string::npos);
   }
 }
+
+}  // namespace catches_crash_test

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_hang_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -22,3 +24,5 @@ TEST_CASE("a hanging kernel is Timeout, and the run continues") {
     CHECK(field(r, "detail").find("killed") != std::string::npos);
   }
 }
+
+}  // namespace catches_hang_test

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_nondeterminism_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -23,3 +25,5 @@ TEST_CASE("nondeterministic results are Fail (nondeterminism)") {
     CHECK(field(r, "detail").find("two runs from the same inputs differ") != std::string::npos);
   }
 }
+
+}  // namespace catches_nondeterminism_test

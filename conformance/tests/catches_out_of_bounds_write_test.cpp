@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_out_of_bounds_write_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -23,3 +25,5 @@ TEST_CASE("an out-of-bounds write is Fail (guard)") {
     CHECK(field(r, "detail").find("past the end of tensor") != std::string::npos);
   }
 }
+
+}  // namespace catches_out_of_bounds_write_test

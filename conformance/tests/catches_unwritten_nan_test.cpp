@@ -8,6 +8,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_unwritten_nan_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -36,3 +38,5 @@ TEST_CASE("elements left unwritten where the result is NaN are Fail (values)") {
   CHECK(failed > 0);
   CHECK(passed > 0);
 }
+
+}  // namespace catches_unwritten_nan_test

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_wrong_values_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -25,3 +27,5 @@ TEST_CASE("wrong results are Fail (values)") {
     CHECK(r.find("mismatches")->as_int() >= 1);
   }
 }
+
+}  // namespace catches_wrong_values_test

@@ -9,6 +9,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace catches_wrong_zero_sign_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -42,3 +44,5 @@ TEST_CASE("+0 written where max or min gives -0 is Fail (values)") {
   CHECK(signed_zero_cases == 2 * 7 * 3);
   CHECK(passed > 0);
 }
+
+}  // namespace catches_wrong_zero_sign_test

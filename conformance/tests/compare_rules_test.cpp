@@ -13,6 +13,8 @@
 #include "conformance/Executor.h"
 #include "conformance/Inputs.h"
 
+namespace compare_rules_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -115,3 +117,5 @@ TEST_CASE("mnemonic patterns: capitals stand for the ranged dimension") {
   CHECK(contains_mnemonic("%12 = OpCooperativeMatrixMulAddKHR %9 %10 %11", "OpCooperativeMatrixMulAddKHR"));
   CHECK_FALSE(contains_mnemonic("OpCooperativeMatrixLoadKHR", "OpCooperativeMatrixMulAddKHR"));
 }
+
+}  // namespace compare_rules_test

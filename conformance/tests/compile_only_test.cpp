@@ -9,6 +9,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace compile_only_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -47,3 +49,5 @@ TEST_CASE("code without the forced instruction is Fail (instruction)") {
     CHECK(field(r, "check") == "instruction");
   }
 }
+
+}  // namespace compile_only_test

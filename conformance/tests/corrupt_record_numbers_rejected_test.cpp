@@ -7,6 +7,8 @@
 
 #include "conformance/Record.h"
 
+namespace corrupt_record_numbers_rejected_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -59,3 +61,5 @@ TEST_CASE("a seed that is not a decimal string is refused") {
   j.set("seed", "12x");
   CHECK(parse_error(j).find("seed") != std::string::npos);
 }
+
+}  // namespace corrupt_record_numbers_rejected_test

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace expected_failures_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -53,3 +55,5 @@ TEST_CASE("a malformed expectation list stops the run") {
   CHECK(run.status == 2);
   CHECK(run.output.find("needs a 'reason'") != std::string::npos);
 }
+
+}  // namespace expected_failures_test

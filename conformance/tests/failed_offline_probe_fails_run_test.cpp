@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace failed_offline_probe_fails_run_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -28,3 +30,5 @@ TEST_CASE("a probe that fails with an internal error makes an untestable target"
   CHECK(saw_sm90);
   CHECK(run_conformance("conformance_opaque", "verify '" + out + "'").status == 0);
 }
+
+}  // namespace failed_offline_probe_fails_run_test

@@ -8,6 +8,8 @@
 #include "conformance/Suite.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace filter_by_row_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -43,3 +45,5 @@ TEST_CASE("list takes a row label") {
   for (char c : r.output) lines += c == '\n';
   CHECK(lines == expected);
 }
+
+}  // namespace filter_by_row_test

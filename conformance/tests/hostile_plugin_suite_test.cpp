@@ -20,6 +20,8 @@
 #include "conformance/tests/TestSupport.h"
 #include "plugins/abi/tegula_abi_entries.h"
 
+namespace hostile_plugin_suite_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -145,3 +147,5 @@ TEST_CASE("conformance on the hostile device records its faults and still finish
       check_escaped(c.output);
     }
 }
+
+}  // namespace hostile_plugin_suite_test

@@ -10,6 +10,8 @@
 
 #include "conformance/Inputs.h"
 
+namespace input_values_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -87,3 +89,5 @@ TEST_CASE("segment offsets start at 0, never decrease, stay within their limit a
     if (count > 2) CHECK(one);
   }
 }
+
+}  // namespace input_values_test

@@ -8,6 +8,8 @@
 #include "conformance/Suite.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace list_offline_names_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -37,3 +39,5 @@ TEST_CASE("misuse: an unloaded plugin, an unknown target") {
   CHECK(target.output.find("'reference@sm_1': ") != std::string::npos);
   CHECK(target.output.find("sm_1") != std::string::npos);
 }
+
+}  // namespace list_offline_names_test

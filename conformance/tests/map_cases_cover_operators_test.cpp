@@ -13,6 +13,8 @@
 #include "conformance/Suite.h"
 #include "ir/Parser.h"
 
+namespace map_cases_cover_operators_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -80,3 +82,5 @@ TEST_CASE("every expression kind a map can hold has a map case, idx along every 
   for (int64_t axis = 0; axis < 3; ++axis)
     CHECK_MESSAGE(used.index_axes.count(axis), "no map case reads idx(" << axis << ")");
 }
+
+}  // namespace map_cases_cover_operators_test

@@ -7,6 +7,8 @@
 
 #include "conformance/cases/Generator.h"
 
+namespace missing_dtypes_named_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -20,3 +22,5 @@ TEST_CASE("needs names f32 after tf32, and a repeated dtype once") {
   CHECK(g.needs({DType::F16, DType::F16, DType::F64}) == "target 'f64only' does not claim f16");
   CHECK(g.needs({DType::F64}).empty());
 }
+
+}  // namespace missing_dtypes_named_test

@@ -6,6 +6,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace not_supported_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -30,3 +32,5 @@ TEST_CASE("unclaimed dtypes are NotSupported and claimed ones run") {
   CHECK(unsupported > 30);
   CHECK(passed > 30);
 }
+
+}  // namespace not_supported_test

@@ -11,6 +11,8 @@
 #include "targets/Target.h"
 #include "tegula/tegula.hpp"
 
+namespace offline_compile_api_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -75,3 +77,5 @@ TEST_CASE("the C entries check their arguments") {
   CHECK(tegula_blob_size(nullptr) == 0);
   tegula_blob_free(nullptr);
 }
+
+}  // namespace offline_compile_api_test

@@ -13,6 +13,8 @@
 #include "ir/Printer.h"
 #include "targets/Target.h"
 
+namespace opaque_accumulators_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -75,3 +77,5 @@ TEST_CASE("cooperative-matrix cases are claimed, and lower onto the instruction"
   CHECK(total > 10);
   CHECK(claimed > 10);
 }
+
+}  // namespace opaque_accumulators_test

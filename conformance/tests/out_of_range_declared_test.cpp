@@ -9,6 +9,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace out_of_range_declared_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -51,3 +53,5 @@ TEST_CASE("a device that declares detection but reports nothing fails them") {
           "the device declares out-of-range accesses detected, but the launch of a kernel that accesses past its tensor succeeded");
   }
 }
+
+}  // namespace out_of_range_declared_test

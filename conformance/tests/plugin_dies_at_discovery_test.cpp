@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace plugin_dies_at_discovery_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -76,3 +78,5 @@ TEST_CASE("asking for every device, a plugin that died is a device not tested, a
   INFO(verify.output);
   CHECK(verify.status == 0);
 }
+
+}  // namespace plugin_dies_at_discovery_test

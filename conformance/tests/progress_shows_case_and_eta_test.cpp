@@ -7,6 +7,8 @@
 #include "conformance/Progress.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace progress_shows_case_and_eta_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -42,3 +44,5 @@ TEST_CASE("a run's log shows the first case with an estimate") {
   CHECK(line.find(" left  tegula.fill.global.f32.") != std::string::npos);
   CHECK(line.find(", about ") != std::string::npos);
 }
+
+}  // namespace progress_shows_case_and_eta_test

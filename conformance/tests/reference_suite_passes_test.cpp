@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace reference_suite_passes_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -27,3 +29,5 @@ TEST_CASE("the whole suite passes on reference:0 and its report verifies") {
   INFO(verify.output);
   CHECK(verify.status == 0);
 }
+
+}  // namespace reference_suite_passes_test

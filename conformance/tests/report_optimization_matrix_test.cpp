@@ -13,6 +13,8 @@
 #include "conformance/tests/TestSupport.h"
 #include "core/Files.h"
 
+namespace report_optimization_matrix_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -130,3 +132,5 @@ TEST_CASE("verify derives the matrix again") {
     CHECK(noted);
   }
 }
+
+}  // namespace report_optimization_matrix_test

@@ -10,6 +10,8 @@
 #include "conformance/Verify.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace report_recheck_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -93,3 +95,5 @@ TEST_CASE("misuse: an empty --recheck-seed is refused") {
   CHECK(run.status == 2);
   CHECK(run.output.find("--recheck-seed needs a non-empty value") != std::string::npos);
 }
+
+}  // namespace report_recheck_test

@@ -10,6 +10,8 @@
 #include "conformance/Report.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace report_signature_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -161,3 +163,5 @@ TEST_CASE("another key, or an edited signature file, is refused") {
   CHECK(bad_key.status == 1);
   CHECK(bad_key.output.find("is not an Ed25519 public key") != std::string::npos);
 }
+
+}  // namespace report_signature_test

@@ -12,6 +12,8 @@
 #include "conformance/tests/TestSupport.h"
 #include "targets/Target.h"
 
+namespace report_verify_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -169,3 +171,5 @@ TEST_CASE("verify accepts an untouched report and rejects edited ones") {
     CHECK(mentions(verify_report(dir + "/report.json").errors, "report.html"));
   }
 }
+
+}  // namespace report_verify_test

@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace runs_testing_nothing_refused_test {
+
 using namespace tegula::conformance::testing;
 
 namespace {
@@ -40,3 +42,5 @@ TEST_CASE("a filter matching no case is refused") {
 TEST_CASE("a named device the filter leaves without cases is refused") {
   check_refused("reference", "--device reference:0 --filter 'tegula.gemm.wgmma.*'", "device reference:0: no case selected");
 }
+
+}  // namespace runs_testing_nothing_refused_test

@@ -9,6 +9,8 @@
 #include "ir/Parser.h"
 #include "tegula/tegula.hpp"
 
+namespace show_case_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -48,3 +50,5 @@ TEST_CASE("misuse: an unknown case, no case") {
   CHECK(r.output.find("no case 'tegula.nosuch' (tegula conformance list --device reference:0 shows the cases)") != std::string::npos);
   CHECK(run_conformance("reference", "show").status == 2);
 }
+
+}  // namespace show_case_test

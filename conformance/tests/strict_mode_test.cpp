@@ -7,6 +7,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace strict_mode_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -47,3 +49,5 @@ TEST_CASE("a stale entry fails only under --strict") {
   CHECK(lenient.output.find("stale expectation in reference: tegula.no_such_primitive.*") != std::string::npos);
   CHECK(run_conformance("reference", args + "/strict' --strict").status == 1);
 }
+
+}  // namespace strict_mode_test

@@ -6,6 +6,8 @@
 #include "conformance/Progress.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace summary_line_in_words_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -46,3 +48,5 @@ TEST_CASE("the last line of a run") {
   CHECK(last == "conformant: 1 case, 1 passed; report " + out + "/report.html");
   CHECK(file_exists(out + "/report.html"));
 }
+
+}  // namespace summary_line_in_words_test

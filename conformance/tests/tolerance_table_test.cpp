@@ -10,6 +10,8 @@
 #include "conformance/Tolerances.h"
 #include "core/Sha256.h"
 
+namespace tolerance_table_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 
@@ -54,3 +56,5 @@ TEST_CASE("malformed tables are refused") {
     CHECK_FALSE(Tolerances::parse(text).is_ok());
   }
 }
+
+}  // namespace tolerance_table_test

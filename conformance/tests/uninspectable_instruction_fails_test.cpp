@@ -8,6 +8,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace uninspectable_instruction_fails_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -26,3 +28,5 @@ TEST_CASE("a forced instruction whose code cannot be described is Fail (instruct
   }
   CHECK(run_conformance("conformance_opaque", "verify '" + out + "'").status == 0);
 }
+
+}  // namespace uninspectable_instruction_fails_test

@@ -8,6 +8,8 @@
 
 #include "conformance/tests/TestSupport.h"
 
+namespace verify_refuses_non_files_test {
+
 using namespace tegula;
 using namespace tegula::conformance::testing;
 
@@ -26,3 +28,5 @@ TEST_CASE("a device as the report is refused") {
   CHECK(run.status == 1);
   CHECK(run.output.find("'/dev/zero' is a device, not a regular file") != std::string::npos);
 }
+
+}  // namespace verify_refuses_non_files_test

@@ -7,6 +7,8 @@
 #include "conformance/Verify.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace verify_report_without_plugins_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -20,3 +22,5 @@ TEST_CASE("a report without plugins is rejected, not a crash") {
   CHECK(run.status == 1);
   CHECK(run.output.find("no 'plugins' array") != std::string::npos);
 }
+
+}  // namespace verify_report_without_plugins_test

@@ -10,6 +10,8 @@
 #include "conformance/Report.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace verify_shipped_expectations_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -58,3 +60,5 @@ TEST_CASE("failures excused by a report's own expectation list are rejected") {
   CHECK(audit.status == 1);
   CHECK(audit.output.find("excused as an expected failure by the report's expectation list, not by this build's") != std::string::npos);
 }
+
+}  // namespace verify_shipped_expectations_test

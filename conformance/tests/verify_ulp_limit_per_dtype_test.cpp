@@ -10,6 +10,8 @@
 #include "conformance/Verify.h"
 #include "conformance/tests/TestSupport.h"
 
+namespace verify_ulp_limit_per_dtype_test {
+
 using namespace tegula;
 using namespace tegula::conformance;
 using namespace tegula::conformance::testing;
@@ -44,3 +46,5 @@ TEST_CASE("a Pass above its own dtype's ulp limit is rejected") {
   for (const std::string& e : v.errors) rejected = rejected || e.find("above the tolerance table's limit") != std::string::npos;
   CHECK(rejected);
 }
+
+}  // namespace verify_ulp_limit_per_dtype_test

@@ -8,6 +8,8 @@
 #include "core/DType.h"
 #include "core/tests/MinifloatReference.h"
 
+namespace dtype_bf16_exhaustive_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -66,3 +68,5 @@ TEST_CASE("bf16 is rounded once from float64, not through float32") {
   CHECK(double(float(x)) == 1.0 + std::ldexp(1.0, -8));
   CHECK(bf16_from_double(x) == 0x3f81);
 }
+
+}  // namespace dtype_bf16_exhaustive_test

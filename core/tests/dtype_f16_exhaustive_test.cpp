@@ -8,6 +8,8 @@
 #include "core/DType.h"
 #include "core/tests/MinifloatReference.h"
 
+namespace dtype_f16_exhaustive_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -90,3 +92,5 @@ TEST_CASE("f16 agrees with the compiler's _Float16 conversions") {
   CHECK(log.count() == 0);
 }
 #endif
+
+}  // namespace dtype_f16_exhaustive_test

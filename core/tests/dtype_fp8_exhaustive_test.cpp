@@ -8,6 +8,8 @@
 #include "core/DType.h"
 #include "core/tests/MinifloatReference.h"
 
+namespace dtype_fp8_exhaustive_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -153,3 +155,5 @@ TEST_CASE("e5m2 saturation rules (OCP OFP8 table 3)") {
   CHECK(((n & 0x7c) == 0x7c && (n & 0x03) != 0));
   CHECK((e5m2_from_double(-NAN, nonsat) & 0x80) == 0x80);
 }
+
+}  // namespace dtype_fp8_exhaustive_test

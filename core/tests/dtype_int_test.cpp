@@ -7,6 +7,8 @@
 
 #include "core/DType.h"
 
+namespace dtype_int_test {
+
 using namespace tegula;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("bool is non-zero, NaN included") {
   b = 0;
   CHECK(load_element(DType::Bool, &b) == 0.0);
 }
+
+}  // namespace dtype_int_test

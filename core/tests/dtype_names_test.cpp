@@ -7,6 +7,8 @@
 
 #include "core/DType.h"
 
+namespace dtype_names_test {
+
 using namespace tegula;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("max and lowest are fixed points of rounding") {
     CHECK(round_to_dtype(t, dtype_lowest(t)) == dtype_lowest(t));
   }
 }
+
+}  // namespace dtype_names_test

@@ -12,6 +12,8 @@
 #include "core/DType.h"
 #include "core/tests/MinifloatReference.h"
 
+namespace dtype_rounding_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -236,3 +238,5 @@ TEST_CASE("round_to_dtype matches the bit-level conversions") {
   CHECK(round_to_dtype(DType::E5M2, 1e9) == 57344.0);
   CHECK(round_to_dtype(DType::F16, 1e9) == INFINITY);
 }
+
+}  // namespace dtype_rounding_test

@@ -11,6 +11,8 @@
 
 #include "core/Files.h"
 
+namespace files_test {
+
 using namespace tegula;
 
 namespace {
@@ -184,3 +186,5 @@ TEST_CASE("read_file bounds the size it reads, at the bound exactly") {
   CHECK_FALSE(read_file("/proc/self/status", 8).is_ok());
   remove_dir(dir);
 }
+
+}  // namespace files_test

@@ -6,6 +6,8 @@
 
 #include "core/Json.h"
 
+namespace json_malformed_test {
+
 using namespace tegula;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("many keys do not make duplicate detection slow") {
   CHECK(r->size() == 100000);
   CHECK(r->find("k99999")->as_int() == 99999);
 }
+
+}  // namespace json_malformed_test

@@ -9,6 +9,8 @@
 
 #include "core/Json.h"
 
+namespace json_parse_test {
+
 using namespace tegula;
 
 namespace {
@@ -222,3 +224,5 @@ TEST_CASE("nesting up to the limit parses") {
   REQUIRE(r.is_ok());
   CHECK(r->dump() == deep);
 }
+
+}  // namespace json_parse_test

@@ -4,6 +4,8 @@
 
 #include "core/Npy.h"
 
+namespace npy_malformed_test {
+
 using namespace tegula;
 
 namespace {
@@ -62,3 +64,5 @@ TEST_CASE("Fortran order and a descr without a size") {
   CHECK(refusal(v1_file("{'descr': 'O', 'fortran_order': False, 'shape': (1,)}\n", std::string(4, '\0')))
             .find("has no element size") != std::string::npos);
 }
+
+}  // namespace npy_malformed_test

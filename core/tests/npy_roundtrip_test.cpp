@@ -6,6 +6,8 @@
 
 #include "core/Npy.h"
 
+namespace npy_roundtrip_test {
+
 using namespace tegula;
 
 TEST_CASE("format_npy and parse_npy round-trip") {
@@ -57,3 +59,5 @@ TEST_CASE("npy_descr names NumPy's dtypes and none for those NumPy lacks") {
   CHECK_FALSE(npy_descr(DType::BF16).has_value());
   CHECK_FALSE(npy_descr(DType::E4M3).has_value());
 }
+
+}  // namespace npy_roundtrip_test

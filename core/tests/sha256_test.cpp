@@ -6,6 +6,8 @@
 
 #include "core/Sha256.h"
 
+namespace sha256_test {
+
 using namespace tegula;
 
 TEST_CASE("empty input") {
@@ -86,3 +88,5 @@ TEST_CASE("digest bytes match the hex form") {
   CHECK(d[1] == 0x78);
   CHECK(d[31] == 0xad);
 }
+
+}  // namespace sha256_test

@@ -6,6 +6,8 @@
 
 #include "core/Status.h"
 
+namespace status_test {
+
 using namespace tegula;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("TG_ASSIGN_OR_RETURN binds the value or returns the status") {
   CHECK(bad.status().code() == ErrorCode::NotFound);
   CHECK(use_move_only().is_ok());
 }
+
+}  // namespace status_test

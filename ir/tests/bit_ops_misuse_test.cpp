@@ -7,6 +7,8 @@
 
 #include "ir/Parser.h"
 
+namespace bit_ops_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -69,3 +71,5 @@ TEST_CASE("the same operators verify on integers, and bitcast between same-size 
     CHECK_MESSAGE(k.is_ok(), k.status().str());
   }
 }
+
+}  // namespace bit_ops_misuse_test

@@ -15,6 +15,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/RunUtil.h"
 
+namespace bit_ops_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -232,3 +234,5 @@ TEST_CASE("bitcast of bytes and halves: u8 and i8, fp8, f16 and bf16; integers t
   CHECK(h[0] == 0.0078125);
   CHECK(h[1] == -2.0);  // 0xc000 is -2 in both
 }
+
+}  // namespace bit_ops_test

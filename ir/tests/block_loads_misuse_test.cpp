@@ -8,6 +8,8 @@
 
 #include "ir/Parser.h"
 
+namespace block_loads_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -79,3 +81,5 @@ TEST_CASE("inside a parallel loop a load of a written tensor or a float stays an
                             "ok.tile");
   CHECK_MESSAGE(k.is_ok(), k.status().str());
 }
+
+}  // namespace block_loads_misuse_test

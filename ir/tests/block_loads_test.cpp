@@ -9,6 +9,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/RunUtil.h"
 
+namespace block_loads_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -195,3 +197,5 @@ TEST_CASE("block-level loads print and parse back as written") {
   REQUIRE_MESSAGE(again.is_ok(), again.status().str());
   CHECK(print_kernel(*again) == printed);
 }
+
+}  // namespace block_loads_test

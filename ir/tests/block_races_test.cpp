@@ -15,6 +15,8 @@
 #include "ir/BlockRaces.h"
 #include "ir/Parser.h"
 
+namespace block_races_test {
+
 using namespace tegula::ir;
 
 namespace {
@@ -217,3 +219,5 @@ TEST_CASE("a write at an offset read from a tensor, or inside a loop whose bound
               "}\n")
             .empty());
 }
+
+}  // namespace block_races_test

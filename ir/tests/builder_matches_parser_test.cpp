@@ -6,6 +6,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/TestUtil.h"
 
+namespace builder_matches_parser_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -77,3 +79,5 @@ TEST_CASE("builder: a misuse is reported by build(), not at construction") {
   REQUIRE(!k.is_ok());
   CHECK(k.status().message().find("global") != std::string::npos);
 }
+
+}  // namespace builder_matches_parser_test

@@ -13,6 +13,8 @@
 #include "ir/IntFold.h"
 #include "ir/lower/tests/LowerTestUtil.h"
 
+namespace deep_expressions_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -87,3 +89,5 @@ TEST_CASE("a builder-made tree past the bound is refused by the verifier before 
     CHECK(k.status().message().find("nested too deeply") != std::string::npos);
   }
 }
+
+}  // namespace deep_expressions_test

@@ -8,6 +8,8 @@
 #include "ir/Builder.h"
 #include "ir/Parser.h"
 
+namespace element_index_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -79,3 +81,5 @@ TEST_CASE("an element index built past the rank is refused by the verifier, not 
   REQUIRE_FALSE(k.is_ok());
   CHECK_MESSAGE(k.status().message().find("idx(-1) names axis -1") != std::string::npos, k.status().str());
 }
+
+}  // namespace element_index_misuse_test

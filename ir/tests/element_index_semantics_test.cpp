@@ -9,6 +9,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/RunUtil.h"
 
+namespace element_index_semantics_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -116,3 +118,5 @@ TEST_CASE("idx is an ordinary name where it is not called") {
   REQUIRE_MESSAGE(st.is_ok(), st.str());
   for (int i = 0; i < 4; ++i) CHECK(args[0].values[size_t(i)] == 2.0 * i);
 }
+
+}  // namespace element_index_semantics_test

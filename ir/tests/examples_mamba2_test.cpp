@@ -14,6 +14,8 @@
 #include "ir/Parser.h"
 #include "ir/tests/TestUtil.h"
 
+namespace examples_mamba2_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -176,3 +178,5 @@ TEST_CASE("the Mamba-2 checks catch a broken causal mask, an unpassed or undecay
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);
 }
+
+}  // namespace examples_mamba2_test

@@ -12,6 +12,8 @@
 #include "ir/Parser.h"
 #include "ir/tests/TestUtil.h"
 
+namespace examples_mla_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -129,3 +131,5 @@ TEST_CASE("the MLA checks catch a missing rotary part, an ignored block table an
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   CHECK_FALSE(r->passed);
 }
+
+}  // namespace examples_mla_test

@@ -10,6 +10,8 @@
 #include "ir/Parser.h"
 #include "ir/tests/TestUtil.h"
 
+namespace examples_reference_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -207,3 +209,5 @@ TEST_CASE("the attention check catches an unmasked tail, a missing causal mask a
     CHECK_FALSE(r->passed);
   }
 }
+
+}  // namespace examples_reference_test

@@ -7,6 +7,8 @@
 
 #include "ir/Parser.h"
 
+namespace float_literal_range_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -37,3 +39,5 @@ TEST_CASE("literals at the edges of the range are kept exactly") {
     CHECK_MESSAGE(k.is_ok(), k.status().str());
   }
 }
+
+}  // namespace float_literal_range_test

@@ -11,6 +11,8 @@
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 
+namespace integer_folding_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -127,3 +129,5 @@ TEST_CASE("a grid with a zero dimension is empty however large the others") {
   REQUIRE(empty.is_ok());
   CHECK(*empty == std::vector<int64_t>{int64_t(1) << 31, int64_t(1) << 31, 0});
 }
+
+}  // namespace integer_folding_test

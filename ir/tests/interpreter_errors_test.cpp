@@ -6,6 +6,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace interpreter_errors_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -101,3 +103,5 @@ TEST_CASE("a poisoned (never written) fragment reads as NaN") {
   REQUIRE(st.is_ok());
   CHECK(std::isnan(args[0].values[0]));
 }
+
+}  // namespace interpreter_errors_test

@@ -5,6 +5,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace interpreter_ops_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -257,3 +259,5 @@ TEST_CASE("elementwise functions, comparisons and select on special values") {
   CHECK(y(7, 3) == -128);
   CHECK(y(7, 4) == 0);     // NaN -> 0
 }
+
+}  // namespace interpreter_ops_test

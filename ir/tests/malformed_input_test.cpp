@@ -5,6 +5,8 @@
 
 #include "ir/Parser.h"
 
+namespace malformed_input_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -124,3 +126,5 @@ TEST_CASE("malformed kernels are rejected with location and cause") {
 }
 
 TEST_CASE("there are at least 30 malformed cases") { CHECK(sizeof(kCases) / sizeof(kCases[0]) >= 30); }
+
+}  // namespace malformed_input_test

@@ -8,6 +8,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace map_broadcast_rank_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -66,3 +68,5 @@ TEST_CASE("map operands that do not broadcast at the trailing axes are refused w
     CHECK_MESSAGE(k.status().loc().column == c.column, k.status().str());
   }
 }
+
+}  // namespace map_broadcast_rank_test

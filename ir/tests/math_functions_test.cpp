@@ -11,6 +11,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace math_functions_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -111,3 +113,5 @@ TEST_CASE("integer abs, max and min are exact; abs(INT32_MIN) saturates on the s
   CHECK(run("max(X[i], Y[i])", {200, 0}, "u8", {255, 7}) == std::vector<double>{255, 7});
   CHECK(run("abs(X[i])", {-128, 127}, "i8") == std::vector<double>{127, 127});
 }
+
+}  // namespace math_functions_test

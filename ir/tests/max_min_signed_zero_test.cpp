@@ -9,6 +9,8 @@
 #include "ir/MaxMin.h"
 #include "ir/tests/RunUtil.h"
 
+namespace max_min_signed_zero_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -118,3 +120,5 @@ TEST_CASE("max and min reductions and their clear=false combine follow the signe
     CHECK(same(args[4].values[i], lo_old[i]));
   }
 }
+
+}  // namespace max_min_signed_zero_test

@@ -9,6 +9,8 @@
 
 #include "ir/Parser.h"
 
+namespace op_levels_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -100,3 +102,5 @@ TEST_CASE("the verifier places each op by its level") {
     }
   }
 }
+
+}  // namespace op_levels_test

@@ -12,6 +12,8 @@
 #include "ir/Analysis.h"
 #include "ir/Parser.h"
 
+namespace op_roles_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -142,3 +144,5 @@ TEST_CASE("the roles column has one role per tile operand of the format") {
   TG_FOR_EACH_OP(TG_OP_COUNT)
 #undef TG_OP_COUNT
 }
+
+}  // namespace op_roles_test

@@ -6,6 +6,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/TestUtil.h"
 
+namespace parse_print_roundtrip_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -73,3 +75,5 @@ TEST_CASE("parentheses are printed only where precedence needs them") {
   std::string p = print_kernel(*k);
   CHECK(p.find("(1.0 - (2.0 - 3.0)) * (4.0 + 5.0) / (6.0 * 7.0) - -(8.0 + 9.0)") != std::string::npos);
 }
+
+}  // namespace parse_print_roundtrip_test

@@ -7,6 +7,8 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 
+namespace parse_specialized_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -58,3 +60,5 @@ TEST_CASE("values that do not fit the kernel's symbols are refused with the kern
   refused({{"M", 10}}, "shape symbol N of kernel rows has no value");
   refused({{"M", -1}, {"N", 3}}, "M = -1 is negative");
 }
+
+}  // namespace parse_specialized_test

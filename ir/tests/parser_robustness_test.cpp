@@ -10,6 +10,8 @@
 #include "ir/Printer.h"
 #include "ir/tests/TestUtil.h"
 
+namespace parser_robustness_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -83,3 +85,5 @@ TEST_CASE("arbitrary bytes") {
     must_not_crash(t);
   }
 }
+
+}  // namespace parser_robustness_test

@@ -8,6 +8,8 @@
 #include "ir/Parser.h"
 #include "ir/Ranges.h"
 
+namespace ranges_test {
+
 using namespace tegula::ir;
 
 namespace {
@@ -122,3 +124,5 @@ TEST_CASE("every value an expression takes lies inside its range (brute force)")
     }
   }
 }
+
+}  // namespace ranges_test

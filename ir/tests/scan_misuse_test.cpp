@@ -6,6 +6,8 @@
 
 #include "ir/Parser.h"
 
+namespace scan_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -69,3 +71,5 @@ TEST_CASE("a well-formed scan verifies, in every direction and mode") {
     }
   }
 }
+
+}  // namespace scan_misuse_test

@@ -9,6 +9,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace scan_semantics_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using testing::Value;
@@ -143,3 +145,5 @@ TEST_CASE("the running value stays in float64; each element and the carry round 
   CHECK(args[1].values == std::vector<double>{2048, 2048, 2050, 2050});
   CHECK(args[2].values == std::vector<double>{2050});
 }
+
+}  // namespace scan_semantics_test

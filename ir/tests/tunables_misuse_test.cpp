@@ -10,6 +10,8 @@
 #include "ir/Parser.h"
 #include "ir/Tunables.h"
 
+namespace tunables_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -83,3 +85,5 @@ TEST_CASE("binding texts that do not parse") {
     CHECK_MESSAGE(b.status().message().find(message) != std::string::npos, b.status().message());
   }
 }
+
+}  // namespace tunables_misuse_test

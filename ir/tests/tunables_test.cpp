@@ -10,6 +10,8 @@
 #include "ir/Printer.h"
 #include "ir/Tunables.h"
 
+namespace tunables_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -89,3 +91,5 @@ TEST_CASE("bindings read back from text in any order and separator") {
   CHECK_FALSE(satisfies(*space, {{"B", 64}, {"T", 2}}, &why));
   CHECK(why.find("B % (T * 64) == 0") != std::string::npos);
 }
+
+}  // namespace tunables_test

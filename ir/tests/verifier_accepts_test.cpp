@@ -3,6 +3,8 @@
 
 #include "ir/Parser.h"
 
+namespace verifier_accepts_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -77,3 +79,5 @@ TEST_CASE("expressions are typed") {
   CHECK(div->type == Type::index());
   CHECK(k->grid[0]->type == Type::index());
 }
+
+}  // namespace verifier_accepts_test

@@ -8,6 +8,8 @@
 
 #include "ir/Parser.h"
 
+namespace views_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -61,3 +63,5 @@ TEST_CASE("misused rank-dropping views are refused with location and cause") {
     if (c.column > 0) CHECK_MESSAGE(st.loc().column == c.column, st.str());
   }
 }
+
+}  // namespace views_misuse_test

@@ -9,6 +9,8 @@
 
 #include "ir/tests/RunUtil.h"
 
+namespace views_semantics_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -80,3 +82,5 @@ TEST_CASE("fill, atomic_add and global-to-global copies take an extent of the ti
         if (h == 2) CHECK(args[3].values[size_t(s * kD + d)] == q_value(1, 2, s, d));
       }
 }
+
+}  // namespace views_semantics_test

@@ -5,6 +5,8 @@
 
 #include "plugins/abi/tegula_plugin.h"
 
+namespace abi_header_c11_test {
+
 extern "C" {
 size_t abi_c11_sizeof_plugin_api(void);
 size_t abi_c11_offsetof_event_elapsed_ms(void);
@@ -29,3 +31,5 @@ TEST_CASE("C and C++ agree on the ABI layout") {
   CHECK((api->get_info != nullptr));
   CHECK((api->init == nullptr));
 }
+
+}  // namespace abi_header_c11_test

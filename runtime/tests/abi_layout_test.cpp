@@ -13,6 +13,8 @@
 #include "plugins/abi/tegula_plugin.h"
 #include "runtime/tests/AbiLayoutFields.h"
 
+namespace abi_layout_test {
+
 namespace {
 
 std::string actual_layout() {
@@ -47,3 +49,5 @@ TEST_CASE("the plugin ABI layout matches the golden table") {
   if (actual != expected) MESSAGE("actual layout:\n" << actual);
   CHECK(actual == expected);
 }
+
+}  // namespace abi_layout_test

@@ -7,6 +7,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace abi_negotiation_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -65,3 +67,5 @@ TEST_CASE("a table that ends before the optional trailing entries loads; those c
   // The entry past struct_size aborts if called: the host must report "unimplemented".
   CHECK(Event::elapsed_ms(*a, *b).status().code() == ErrorCode::Unimplemented);
 }
+
+}  // namespace abi_negotiation_test

@@ -8,6 +8,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace bad_libraries_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -79,3 +81,5 @@ TEST_CASE("a plugin that refuses to load") {
   CHECK(refusal(test_manifest("no_reason"), "no_reason") ==
         "the plugin refused the host's ABI versions 1..1: no reason given");
 }
+
+}  // namespace bad_libraries_test

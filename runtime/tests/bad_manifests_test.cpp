@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace bad_manifests_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -38,3 +40,5 @@ TEST_CASE("a manifest path that does not exist is only a debug line") {
   CHECK(rt->skipped().empty());
   CHECK(log.contains("3 searching /nonexistent/plugins.d (runtime options): not found"));
 }
+
+}  // namespace bad_manifests_test

@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace buffer_misuse_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -62,3 +64,5 @@ TEST_CASE("an allocation the device cannot satisfy is an error") {
   CHECK(b.status().code() == ErrorCode::Device);
   CHECK(b.status().message().find("TG_ERR_OUT_OF_MEMORY") != std::string::npos);
 }
+
+}  // namespace buffer_misuse_test

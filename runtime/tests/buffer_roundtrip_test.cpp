@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace buffer_roundtrip_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -65,3 +67,5 @@ TEST_CASE("zero-size buffers and transfers are fine") {
   CHECK(b->write(nullptr, 0).is_ok());
   CHECK(b->read(nullptr, 0).is_ok());
 }
+
+}  // namespace buffer_roundtrip_test

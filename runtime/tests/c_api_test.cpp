@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace c_api_test {
+
 extern "C" const char* c_api_c11_run(const char* reference_manifest);
 
 TEST_CASE("the C API from C11") {
@@ -31,3 +33,5 @@ TEST_CASE("options with an unset struct_size are refused") {
   tegula_error_free(e);
   CHECK(rt == nullptr);
 }
+
+}  // namespace c_api_test

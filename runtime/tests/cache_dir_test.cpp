@@ -4,6 +4,8 @@
 
 #include "runtime/CompileCache.h"
 
+namespace cache_dir_test {
+
 using namespace tegula::runtime;
 
 TEST_CASE("cache folder precedence") {
@@ -20,3 +22,5 @@ TEST_CASE("cache folder precedence") {
   CHECK(resolve_cache_dir(nullptr, env) == "");
   CHECK(resolve_cache_dir("off", env) == "");
 }
+
+}  // namespace cache_dir_test

@@ -7,6 +7,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cache_permissions_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -72,3 +74,5 @@ TEST_CASE("an entry file writable by others is not used") {
   CHECK(compile_again(cache, log) == TEGULA_CACHE_REBUILT);
   CHECK(log.contains("'" + entry + "' is writable by other users"));
 }
+
+}  // namespace cache_permissions_test

@@ -4,6 +4,8 @@
 
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_bad_values_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("unknown names in --bind, --check-against and unknown options") {
   CHECK(rc == 2);
   CHECK(out.find("unknown option '--frobnicate'") != std::string::npos);
 }
+
+}  // namespace cli_bad_values_test

@@ -5,6 +5,8 @@
 #include "core/Files.h"
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_check_races_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -53,3 +55,5 @@ TEST_CASE("an unknown option of check is refused, not opened as a file") {
   CHECK(rc == 2);
   CHECK(out.find("unknown option '--strictly'") != std::string::npos);
 }
+
+}  // namespace cli_check_races_test

@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_conformance_missing_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("misuse: tegula conformance with no tegula-conformance beside tegula") {
@@ -15,3 +17,5 @@ TEST_CASE("misuse: tegula conformance with no tegula-conformance beside tegula")
   CHECK(out.find("tegula conformance: cannot run " + dir + "/tegula-conformance: No such file or directory") !=
         std::string::npos);
 }
+
+}  // namespace cli_conformance_missing_test

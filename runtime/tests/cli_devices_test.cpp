@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_devices_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("no devices at all") {
   CHECK(rc == 0);
   CHECK(out.find("no devices") != std::string::npos);
 }
+
+}  // namespace cli_devices_test

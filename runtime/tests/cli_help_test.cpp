@@ -4,6 +4,8 @@
 
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_help_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("every command answers --help and -h on stdout") {
@@ -61,3 +63,5 @@ TEST_CASE("the top-level usage lists every command and option") {
   CHECK(rc == 2);
   CHECK(out.find("unknown command 'nonsense'") != std::string::npos);
 }
+
+}  // namespace cli_help_test

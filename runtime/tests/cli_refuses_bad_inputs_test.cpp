@@ -9,6 +9,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_refuses_bad_inputs_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -59,3 +61,5 @@ TEST_CASE("running out of memory is an error message and exit status 1, not an a
   CHECK(rc == 1);
   CHECK(out.find("tegula: out of memory") != std::string::npos);
 }
+
+}  // namespace cli_refuses_bad_inputs_test

@@ -8,6 +8,8 @@
 #include "core/Npy.h"
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_run_files_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -138,3 +140,5 @@ TEST_CASE("a fixed dimension must match, and bf16 tensors read and write float32
   CHECK(rc == 1);
   CHECK(out.find("shape (3, 8) but X is bf16[4, N] (dimension 0)") != std::string::npos);
 }
+
+}  // namespace cli_run_files_test

@@ -6,6 +6,8 @@
 
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_run_repeat_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("--repeat reports a time per launch from device events") {
@@ -44,3 +46,5 @@ TEST_CASE("--check-against reference runs the same inputs on the reference devic
   CHECK(rc == 1);
   CHECK(out.find("--check-against reference: no device 'reference'") != std::string::npos);
 }
+
+}  // namespace cli_run_repeat_test

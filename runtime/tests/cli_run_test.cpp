@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_run_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -49,3 +51,5 @@ TEST_CASE("misuse: a device that cannot compile") {
   CHECK(rc == 1);
   CHECK(out.find("abi_newer: compile: test plugins do not compile") != std::string::npos);
 }
+
+}  // namespace cli_run_test

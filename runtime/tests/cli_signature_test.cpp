@@ -4,6 +4,8 @@
 
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_signature_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("the gemm's signature and its launch order") {
@@ -32,3 +34,5 @@ TEST_CASE("scalars, and errors with their location") {
   out = tegula_cli("signature", &rc);
   CHECK(rc == 2);
 }
+
+}  // namespace cli_signature_test

@@ -7,6 +7,8 @@
 #include "core/Files.h"
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_spec_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("spec --out, check and run: a GEMM and a softmax") {
@@ -64,3 +66,5 @@ TEST_CASE("a bad spec is an error under a caret at its column") {
   CHECK(rc == 2);
   CHECK(out.find("--acc: unknown dtype 'f99'") != std::string::npos);
 }
+
+}  // namespace cli_spec_test

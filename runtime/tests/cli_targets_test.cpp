@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_targets_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -47,3 +49,5 @@ TEST_CASE("misuse: unknown target, unknown device") {
   CHECK(rc == 1);
   CHECK(out.find("tegula targets: no device 'cuda:3'; available: reference:0") != std::string::npos);
 }
+
+}  // namespace cli_targets_test

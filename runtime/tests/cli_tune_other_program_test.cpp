@@ -10,6 +10,8 @@
 #include "runtime/tests/CliSupport.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace cli_tune_other_program_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -51,3 +53,5 @@ TEST_CASE("a binding tegula tune measured is launched by another program") {
   REQUIRE(bc->read(c.data(), c.size() * 2).is_ok());
   for (uint16_t v : c) REQUIRE(v == 0x4180);  // bf16 16.0
 }
+
+}  // namespace cli_tune_other_program_test

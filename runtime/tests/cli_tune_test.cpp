@@ -9,6 +9,8 @@
 #include "core/Files.h"
 #include "runtime/tests/CliSupport.h"
 
+namespace cli_tune_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -78,3 +80,5 @@ TEST_CASE("check verifies every candidate; lower explains the ranking's choice")
   CHECK(rc == 1);
   CHECK(out.find("the kernel has no tunables") != std::string::npos);
 }
+
+}  // namespace cli_tune_test

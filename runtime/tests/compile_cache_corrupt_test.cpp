@@ -10,6 +10,8 @@
 #include "runtime/CompileCache.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_corrupt_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -85,3 +87,5 @@ TEST_CASE("damaged entries are rebuilt") {
     b = runtime::encode_cache_entry(key, payload, binding);
   }, "kernel facts, line 1: not kernel facts of format 1");
 }
+
+}  // namespace compile_cache_corrupt_test

@@ -9,6 +9,8 @@
 #include "runtime/CompileCache.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_eviction_scan_test {
+
 using namespace tegula;
 using namespace tegula::runtime;
 using namespace tegula::testing;
@@ -46,3 +48,5 @@ TEST_CASE("stores below the limit scan the folder once; passing the limit scans 
   CHECK(left == 3);
   CHECK(file_exists(cache.entry_path(key_of(3))));
 }
+
+}  // namespace compile_cache_eviction_scan_test

@@ -13,6 +13,8 @@
 #include "runtime/CompileCache.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_eviction_test {
+
 using namespace tegula;
 using namespace tegula::runtime;
 using namespace tegula::testing;
@@ -83,3 +85,5 @@ TEST_CASE("misuse: a limit that is not a size is reported and the default used")
     CHECK(captured.contains("TEGULA_CACHE_MAX_BYTES"));
   }
 }
+
+}  // namespace compile_cache_eviction_test

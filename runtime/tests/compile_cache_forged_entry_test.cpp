@@ -6,6 +6,8 @@
 #include "runtime/CompileCache.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_forged_entry_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -108,3 +110,5 @@ TEST_CASE("an entry records its origin, and each part of it is checked") {
   p.options = "-O0";
   refused_for(p, "options");
 }
+
+}  // namespace compile_cache_forged_entry_test

@@ -7,6 +7,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_hit_no_lowering_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -117,3 +119,5 @@ TEST_CASE("launch checks of a kernel from the cache keep the source positions") 
   CHECK(cached.loc().line == fresh.loc().line);
   CHECK(cached.loc().column == fresh.loc().column);
 }
+
+}  // namespace compile_cache_hit_no_lowering_test

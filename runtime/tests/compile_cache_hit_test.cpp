@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_hit_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -64,3 +66,5 @@ TEST_CASE("an unwritable cache folder is not an error") {
   REQUIRE(k.is_ok());
   CHECK(log.contains("compile cache: cannot store"));
 }
+
+}  // namespace compile_cache_hit_test

@@ -12,6 +12,8 @@
 #include "runtime/CompileCache.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_hit_touch_test {
+
 using namespace tegula;
 using namespace tegula::runtime;
 using namespace tegula::testing;
@@ -56,3 +58,5 @@ TEST_CASE("a hit refreshes only an entry last used over a minute ago") {
   REQUIRE(cache.lookup(key_of(1), &out) == CompileCache::Lookup::Hit);
   CHECK(mtime_of(cache, key_of(1)) > old + 100);  // now
 }
+
+}  // namespace compile_cache_hit_touch_test

@@ -4,6 +4,8 @@
 
 #include "runtime/CompileCache.h"
 
+namespace compile_cache_key_test {
+
 using namespace tegula::runtime;
 
 TEST_CASE("every key part matters") {
@@ -51,3 +53,5 @@ TEST_CASE("entries round-trip, and decoding checks everything") {
   CHECK(decode_cache_entry(other, entry).status().message() == "the entry belongs to another key");
   CHECK(decode_cache_entry(key, encode_cache_entry(key, "")).value() == "");
 }
+
+}  // namespace compile_cache_key_test

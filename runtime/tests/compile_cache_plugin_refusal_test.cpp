@@ -6,6 +6,8 @@
 #include "runtime/KernelFacts.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_plugin_refusal_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -43,3 +45,5 @@ TEST_CASE("executable_load answering TG_ERR_CORRUPT triggers a rebuild") {
   auto again = open_runtime({reference_manifest()}, nullptr, cache);
   CHECK(again->find_device("reference")->compile(axpb_ir())->cache_result() == TEGULA_CACHE_HIT);
 }
+
+}  // namespace compile_cache_plugin_refusal_test

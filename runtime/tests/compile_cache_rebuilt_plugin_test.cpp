@@ -7,6 +7,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_cache_rebuilt_plugin_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -38,3 +40,5 @@ TEST_CASE("a rebuilt plugin misses the cache entries of the earlier build") {
   CHECK(compile_once(manifest, cache) == TEGULA_CACHE_MISS);
   CHECK(compile_once(manifest, cache) == TEGULA_CACHE_HIT);
 }
+
+}  // namespace compile_cache_rebuilt_plugin_test

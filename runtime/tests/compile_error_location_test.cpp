@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_error_location_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -61,3 +63,5 @@ TEST_CASE("the C++ API, and errors without a location") {
   tegula_error_free(e);
   CHECK(tegula_error_get_location(nullptr, &where) == 0);
 }
+
+}  // namespace compile_error_location_test

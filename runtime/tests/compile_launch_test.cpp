@@ -8,6 +8,8 @@
 #include "ir/Parser.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_launch_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -117,3 +119,5 @@ TEST_CASE("a kernel's executable in readable form") {
   REQUIRE(text.is_ok());
   CHECK(text->find("kernel axpb(") == 0);  // the reference device's executable is the lowered IR
 }
+
+}  // namespace compile_launch_test

@@ -9,6 +9,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace compile_raster_option_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -85,3 +87,5 @@ TEST_CASE("misuse: a raster group beyond any grid is refused at compile") {
   REQUIRE_FALSE(k.is_ok());
   CHECK(k.status().message().find("raster group 4000000000 is larger than 65535") != std::string::npos);
 }
+
+}  // namespace compile_raster_option_test

@@ -4,6 +4,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace default_device_test {
+
 using namespace tegula;
 
 TEST_CASE("with only the reference plugin, the default device is reference:0, typed as a reference model") {
@@ -16,3 +18,5 @@ TEST_CASE("with only the reference plugin, the default device is reference:0, ty
   CHECK(info->name == "reference:0");
   CHECK(info->device_type == TEGULA_DEVICE_TYPE_REFERENCE);
 }
+
+}  // namespace default_device_test

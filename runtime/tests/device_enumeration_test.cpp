@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace device_enumeration_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -56,3 +58,5 @@ TEST_CASE("an older caller's smaller info struct is filled only as far as it rea
   std::memset(untouched, 0xee, sizeof(untouched));
   CHECK(std::memcmp(&small.info.device_name, untouched, sizeof(untouched)) == 0);
 }
+
+}  // namespace device_enumeration_test

@@ -3,6 +3,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace device_find_misuse_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -36,3 +38,5 @@ TEST_CASE("NULL arguments are errors, not crashes") {
   CHECK(tegula_error_get_code(e) == TEGULA_ERROR_INVALID_ARGUMENT);
   tegula_error_free(e);
 }
+
+}  // namespace device_find_misuse_test

@@ -9,6 +9,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace device_out_of_range_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -48,3 +50,5 @@ TEST_CASE("a caller's older tegula_device_info gets the fields it has room for")
   CHECK(old.device_type == TEGULA_DEVICE_TYPE_REFERENCE);
   CHECK(old.out_of_range == 0x5a5a5a5au);  // untouched
 }
+
+}  // namespace device_out_of_range_test

@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace duplicate_names_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("the first manifest of a name wins") {
@@ -62,3 +64,5 @@ TEST_CASE("when every manifest of a name fails, each failure is recorded") {
   CHECK(skipped[0].source == a);
   CHECK(skipped[1].source == b);
 }
+
+}  // namespace duplicate_names_test

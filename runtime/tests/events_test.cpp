@@ -3,6 +3,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace events_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -40,3 +42,5 @@ TEST_CASE("misuse: unrecorded events, events of two devices, a device without ti
   REQUIRE(d->record().is_ok());
   CHECK(Event::elapsed_ms(*c, *d).status().code() == ErrorCode::Unimplemented);
 }
+
+}  // namespace events_test

@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace failing_plugins_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -38,3 +40,5 @@ TEST_CASE("a device whose properties fail is skipped; one whose open fails repor
   REQUIRE(reference.is_ok());
   CHECK(reference->alloc(64).is_ok());
 }
+
+}  // namespace failing_plugins_test

@@ -4,6 +4,8 @@
 #include "ir/Builder.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_builder_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -34,3 +36,5 @@ TEST_CASE("a KernelBuilder kernel runs on the reference device") {
   REQUIRE(k->launch({Arg::tensor(*bx), Arg::tensor(*by), Arg::number(0.5), Arg::integer(5)}).is_ok());
   CHECK(by->read<float>(5).value() == std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f, 2.5f});
 }
+
+}  // namespace kernel_builder_test

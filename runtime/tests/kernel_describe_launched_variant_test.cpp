@@ -10,6 +10,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_describe_launched_variant_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -48,3 +50,5 @@ TEST_CASE("describe follows the variant each launch selected") {
   REQUIRE(again.is_ok());
   CHECK(*again == *up_front);
 }
+
+}  // namespace kernel_describe_launched_variant_test

@@ -8,6 +8,8 @@
 #include "runtime/KernelFacts.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_facts_test {
+
 using namespace tegula;
 using namespace tegula::runtime;
 using namespace tegula::testing;
@@ -128,3 +130,5 @@ TEST_CASE("misuse: damaged facts are Corrupt and name the line") {
   lying[0] = 100;
   CHECK(unpack_cached_kernel(lying + "abc", "f").status().message() == "kernel facts: 100 bytes said, 3 there");
 }
+
+}  // namespace kernel_facts_test

@@ -5,6 +5,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_launch_named_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -65,3 +67,5 @@ TEST_CASE("misuse: unknown, repeated and missing names; the usual launch checks 
   CHECK(status_from(tegula_launch_named(nullptr, nameless, 1)).code() == ErrorCode::InvalidArgument);
   CHECK(status_from(tegula_launch_named(k->handle(), nullptr, 1)).message() == "tegula_launch_named: args is NULL");
 }
+
+}  // namespace kernel_launch_named_test

@@ -6,6 +6,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_signature_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -87,3 +89,5 @@ TEST_CASE("misuse: out of range, NULL, no struct_size") {
   CHECK(status_from(tegula_kernel_get_arg_info(k->handle(), 0, &info)).message().find("struct_size is not set") !=
         std::string::npos);
 }
+
+}  // namespace kernel_signature_test

@@ -5,6 +5,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace kernel_warm_up_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -47,3 +49,5 @@ TEST_CASE("misuse: the wrong number of masks, bits above 16") {
   CHECK(status_from(tegula_kernel_warm_up(nullptr, nullptr, 0)).code() == ErrorCode::InvalidArgument);
   CHECK(k->warm_up({0x1}).is_ok());  // divisor 1 only: the executable compiled up front
 }
+
+}  // namespace kernel_warm_up_test

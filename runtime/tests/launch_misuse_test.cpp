@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace launch_misuse_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -83,3 +85,5 @@ TEST_CASE("a grid whose block count overflows int64 is refused, with the message
   CHECK(st.code() == ErrorCode::InvalidArgument);
   CHECK(st.message() == "a grid of 4 x 2147483648 x 2147483648 blocks is more than the 281474976710656 one launch may run");
 }
+
+}  // namespace launch_misuse_test

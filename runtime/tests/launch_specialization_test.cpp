@@ -9,6 +9,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace launch_specialization_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -50,3 +52,5 @@ TEST_CASE("variants are compiled once per divisibility key, and all compute the 
   run(3, 7, 2);    // unaligned again (divisors are ignored without alignment): the same variant
   CHECK(rt->stats().plugin_compiles == 4);
 }
+
+}  // namespace launch_specialization_test

@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace loader_debug_log_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("the debug log shows paths, manifests and refusals") {
@@ -43,3 +45,5 @@ TEST_CASE("without the variable the loader is silent") {
   CHECK(rc == 0);
   CHECK(out == "");
 }
+
+}  // namespace loader_debug_log_test

@@ -3,6 +3,8 @@
 
 #include "runtime/Manifest.h"
 
+namespace manifest_malformed_test {
+
 using namespace tegula::runtime;
 
 namespace {
@@ -80,3 +82,5 @@ TEST_CASE("a file that is not a small regular file is refused before reading") {
   auto d = read_manifest("/tmp");
   CHECK(d.status().message() == "/tmp: not a regular file");
 }
+
+}  // namespace manifest_malformed_test

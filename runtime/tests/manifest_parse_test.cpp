@@ -4,6 +4,8 @@
 
 #include "runtime/Manifest.h"
 
+namespace manifest_parse_test {
+
 using namespace tegula::runtime;
 
 TEST_CASE("a complete manifest parses") {
@@ -47,3 +49,5 @@ TEST_CASE("a later 1.N format may add keys, which are ignored and reported") {
   REQUIRE(m.is_ok());
   CHECK(m->ignored_keys == std::vector<std::string>{"extra", "plugin.priority"});
 }
+
+}  // namespace manifest_parse_test

@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace nonsense_plugins_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -60,3 +62,5 @@ TEST_CASE("calls answering nonsense become errors") {
   REQUIRE(six.is_ok());
   CHECK(six->alloc(8).status().message() == "bad_devices: device_open reported success but returned no tg_device");
 }
+
+}  // namespace nonsense_plugins_test

@@ -14,6 +14,8 @@
 #include "runtime/tests/TestSupport.h"
 #include "targets/Target.h"
 
+namespace null_plugin_compile_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -66,3 +68,5 @@ kernel scale(X: f32[N], Y: f32[N]) grid(ceildiv(N, 64)) threads(64) {
   api->error_destroy(e);
   ::dlclose(handle);
 }
+
+}  // namespace null_plugin_compile_test

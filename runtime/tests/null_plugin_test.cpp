@@ -10,6 +10,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace null_plugin_test {
+
 using namespace tegula::testing;
 
 TEST_CASE("the null plugin loads with no devices") {
@@ -88,3 +90,5 @@ TEST_CASE("the skeleton's sources carry TODO(null) markers") {
     CHECK(std::atoi(out.c_str()) > 0);
   }
 }
+
+}  // namespace null_plugin_test

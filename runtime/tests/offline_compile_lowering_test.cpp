@@ -8,6 +8,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace offline_compile_lowering_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -32,3 +34,5 @@ TEST_CASE("offline compilation gives the executable the device compile made up f
   CHECK(described->find("lower.tensor_align=16") != std::string::npos);
   CHECK(*described == *on_device);
 }
+
+}  // namespace offline_compile_lowering_test

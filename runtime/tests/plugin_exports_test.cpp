@@ -8,6 +8,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace plugin_exports_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -43,3 +45,5 @@ TEST_CASE("an internal symbol cannot be found with dlsym") {
   CHECK(::dlsym(handle, "_ZN6tegula2ir12parse_kernelESt17basic_string_viewIcSt11char_traitsIcEERKNSt7__cxx1112basic_stringIcS4_SaIcEEE") == nullptr);
   ::dlclose(handle);
 }
+
+}  // namespace plugin_exports_test

@@ -6,6 +6,8 @@
 #include "runtime/Discovery.h"
 #include "runtime/tests/CliSupport.h"
 
+namespace plugin_filter_unmatched_test {
+
 using namespace tegula::runtime;
 using namespace tegula::testing;
 
@@ -55,3 +57,5 @@ TEST_CASE("a search that finds no manifest names where it looked") {
   CHECK(out.find("warning: search path: no plugin manifests found; searched /nonexistent/x (TEGULA_PLUGINS)") !=
         std::string::npos);
 }
+
+}  // namespace plugin_filter_unmatched_test

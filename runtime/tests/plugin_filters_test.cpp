@@ -5,6 +5,8 @@
 #include "runtime/Discovery.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace plugin_filters_test {
+
 using namespace tegula::runtime;
 using tegula::testing::scratch_dir;
 using tegula::testing::write_manifest;
@@ -63,3 +65,5 @@ TEST_CASE("matches_glob_list") {
   CHECK_FALSE(matches_glob_list("a,b*", "cee"));
   CHECK_FALSE(matches_glob_list("", "a"));
 }
+
+}  // namespace plugin_filters_test

@@ -5,6 +5,8 @@
 
 #include "runtime/PluginStrings.h"
 
+namespace plugin_strings_test {
+
 using namespace tegula::runtime;
 
 TEST_CASE("identity strings: NULL, too long, bad UTF-8 and control characters are refused") {
@@ -33,3 +35,5 @@ TEST_CASE("messages never fail: NULL, cut, and bytes replaced") {
   std::string long_text(100, 'x');
   CHECK(plugin_message(long_text.c_str(), 10) == std::string(10, 'x') + "...");
 }
+
+}  // namespace plugin_strings_test

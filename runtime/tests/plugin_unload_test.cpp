@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace plugin_unload_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -45,3 +47,5 @@ TEST_CASE("a plugin whose manifest allows it is unloaded after shutdown") {
   }
   CHECK_FALSE(is_loaded(plugin_library("unloadable")));
 }
+
+}  // namespace plugin_unload_test

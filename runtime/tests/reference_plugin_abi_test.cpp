@@ -12,6 +12,8 @@
 #include "plugins/support/testing/PluginHarness.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace reference_plugin_abi_test {
+
 using namespace tegula::testing;
 
 namespace {
@@ -180,3 +182,5 @@ TEST_CASE("offline compilation and the readable form of an executable") {
   r.api->blob_release(&text);
   CHECK(r.code(r.api->executable_describe(r.plugin, "junk", 4, &text)) == TG_ERR_CORRUPT);
 }
+
+}  // namespace reference_plugin_abi_test

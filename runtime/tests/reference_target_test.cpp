@@ -8,6 +8,8 @@
 #include "runtime/tests/TestSupport.h"
 #include "targets/Target.h"
 
+namespace reference_target_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -41,3 +43,5 @@ TEST_CASE("a device without a description of its own uses the built-in one it na
   REQUIRE(builtin.is_ok());
   CHECK(*json == builtin->canonical_json);
 }
+
+}  // namespace reference_target_test

@@ -8,6 +8,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace runtime_reopen_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -52,3 +54,5 @@ TEST_CASE("objects left alive are freed by close") {
   // Not freed: tegula_runtime_close (in ~Runtime) must free both (run under a leak checker
   // to see it).
 }
+
+}  // namespace runtime_reopen_test

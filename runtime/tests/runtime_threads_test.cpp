@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace runtime_threads_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -33,3 +35,5 @@ TEST_CASE("four threads compile, launch and read back on one device") {
   for (std::thread& th : threads) th.join();
   CHECK(ok == std::vector<int>{1, 1, 1, 1});
 }
+
+}  // namespace runtime_threads_test

@@ -4,6 +4,8 @@
 
 #include "runtime/SearchPath.h"
 
+namespace search_path_test {
+
 using namespace tegula::runtime;
 
 namespace {
@@ -86,3 +88,5 @@ TEST_CASE("the library's own folder and the package built against come first, be
   in.env.set("TEGULA_PLUGINS", "/p");
   CHECK(paths(in) == std::vector<std::string>{"/p"});
 }
+
+}  // namespace search_path_test

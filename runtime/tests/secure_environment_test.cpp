@@ -6,6 +6,8 @@
 #include "runtime/Env.h"
 #include "runtime/SearchPath.h"
 
+namespace secure_environment_test {
+
 using namespace tegula::runtime;
 
 TEST_CASE("a secure process's Env has no variables") {
@@ -34,3 +36,5 @@ TEST_CASE("with a secure Env the search path is the system's only") {
 TEST_CASE("with a secure Env there is no cache folder (no HOME to put it in)") {
   CHECK(resolve_cache_dir(nullptr, Env::secure_process()) == "");
 }
+
+}  // namespace secure_environment_test

@@ -5,6 +5,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace tunable_kernel_launch_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -54,3 +56,5 @@ TEST_CASE("a kernel without tunables reports none") {
   CHECK(t->first.empty());
   CHECK(t->second.empty());
 }
+
+}  // namespace tunable_kernel_launch_test

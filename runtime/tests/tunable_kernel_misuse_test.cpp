@@ -6,6 +6,8 @@
 
 #include "runtime/tests/TestSupport.h"
 
+namespace tunable_kernel_misuse_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -72,3 +74,5 @@ TEST_CASE("a space no candidate of which the device can run") {
   CHECK(k.status().message().find("no candidate of its tune space lowers") != std::string::npos);
   CHECK(k.status().message().find("T=4096") != std::string::npos);
 }
+
+}  // namespace tunable_kernel_misuse_test

@@ -9,6 +9,8 @@
 #include "core/Files.h"
 #include "runtime/tests/TestSupport.h"
 
+namespace tunable_kernel_tuning_record_test {
+
 using namespace tegula;
 using namespace tegula::testing;
 
@@ -67,3 +69,5 @@ TEST_CASE("a damaged record is not believed") {
   auto again = fresh->find_device("reference");
   CHECK(launched(*again, 1000).second == "ranked");
 }
+
+}  // namespace tunable_kernel_tuning_record_test

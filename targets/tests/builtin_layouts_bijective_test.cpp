@@ -9,6 +9,8 @@
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
+namespace builtin_layouts_bijective_test {
+
 using namespace tegula;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("range entries expand to the documented N lists") {
   CHECK(n[4] == 48);
   CHECK(n.back() == 256);
 }
+
+}  // namespace builtin_layouts_bijective_test

@@ -7,6 +7,8 @@
 
 #include "targets/Target.h"
 
+namespace builtin_parse_test {
+
 using namespace tegula;
 
 TEST_CASE("the built-in names are the description files, sorted") {
@@ -83,3 +85,5 @@ TEST_CASE("sm_90a carries the measured H200 sizes") {
   CHECK(t->compute_units == 132);
   CHECK(t->l2_bytes == 62914560);
 }
+
+}  // namespace builtin_parse_test

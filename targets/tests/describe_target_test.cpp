@@ -3,6 +3,8 @@
 
 #include "targets/Target.h"
 
+namespace describe_target_test {
+
 using namespace tegula;
 
 static int count_lines_starting_with(const std::string& text, const std::string& prefix) {
@@ -42,3 +44,5 @@ TEST_CASE("every built-in has a summary with one line per instruction") {
     CHECK(count_lines_starting_with(text, "    ") == int(t->matrix_instructions.size()));
   }
 }
+
+}  // namespace describe_target_test

@@ -5,6 +5,8 @@
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
+namespace instruction_query_test {
+
 using namespace tegula;
 
 TEST_CASE("instruction_matches expands N ranges") {
@@ -86,3 +88,5 @@ TEST_CASE("targets without a matrix path for a dtype fall back to fma") {
   CHECK(instructions_for(*vk, DType::F16, DType::F16, DType::F32).size() == 1);
   CHECK(instructions_for(*vk, DType::BF16, DType::BF16, DType::F32).empty());
 }
+
+}  // namespace instruction_query_test

@@ -6,6 +6,8 @@
 
 #include "targets/Layout.h"
 
+namespace layout_bijective_test {
+
 using namespace tegula;
 
 static Status check(const char* text, int64_t rows, int64_t cols, const Symbols& symbols = {}) {
@@ -49,3 +51,5 @@ TEST_CASE("binding errors pass through") {
   REQUIRE(!s.is_ok());
   CHECK(s.message() == "'N/8' is not an exact division (12/8)");
 }
+
+}  // namespace layout_bijective_test

@@ -3,6 +3,8 @@
 
 #include "targets/Layout.h"
 
+namespace layout_malformed_test {
+
 using namespace tegula;
 
 static void check_rejected(const char* text, const std::string& message) {
@@ -36,3 +38,5 @@ TEST_CASE("shape and stride must have the same structure") {
   check_rejected("(4,(2,2)):(1,4)",
                  "layout \"(4,(2,2)):(1,4)\": shape[1] is a tuple of 2 but stride[1] is a single value");
 }
+
+}  // namespace layout_malformed_test

@@ -6,6 +6,8 @@
 
 #include "targets/Layout.h"
 
+namespace layout_parse_test {
+
 using namespace tegula;
 
 TEST_CASE("a flat layout evaluates as coordinate times stride") {
@@ -97,3 +99,5 @@ TEST_CASE("index() checks the coordinate range") {
   REQUIRE(!i.is_ok());
   CHECK(i.status().code() == ErrorCode::OutOfRange);
 }
+
+}  // namespace layout_parse_test

@@ -3,6 +3,8 @@
 
 #include "targets/Layout.h"
 
+namespace layout_round_trip_test {
+
 using namespace tegula;
 
 static void check_round_trip(const char* text, const char* canonical) {
@@ -33,3 +35,5 @@ TEST_CASE("expressions keep exactly the parentheses they need") {
   check_round_trip("(a+b*c):((a+b)*c)", "a+b*c:(a+b)*c");
   check_round_trip("(N%8*2):(64*N/8)", "N%8*2:64*N/8");
 }
+
+}  // namespace layout_round_trip_test

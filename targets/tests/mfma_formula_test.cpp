@@ -9,6 +9,8 @@
 
 #include "targets/Target.h"
 
+namespace mfma_formula_test {
+
 using namespace tegula;
 
 namespace {
@@ -81,3 +83,5 @@ TEST_CASE("32x32x8 f16: lane 33 holds rows 4..7 of column 1 in its first four va
   for (int v = 0; v < 4; ++v) CHECK(c->index(33, v) == (4 + v) + 32 * 1);
   CHECK(c->index(33, 4) == 12 + 32);  // v = 4 starts the next block of 8 rows
 }
+
+}  // namespace mfma_formula_test

@@ -8,6 +8,8 @@
 
 #include "targets/Target.h"
 
+namespace mma_sync_formula_test {
+
 using namespace tegula;
 
 namespace {
@@ -138,3 +140,5 @@ TEST_CASE("the worked examples of the research notes") {
   CHECK(n0 == std::set<int64_t>{0});
   CHECK(k0 == std::set<int64_t>{0, 1, 8, 9});
 }
+
+}  // namespace mma_sync_formula_test

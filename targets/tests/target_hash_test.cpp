@@ -5,6 +5,8 @@
 #include "targets/Target.h"
 #include "targets/tests/TestDescriptions.h"
 
+namespace target_hash_test {
+
 using namespace tegula;
 using tegula::test::kSmallTarget;
 using tegula::test::mutate;
@@ -55,3 +57,5 @@ TEST_CASE("built-in hashes are distinct and repeatable") {
     hashes.push_back(target_hash(*a));
   }
 }
+
+}  // namespace target_hash_test

@@ -5,6 +5,8 @@
 #include "targets/Target.h"
 #include "targets/tests/TestDescriptions.h"
 
+namespace target_malformed_test {
+
 using namespace tegula;
 using tegula::test::kSmallTarget;
 using tegula::test::mutate;
@@ -182,3 +184,5 @@ TEST_CASE("an instruction's async_groups and any_pointee are booleans, false whe
   check_rejected(small_with("\"rate\": 512", "\"rate\": 512, \"any_pointee\": \"yes\""),
                  "t.json: matrix_instructions[0].any_pointee: expected true or false, got a string");
 }
+
+}  // namespace target_malformed_test

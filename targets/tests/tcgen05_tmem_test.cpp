@@ -9,6 +9,8 @@
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
+namespace tcgen05_tmem_test {
+
 using namespace tegula;
 
 TEST_CASE("tcgen05 tensor-memory addresses and read-back fragments") {
@@ -54,3 +56,5 @@ TEST_CASE("tcgen05 tensor-memory addresses and read-back fragments") {
   }
   CHECK(entries == 22);
 }
+
+}  // namespace tcgen05_tmem_test

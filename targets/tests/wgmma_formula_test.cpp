@@ -10,6 +10,8 @@
 #include "targets/MatrixQuery.h"
 #include "targets/Target.h"
 
+namespace wgmma_formula_test {
+
 using namespace tegula;
 
 namespace {
@@ -95,3 +97,5 @@ TEST_CASE("m64n256 f32 holds 128 accumulator values per thread") {
   REQUIRE(b.is_ok());
   CHECK(b->mode_size(1) == 128);
 }
+
+}  // namespace wgmma_formula_test

@@ -8,6 +8,8 @@
 
 #include "ir/lower/tests/LowerCases.h"
 
+namespace aligned_gemm_lowers_or_refuses_on_every_target_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -72,3 +74,5 @@ TEST_CASE("an aligned, 16-divisible pipelined gemm lowers or is refused with a r
     }
   }
 }
+
+}  // namespace aligned_gemm_lowers_or_refuses_on_every_target_test

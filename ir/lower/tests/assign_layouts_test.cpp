@@ -7,6 +7,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace assign_layouts_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -107,3 +109,5 @@ TEST_CASE("free layouts are coalesced: consecutive threads take consecutive vect
   CHECK(x->threads.front().stride == x->values.front().size);
   CHECK(check_coverage(*x, {2048}, false).is_ok());
 }
+
+}  // namespace assign_layouts_test

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+namespace backends_read_typed_plans_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -56,3 +58,5 @@ TEST_CASE("the scan finds a raw read") {
   CHECK(std::regex_search(std::string(R"(ir::find_attr(k.attrs, "lower.assume"))"), raw));
   CHECK_FALSE(std::regex_search(std::string(R"(ir::stmt_attr_int(s, "axis"))"), raw));
 }
+
+}  // namespace backends_read_typed_plans_test

@@ -7,6 +7,8 @@
 #include "ir/lower/tests/LowerCases.h"
 #include "ir/tests/RunUtil.h"
 
+namespace block_loads_lowering_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -166,3 +168,5 @@ TEST_CASE("a loaded offset or bound gives no range: the bounds test stays on tha
   CHECK(with_bound("Cu[1]") == "[[false, true], []]");
   CHECK(with_bound("min(Cu[1], 16)") == "[[false, true], []]");
 }
+
+}  // namespace block_loads_lowering_test

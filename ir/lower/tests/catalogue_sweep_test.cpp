@@ -9,6 +9,8 @@
 #include "ir/lower/tests/LowerTestUtil.h"
 #include "targets/MatrixQuery.h"
 
+namespace catalogue_sweep_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -95,3 +97,5 @@ TEST_CASE("every catalogue instruction computes the gemm it is forced onto") {
   MESSAGE("swept " << swept << " instruction variants");
   CHECK(swept > 100);
 }
+
+}  // namespace catalogue_sweep_test

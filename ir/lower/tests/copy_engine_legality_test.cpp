@@ -6,6 +6,8 @@
 #include "ir/lower/Lowered.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace copy_engine_legality_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -97,3 +99,5 @@ TEST_CASE("read_lowered refuses an engine the copy does not fit") {
     CHECK(back.status().str().find("plan.engine=async on a copy the asynchronous copy unit cannot move") != std::string::npos);
   }
 }
+
+}  // namespace copy_engine_legality_test

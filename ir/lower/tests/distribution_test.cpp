@@ -6,6 +6,8 @@
 
 #include "ir/lower/Distribution.h"
 
+namespace distribution_test {
+
 using namespace tegula::ir;
 
 TEST_CASE("free distributions cover the tile and use every thread, power of two or not") {
@@ -42,3 +44,5 @@ TEST_CASE("coverage names a missing or doubly held element") {
   st = check_coverage(short_one, {4}, false);
   CHECK(st.message().find("element [3] is held by no thread") != std::string::npos);
 }
+
+}  // namespace distribution_test

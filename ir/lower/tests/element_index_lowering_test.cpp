@@ -5,6 +5,8 @@
 // over, and --explain says which.
 #include "ir/lower/tests/LowerCases.h"
 
+namespace element_index_lowering_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -98,3 +100,5 @@ TEST_CASE("maps with idx over fragments and shared tiles lower and compute the o
     }
   }
 }
+
+}  // namespace element_index_lowering_test

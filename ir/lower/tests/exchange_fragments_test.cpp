@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace exchange_fragments_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -153,3 +155,5 @@ TEST_CASE("a map into shared memory that reads a broadcast fragment reads its sh
   CHECK(print_kernel(r->kernel).find("map T = T - R_exchange") != std::string::npos);
   CHECK(log_has(*r, "is not held where the free thread plan of a map into shared memory needs it"));
 }
+
+}  // namespace exchange_fragments_test

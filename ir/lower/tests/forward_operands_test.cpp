@@ -7,6 +7,8 @@
 #include "ir/lower/Forwarding.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace forward_operands_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -219,3 +221,5 @@ TEST_CASE("misuse: a lowered gemm that loads from global without a forwardable c
   CHECK(r.status().code() == ErrorCode::Unsupported);
   CHECK(r.status().message().find("cannot compute this gemm") != std::string::npos);
 }
+
+}  // namespace forward_operands_test

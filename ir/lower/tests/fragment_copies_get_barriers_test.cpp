@@ -5,6 +5,8 @@
 // overwrites; none where nothing read it before.
 #include "ir/lower/tests/LowerCases.h"
 
+namespace fragment_copies_get_barriers_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -80,3 +82,5 @@ TEST_CASE("a second loop reading the same fragment: the recopy waits for the fir
   auto k = parse_and_verify(text, "case.tile");
   CHECK(*run_bytes(r->kernel, "", 1) == *run_bytes(*k, "", 1));
 }
+
+}  // namespace fragment_copies_get_barriers_test

@@ -9,6 +9,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace fragment_reads_go_through_shared_copy_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -156,3 +158,5 @@ TEST_CASE("a parallel loop that reads no fragment by index is left alone") {
   for (const Stmt& s : r->kernel.body.stmts) CHECK(s.name.find("_staged") == std::string::npos);
   CHECK_FALSE(log_has(*r, "holds its copy"));
 }
+
+}  // namespace fragment_reads_go_through_shared_copy_test

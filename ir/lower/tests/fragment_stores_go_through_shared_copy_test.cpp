@@ -9,6 +9,8 @@
 
 #include <string>
 
+namespace fragment_stores_go_through_shared_copy_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -100,3 +102,5 @@ TEST_CASE("misuse: read_lowered refuses a lowered parallel loop that stores into
   CHECK(back.status().message().find("stores into fragment 'f' by index") != std::string::npos);
   CHECK(back.status().str().find("case.tile:4:3") != std::string::npos);
 }
+
+}  // namespace fragment_stores_go_through_shared_copy_test

@@ -6,6 +6,8 @@
 #include "ir/lower/Lowered.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace in_bounds_facts_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -123,3 +125,5 @@ TEST_CASE("a wrong claim is an error when the lowered kernel runs") {
   CHECK(bad.status().message().find("plan.inbounds claims the source tile stays inside 'X' in dimension 0") != std::string::npos);
   CHECK(bad.status().loc().line == 3);
 }
+
+}  // namespace in_bounds_facts_test

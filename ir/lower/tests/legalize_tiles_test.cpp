@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+namespace legalize_tiles_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -59,3 +61,5 @@ TEST_CASE("misuse: forcing an instruction onto a tile that cannot be padded is a
   CHECK(r.status().message().find("cannot be tiled over its groups without padding") != std::string::npos);
   CHECK(r.status().loc().line == 8);
 }
+
+}  // namespace legalize_tiles_test

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include "ir/lower/tests/LowerTestUtil.h"
 
+namespace lowered_model_catches_errors_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -102,3 +104,5 @@ TEST_CASE("a fragment layout that leaves an element to no thread gives wrong res
   REQUIRE(got.is_ok());
   CHECK(*got != *want);
 }
+
+}  // namespace lowered_model_catches_errors_test

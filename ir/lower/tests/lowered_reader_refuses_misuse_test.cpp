@@ -6,6 +6,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace lowered_reader_refuses_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -330,3 +332,5 @@ TEST_CASE("a malformed loc is a parse error") {
   CHECK(r.status().code() == ErrorCode::Parse);
   CHECK(r.status().message().find("loc must be") != std::string::npos);
 }
+
+}  // namespace lowered_reader_refuses_misuse_test

@@ -3,6 +3,8 @@
 // kernel produces, at edge shapes (single elements, primes, sizes off the tile).
 #include "ir/lower/tests/LowerTestUtil.h"
 
+namespace lowering_preserves_results_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -82,3 +84,5 @@ TEST_CASE("blocks whose thread count is not a power of two lower and compute the
     }
   }
 }
+
+}  // namespace lowering_preserves_results_test

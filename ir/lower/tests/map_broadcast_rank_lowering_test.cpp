@@ -6,6 +6,8 @@
 #include "ir/lower/tests/LowerCases.h"
 #include "ir/tests/RunUtil.h"
 
+namespace map_broadcast_rank_lowering_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -53,3 +55,5 @@ TEST_CASE("lower-rank map operands lower on every target and compute the origina
     for (size_t i = 0; i < args.size(); ++i) CHECK(got[i].values == want[i].values);
   }
 }
+
+}  // namespace map_broadcast_rank_lowering_test

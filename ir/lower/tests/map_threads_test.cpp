@@ -3,6 +3,8 @@
 #include "ir/lower/Distribution.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace map_threads_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -56,3 +58,5 @@ TEST_CASE("parallel loops get a plan that covers every iteration once") {
   CHECK(d->thread_count() == 256);
   CHECK(check_coverage(*d, {1024}, false).is_ok());
 }
+
+}  // namespace map_threads_test

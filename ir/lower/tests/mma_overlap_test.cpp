@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+namespace mma_overlap_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -177,3 +179,5 @@ TEST_CASE("read_lowered refuses a gemm left in flight the rules do not allow") {
     check_refused(r.kernel, 99, "sm_90a", "'plan.inflight' must be an integer in 0..", nullptr, true);
   }
 }
+
+}  // namespace mma_overlap_test

@@ -4,6 +4,8 @@
 #include "core/Files.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace opaque_fragments_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -104,3 +106,5 @@ TEST_CASE("a cooperative matrix forced onto an accumulator a map with idx writes
   CHECK(r.status().code() == ErrorCode::Unsupported);
   CHECK_MESSAGE(r.status().message().find("an element index") != std::string::npos, r.status().str());
 }
+
+}  // namespace opaque_fragments_test

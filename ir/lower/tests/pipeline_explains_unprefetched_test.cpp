@@ -4,6 +4,8 @@
 // and without the note nothing in `--explain` showed it.
 #include "ir/lower/tests/LowerCases.h"
 
+namespace pipeline_explains_unprefetched_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -32,3 +34,5 @@ TEST_CASE("a pipelined copy whose tile is written outside the loop is not prefet
   CHECK(log_has(*own, "copy into 'Ks' prefetched"));
   CHECK_FALSE(log_has(*own, "is not prefetched"));
 }
+
+}  // namespace pipeline_explains_unprefetched_test

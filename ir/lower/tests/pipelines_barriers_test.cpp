@@ -6,6 +6,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace pipelines_barriers_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -180,3 +182,5 @@ TEST_CASE("plan.prefetch still names the prefetched copies after barriers are in
     }
   }
 }
+
+}  // namespace pipelines_barriers_test

@@ -9,6 +9,8 @@
 #include "ir/lower/SharedPlacement.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace place_shared_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -178,3 +180,5 @@ TEST_CASE("a reserve larger than the whole budget leaves nothing and refuses, wi
   CHECK(r.status().code() == ErrorCode::Unsupported);
   CHECK(r.status().message().find("offers 0 per block") != std::string::npos);
 }
+
+}  // namespace place_shared_test

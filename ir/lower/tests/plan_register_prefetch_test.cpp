@@ -8,6 +8,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace plan_register_prefetch_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -158,3 +160,5 @@ TEST_CASE("register-prefetched and double-buffered kernels compute what the sour
     }
   }
 }
+
+}  // namespace plan_register_prefetch_test

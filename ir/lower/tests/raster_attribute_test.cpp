@@ -7,6 +7,8 @@
 #include "ir/Parser.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace raster_attribute_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -67,3 +69,5 @@ TEST_CASE("misuse: a raster group that is not 1 to 65535, or not an integer") {
     CHECK(k.status().message().find("raster") != std::string::npos);
   }
 }
+
+}  // namespace raster_attribute_test

@@ -7,6 +7,8 @@
 #include "ir/lower/Lowered.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace reductions_share_scratch_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -104,3 +106,5 @@ TEST_CASE("read_lowered refuses a shared scratch shrunk below one of its reducti
   REQUIRE_FALSE(back.is_ok());
   CHECK(back.status().message().find("too small for its partials") != std::string::npos);
 }
+
+}  // namespace reductions_share_scratch_test

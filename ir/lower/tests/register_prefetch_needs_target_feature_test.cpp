@@ -5,6 +5,8 @@
 #include "ir/lower/Lowered.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace register_prefetch_needs_target_feature_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -66,3 +68,5 @@ TEST_CASE("misuse: register prefetch forged for targets without it is refused at
     CHECK(st.loc().line == 7);  // the copy's line in the .tile text
   }
 }
+
+}  // namespace register_prefetch_needs_target_feature_test

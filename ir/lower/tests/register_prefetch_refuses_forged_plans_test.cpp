@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+namespace register_prefetch_refuses_forged_plans_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -147,3 +149,5 @@ TEST_CASE("misuse: a listed register copy whose plan.async was dropped") {
   erase_attr(loop.blocks[0].stmts[copy_into(loop, "As")].attrs, "plan.async");
   check_refused(k, "plan.prefetch names statement 1, which is not an asynchronous copy (plan.async)", 6);
 }
+
+}  // namespace register_prefetch_refuses_forged_plans_test

@@ -10,6 +10,8 @@
 #include "ir/lower/Lowered.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace scan_lowering_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -110,3 +112,5 @@ TEST_CASE("read_lowered refuses a scan plan that does not give each line to one 
                   back.status().str());
   }
 }
+
+}  // namespace scan_lowering_test

@@ -2,6 +2,8 @@
 // back to FMA, and honours or refuses a named instruction.
 #include "ir/lower/tests/LowerCases.h"
 
+namespace select_instructions_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -59,3 +61,5 @@ TEST_CASE("misuse: naming an instruction the target lacks or that cannot fit") {
   REQUIRE_FALSE(r.is_ok());
   CHECK(r.status().message().find("group of 128 threads does not divide the block's 64") != std::string::npos);
 }
+
+}  // namespace select_instructions_test

@@ -8,6 +8,8 @@
 #include "ir/lower/SharedPlacement.h"
 #include "ir/lower/tests/LowerCases.h"
 
+namespace shared_placement_refuses_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -110,3 +112,5 @@ TEST_CASE("a tensor-memory slot without a tcgen05 gemm is refused") {
   set_attr(k.attrs, "lower.tmem_slot", AttrValue::of_int(0));
   check_refused(k, "sm_90a", "lower.tmem_slot without a tcgen05 gemm");
 }
+
+}  // namespace shared_placement_refuses_misuse_test

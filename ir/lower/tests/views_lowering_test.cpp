@@ -6,6 +6,8 @@
 #include "ir/lower/tests/LowerCases.h"
 #include "ir/tests/RunUtil.h"
 
+namespace views_lowering_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -108,3 +110,5 @@ TEST_CASE("a copy from a view is not given to the tensor copy engine, and the lo
   CHECK(text.find("plan.engine=async") != std::string::npos);
   CHECK(text.find("plan.engine=bulk") == std::string::npos);
 }
+
+}  // namespace views_lowering_test

@@ -11,6 +11,8 @@
 #include "ir/schedule/Rank.h"
 #include "targets/Target.h"
 
+namespace rank_every_description_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -128,3 +130,5 @@ TEST_CASE("a kernel without tunables, or a shape without a symbol, is an error")
   REQUIRE(!r.is_ok());
   CHECK(r.status().message().find("shape symbol K") != std::string::npos);
 }
+
+}  // namespace rank_every_description_test

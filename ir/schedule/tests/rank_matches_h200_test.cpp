@@ -17,6 +17,8 @@
 #include "ir/schedule/Rank.h"
 #include "targets/Target.h"
 
+namespace rank_matches_h200_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -103,3 +105,5 @@ TEST_CASE("the ranking's first is within 10% of the H200's measured best on 80% 
   // so a change that trades one shape for another shows here.
   CHECK_MESSAGE(within >= 25, report);
 }
+
+}  // namespace rank_matches_h200_test

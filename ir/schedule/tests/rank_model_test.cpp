@@ -12,6 +12,8 @@
 #include "ir/schedule/Rank.h"
 #include "targets/Target.h"
 
+namespace rank_model_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -104,3 +106,5 @@ TEST_CASE("a grid one block past a full wave costs a second wave") {
   CHECK(over.waves == 2);
   CHECK(over.predicted_us > full.predicted_us * 1.3);
 }
+
+}  // namespace rank_model_test

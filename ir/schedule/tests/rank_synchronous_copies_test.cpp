@@ -11,6 +11,8 @@
 #include "ir/schedule/Rank.h"
 #include "targets/Target.h"
 
+namespace rank_synchronous_copies_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -55,3 +57,5 @@ TEST_CASE("a synchronous copy in a pipeline costs a load latency on every trip")
   REQUIRE(many);
   CHECK(many->estimate.predicted_us < few->estimate.predicted_us);
 }
+
+}  // namespace rank_synchronous_copies_test

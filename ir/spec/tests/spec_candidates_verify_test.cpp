@@ -4,6 +4,8 @@
 #include "ir/Printer.h"
 #include "ir/spec/tests/SpecRun.h"
 
+namespace spec_candidates_verify_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -52,3 +54,5 @@ TEST_CASE("shape symbols never take a tensor's or a tunable's name") {
   text = spec_kernel("Y[r] = sum(X[r, w])", "X=f16,Y=f32");
   CHECK(text.find("kernel Y_spec(X: f16[R_, W_], Y: f32[R_])") != std::string::npos);
 }
+
+}  // namespace spec_candidates_verify_test

@@ -7,6 +7,8 @@
 
 #include "ir/spec/tests/SpecRun.h"
 
+namespace spec_epilogue_results_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -74,3 +76,5 @@ TEST_CASE("+= after an epilogue adds the output's old value last") {
                  },
                  1e-5);
 }
+
+}  // namespace spec_epilogue_results_test

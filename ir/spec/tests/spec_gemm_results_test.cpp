@@ -7,6 +7,8 @@
 
 #include "ir/spec/tests/SpecRun.h"
 
+namespace spec_gemm_results_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -101,3 +103,5 @@ TEST_CASE("batched: C[b, m, n] = A[b, m, k] * B[b, k, n] (grid z, 3-D views)") {
              },
              1e-5);
 }
+
+}  // namespace spec_gemm_results_test

@@ -4,6 +4,8 @@
 
 #include "ir/spec/tests/SpecRun.h"
 
+namespace spec_misuse_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 
@@ -99,3 +101,5 @@ TEST_CASE("a kernel name that is not an identifier") {
   REQUIRE_FALSE(text.is_ok());
   CHECK(text.status().str() == "error: --name: 'my kernel' is not an identifier");
 }
+
+}  // namespace spec_misuse_test

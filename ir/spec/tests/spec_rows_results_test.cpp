@@ -8,6 +8,8 @@
 
 #include "ir/spec/tests/SpecRun.h"
 
+namespace spec_rows_results_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::testing;
@@ -96,3 +98,5 @@ TEST_CASE("Y[m, n] = softmax(X[m, n] * scale, n)") {
     }
   }
 }
+
+}  // namespace spec_rows_results_test

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+namespace atomic_add_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -41,3 +43,5 @@ TEST_CASE("atomic_add from many blocks into shared outputs") {
     }
   }
 }
+
+}  // namespace atomic_add_test

@@ -7,6 +7,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace compile_cache_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -45,3 +47,5 @@ kernel twice(X: bf16[N], Y: f32[N]) grid(ceildiv(N, 32)) threads(32) {
   CHECK(results[0] == results[1]);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace compile_cache_test

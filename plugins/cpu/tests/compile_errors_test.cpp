@@ -3,6 +3,8 @@
 // unknown or out-of-range options, empty input.
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace compile_errors_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -89,3 +91,5 @@ TEST_CASE("bad arguments to compile and load") {
   CHECK_FALSE(p.plugin->ok(p.api()->executable_load(p.device->handle(), nullptr, 5, &exe)));
   CHECK(plugin_testing::last_code() == TG_ERR_INVALID_ARGUMENT);
 }
+
+}  // namespace compile_errors_test

@@ -6,6 +6,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace convert_f32_exhaustive_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -63,3 +65,5 @@ TEST_CASE("f32 to bf16 and f16, all 2^32 inputs") {
   CHECK_MESSAGE(bad_bf16 == 0, bad_bf16, " wrong bf16 results; ", first);
   CHECK_MESSAGE(bad_f16 == 0, bad_f16, " wrong f16 results; ", first);
 }
+
+}  // namespace convert_f32_exhaustive_test

@@ -10,6 +10,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace convert_pairs_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -134,3 +136,5 @@ TEST_CASE("every dtype pair, through a shared buffer") {
   for (DType src : all_dtypes())
     for (DType dst : all_dtypes()) check_pair(src, dst, kStaged);
 }
+
+}  // namespace convert_pairs_test

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+namespace copy_edges_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -89,3 +91,5 @@ TEST_CASE("global to global copy with an extent past both edges") {
     run(kGlobal, t, {{"M", 9}, {"N", 12}});
   }
 }
+
+}  // namespace copy_edges_test

@@ -7,6 +7,8 @@
 #include "plugins/cpu/tests/CpuTestUtil.h"
 #include "targets/Target.h"
 
+namespace device_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -44,3 +46,5 @@ TEST_CASE("the target description is the detected CPU") {
   if (__builtin_cpu_supports("avx512f")) CHECK(t->vector_bytes == 64);
   else if (__builtin_cpu_supports("avx2")) CHECK(t->vector_bytes == 32);
 }
+
+}  // namespace device_test

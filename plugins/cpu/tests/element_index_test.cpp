@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+namespace element_index_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -60,3 +62,5 @@ TEST_CASE("a sequence tail (rank 1) and a triangular mask per batch (rank 3)") {
       "  map z = select(idx(2) <= idx(1), x, cast<f32>(bz * 2 + idx(0)) * 0.5)\n  copy z, Z[bz * 2, 0, 0]\n}\n",
       {{"B", 5}, {"S", 7}}, 4, Tolerance{});
 }
+
+}  // namespace element_index_test

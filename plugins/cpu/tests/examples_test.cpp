@@ -6,6 +6,8 @@
 #include <cstdint>
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace examples_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -60,3 +62,5 @@ TEST_CASE("elementwise examples at edge shapes") {
     check_example("elementwise/silu_mul_parallel.tile", {{"N", n}}, tol);
   }
 }
+
+}  // namespace examples_test

@@ -9,6 +9,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace executable_bytes_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -123,3 +125,5 @@ kernel mm(A: f32[M, K], B: f32[K, N], C: f32[M, N]) grid(ceildiv(N, 64), ceildiv
   CHECK_FALSE(p.plugin->describe("garbage").is_ok());
   CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
 }
+
+}  // namespace executable_bytes_test

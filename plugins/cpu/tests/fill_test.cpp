@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+namespace fill_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -47,3 +49,5 @@ kernel fill_index(Y: i32[M, N], Z: f32[M, N]) grid(ceildiv(N, 8), ceildiv(M, 4))
 )";
   check_against_reference(text, {{"M", 9}, {"N", 17}}, 1, Tolerance{});
 }
+
+}  // namespace fill_test

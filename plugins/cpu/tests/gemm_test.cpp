@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+namespace gemm_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -107,3 +109,5 @@ TEST_CASE("integer gemms into i32 are exact") {
     check_gemm(a, b, DType::I32, true, true, 16, 8, 5);
   }
 }
+
+}  // namespace gemm_test

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace launch_misuse_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -179,3 +181,5 @@ TEST_CASE("a shape symbol that breaks lower.assume is refused, naming it") {
   }
   p.api()->buffer_free(buf);
 }
+
+}  // namespace launch_misuse_test

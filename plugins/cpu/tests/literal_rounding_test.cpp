@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+namespace literal_rounding_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -42,3 +44,5 @@ TEST_CASE("literals stored, mapped and filled round once to the destination dtyp
     for (int64_t n : {8, 11}) check_against_reference(text, {{"N", n}}, 1, Tolerance{});
   }
 }
+
+}  // namespace literal_rounding_test

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+namespace map_ops_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -126,3 +128,5 @@ kernel mixed(X: f16[M, 8], D: f64[M, 8], I: i32[M, 8], Y: f64[M, 8], Z: bf16[M, 
 )";
   for (int64_t m : {1, 3, 10}) check_against_reference(text, {{"M", m}}, uint64_t(m), Tolerance{});
 }
+
+}  // namespace map_ops_test

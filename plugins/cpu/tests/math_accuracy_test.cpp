@@ -9,6 +9,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace math_accuracy_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -121,3 +123,5 @@ TEST_CASE("f32 log2, log1p and erf within 1 ulp (libm in f64), sigmoid within 3 
   for (int f = 0; f < 4; ++f) CHECK_MESSAGE(worst[f] <= limit[f], names[f], ": ", worst[f], " ulp at ", at[f]);
   MESSAGE("worst ulp: log2 ", worst[0], ", log1p ", worst[1], ", erf ", worst[2], ", sigmoid ", worst[3]);
 }
+
+}  // namespace math_accuracy_test

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+namespace parallel_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -131,3 +133,5 @@ kernel scalars(Y: f64[4], v: {T}) grid(1) threads(4) {
     }
   }
 }
+
+}  // namespace parallel_test

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+namespace reduce_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -101,3 +103,5 @@ TEST_CASE("reductions across rows and middle axes") {
     }
   }
 }
+
+}  // namespace reduce_test

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+namespace runtime_errors_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -123,3 +125,5 @@ kernel fine(X: f32[N], Y: f32[N]) grid(ceildiv(N, 8)) threads(8) {
 )";
   check_against_reference(good, {{"N", 21}}, 1, Tolerance{});
 }
+
+}  // namespace runtime_errors_test

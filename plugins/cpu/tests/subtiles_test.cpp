@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+namespace subtiles_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -55,3 +57,5 @@ kernel broadcast(X: f32[2, 3, 4, 5], R: f32[1, 3, 1, 5], C: f16[2, 1, 4, 1], S: 
 )";
   for (uint64_t seed : {1u, 2u}) check_against_reference(text, {}, seed, Tolerance{1e-6, 1e-6});
 }
+
+}  // namespace subtiles_test

@@ -5,6 +5,8 @@
 
 #include "plugins/cpu/tests/CpuTestUtil.h"
 
+namespace threads_test {
+
 using namespace tegula;
 using namespace tegula::cpu::testing;
 
@@ -99,3 +101,5 @@ TEST_CASE("two queues launching at once through the ABI") {
   }
   p.api()->executable_free(exe);
 }
+
+}  // namespace threads_test

@@ -3,6 +3,8 @@
 // (`and.b32 ..., 31` before each shift, so no count is ever past 31).
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace bit_ops_and_math_compile_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -41,3 +43,5 @@ TEST_CASE("bit operators, bitcast, log2, log1p, erf and sigmoid compile for ever
     CHECK(contains(*ptx, ", 31;"));  // the count mask
   }
 }
+
+}  // namespace bit_ops_and_math_compile_test

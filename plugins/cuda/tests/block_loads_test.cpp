@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace block_loads_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -121,3 +123,5 @@ TEST_CASE("on a CUDA device: segments, a paged gemm and loaded flags match the i
     CHECK_MESSAGE(st.is_ok(), st.str());
   }
 }
+
+}  // namespace block_loads_test

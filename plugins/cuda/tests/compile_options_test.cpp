@@ -2,6 +2,8 @@
 // and an unknown or malformed option is refused rather than ignored.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace compile_options_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -25,3 +27,5 @@ TEST_CASE("min_blocks_per_sm sets the launch bounds; unknown options are errors"
   REQUIRE(!range.is_ok());
   CHECK(range.status().code() == ErrorCode::InvalidArgument);
 }
+
+}  // namespace compile_options_test

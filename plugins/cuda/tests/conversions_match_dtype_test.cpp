@@ -39,6 +39,8 @@ using std::rintf;
 
 #define TG_FN static inline
 #include "plugins/cuda/codegen/Conversions.inc"
+
+namespace conversions_match_dtype_test {
 #undef TG_FN
 
 }  // namespace conv
@@ -132,3 +134,5 @@ TEST_CASE("integers round to nearest even, saturate, and NaN becomes 0") {
   CHECK(conv::tg_ll2i(1000, -128, 127) == 127);
   CHECK(conv::tg_ll2i(-1000, 0, 255) == 0);
 }
+
+}  // namespace conversions_match_dtype_test

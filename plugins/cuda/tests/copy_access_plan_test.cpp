@@ -7,6 +7,8 @@
 
 #include "plugins/cuda/codegen/TileAccess.h"
 
+namespace copy_access_plan_test {
+
 using namespace tegula;
 using namespace tegula::cuda::gen;
 
@@ -77,3 +79,5 @@ TEST_CASE("only global dimensions that lowering proved inside drop their test") 
   CHECK(a.dst_in == std::vector<bool>{false, false});
   CHECK(plan_copy_access(src, dst, groups_of(1), ir::CopyPlan{}, 2, {}).src_in == std::vector<bool>{false, false});
 }
+
+}  // namespace copy_access_plan_test

@@ -2,6 +2,8 @@
 // is refused as corrupt (TG_ERR_CORRUPT) rather than run; an intact one describes itself.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace corrupt_executable_refused_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -49,3 +51,5 @@ TEST_CASE("altered executables are refused as corrupt") {
     CHECK(plugin_testing::last_code() == TG_ERR_CORRUPT);
   }
 }
+
+}  // namespace corrupt_executable_refused_test

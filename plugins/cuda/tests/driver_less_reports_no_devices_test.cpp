@@ -6,6 +6,8 @@
 #include "plugins/cuda/tests/CudaTest.h"
 #include "runtime/include/tegula/tegula.hpp"
 
+namespace driver_less_reports_no_devices_test {
+
 using namespace tegula::cuda::testing;
 
 TEST_CASE("without a driver the plugin reports no devices and no error") {
@@ -38,3 +40,5 @@ TEST_CASE("the runtime lists no cuda device and opens fine") {
   CHECK(rt->skipped().empty());
   CHECK(!rt->find_device("cuda").is_ok());
 }
+
+}  // namespace driver_less_reports_no_devices_test

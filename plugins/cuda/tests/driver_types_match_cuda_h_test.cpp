@@ -6,8 +6,11 @@
 
 #if __has_include(<cuda.h>)
 #include <cuda.h>
+
 #define TG_HAVE_CUDA_H 1
 #endif
+
+namespace driver_types_match_cuda_h_test {
 
 TEST_CASE("DriverApi.h agrees with cuda.h") {
 #ifdef TG_HAVE_CUDA_H
@@ -46,3 +49,5 @@ TEST_CASE("DriverApi.h agrees with cuda.h") {
   MESSAGE("skipped: cuda.h is not installed here");
 #endif
 }
+
+}  // namespace driver_types_match_cuda_h_test

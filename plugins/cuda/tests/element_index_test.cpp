@@ -9,6 +9,8 @@
 #include <string>
 #include <tuple>
 
+namespace element_index_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -128,3 +130,5 @@ TEST_CASE("on a CUDA device: causal masks and idx maps match the interpreter") {
       o);
   CHECK_MESSAGE(st.is_ok(), st.str());
 }
+
+}  // namespace element_index_test

@@ -3,6 +3,8 @@
 // gives, and the PTX holds the instructions each target should use.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace examples_compile_offline_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -101,3 +103,5 @@ TEST_CASE("reductions use warp shuffles, and fp8 conversions the hardware where 
   REQUIRE_MESSAGE(p80.is_ok(), p80.status().str());
   CHECK(!contains(*p80, "e4m3x2"));
 }
+
+}  // namespace examples_compile_offline_test

@@ -7,6 +7,8 @@
 // (tegula.parallel.fragment_store.*, tegula.exchange.*).
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace exchanged_fragments_compile_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -55,3 +57,5 @@ TEST_CASE("the store's fragment is copied back from shared memory after the loop
   CHECK(g->info.shared_bytes >= 32 * 32 * 4);
   CHECK(contains(g->source, "so_F_staged("));
 }
+
+}  // namespace exchanged_fragments_compile_test

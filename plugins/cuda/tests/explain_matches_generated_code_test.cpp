@@ -11,6 +11,8 @@
 #include "ir/lower/SharedPlacement.h"
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace explain_matches_generated_code_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -135,3 +137,5 @@ TEST_CASE("code that would address shared memory past lower.shared_bytes is an i
   CHECK(g.status().code() == ErrorCode::Internal);
   CHECK(contains(g.status().message(), "past the 16 bytes it requests (lower.shared_bytes)"));
 }
+
+}  // namespace explain_matches_generated_code_test

@@ -5,6 +5,8 @@
 // runs it against the interpreter.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace fragment_read_in_parallel_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -80,3 +82,5 @@ TEST_CASE("a staged copy counts against the shared-memory budget") {
   REQUIRE(!g.is_ok());
   CHECK(contains(g.status().message(), "shared memory"));
 }
+
+}  // namespace fragment_read_in_parallel_test

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+namespace gpu_conversions_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -76,3 +78,5 @@ TEST_CASE("every 8- and 16-bit float encoding decodes exactly, through fragments
     CHECK_MESSAGE(st.is_ok(), dt << ": " << st.str());
   }
 }
+
+}  // namespace gpu_conversions_test

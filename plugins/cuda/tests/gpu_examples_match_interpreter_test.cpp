@@ -7,6 +7,8 @@
 #include <cstdint>
 #include "runtime/include/tegula/tegula.hpp"
 
+namespace gpu_examples_match_interpreter_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -125,3 +127,5 @@ TEST_CASE("examples lowered with divisibility and rasterisation match the interp
     }
   }
 }
+
+}  // namespace gpu_examples_match_interpreter_test

@@ -11,6 +11,8 @@
 #include "plugins/cuda/tests/CudaTest.h"
 #include "plugins/cuda/tests/InstructionKernels.h"
 
+namespace gpu_instruction_sweep_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -73,3 +75,5 @@ TEST_CASE("every instruction of the device's catalogue computes its gemm") {
   MESSAGE("ran " << ran << " forced gemms on " << gpu->target_name << ", " << failed << " failed");
   CHECK(ran > 20);
 }
+
+}  // namespace gpu_instruction_sweep_test

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+namespace gpu_pipelines_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -121,3 +123,5 @@ TEST_CASE("the H200 MLA split tile matches the interpreter (a tail block, fewer 
   Status st = run_and_compare(*gpu, *text, o);
   CHECK_MESSAGE(st.is_ok(), st.str());
 }
+
+}  // namespace gpu_pipelines_test

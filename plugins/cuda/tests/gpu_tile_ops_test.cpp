@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+namespace gpu_tile_ops_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -279,3 +281,5 @@ TEST_CASE("parallel loops read any fragment element through a shared copy") {
                       "    map f = f * 2.0\n  }\n}\n";
   check(*gpu, "fragment read, restaged", again, RunOptions{});
 }
+
+}  // namespace gpu_tile_ops_test

@@ -9,6 +9,8 @@
 #include "plugins/cuda/tests/CudaTest.h"
 #include "plugins/cuda/tests/InstructionKernels.h"
 
+namespace instruction_sweep_compiles_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -84,3 +86,5 @@ TEST_CASE("the fma fallback compiles for every dtype pair it takes") {
     }
   }
 }
+
+}  // namespace instruction_sweep_compiles_test

@@ -4,6 +4,8 @@
 // with 16-byte cp.async vectors and spends no matrix instruction; the GEMMs multiply on wgmma.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace int4_kernels_compile_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -54,3 +56,5 @@ TEST_CASE("the H200 int4 tiles: the GEMV on cp.async vectors without matrix inst
     CHECK(contains(*gemm, ".f32.f16.f16"));
   }
 }
+
+}  // namespace int4_kernels_compile_test

@@ -9,6 +9,8 @@
 
 #include "plugins/cuda/codegen/Emitter.h"
 
+namespace literals_round_once_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -120,3 +122,5 @@ TEST_CASE("map and store literals and fills of shared and global tiles round onc
   auto ptx = ptx_for(text, "sm_90a");
   CHECK_MESSAGE(ptx.is_ok(), ptx.status().str());
 }
+
+}  // namespace literals_round_once_test

@@ -5,6 +5,8 @@
 // seconds, so those two are left to `tegula lower --target sm_90a` and the GPU run).
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace mamba2_kernels_compile_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -20,3 +22,5 @@ TEST_CASE("the Mamba-2 kernels compile for sm_90a, their gemms on wgmma") {
     CHECK(contains(*ptx, "wgmma.mma_async.sync.aligned") == gemms);
   }
 }
+
+}  // namespace mamba2_kernels_compile_test

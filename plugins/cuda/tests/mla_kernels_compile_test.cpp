@@ -5,6 +5,8 @@
 // (163 KiB a block), and the lowering says so.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace mla_kernels_compile_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -43,3 +45,5 @@ TEST_CASE("the H200 MLA split tile streams the cache by cp.async on wgmma") {
   CHECK(contains(*h200, "cp.async.cg.shared.global"));
   CHECK(contains(*h200, "wgmma.mma_async.sync.aligned"));
 }
+
+}  // namespace mla_kernels_compile_test

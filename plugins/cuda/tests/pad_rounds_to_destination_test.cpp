@@ -6,6 +6,8 @@
 // every masked element joined the minimum as 0.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace pad_rounds_to_destination_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -67,3 +69,5 @@ TEST_CASE("a pad rounds to the destination, never through the source's float") {
   CHECK(!contains(h->source, "9223372036854775808"));
   CHECK(contains(h->source, "__longlong_as_double(0xfff0000000000000LL)"));  // -inf, in double beside the int
 }
+
+}  // namespace pad_rounds_to_destination_test

@@ -6,6 +6,8 @@
 // NVRTC; gpu_tile_ops_test, gpu_pipelines_test and the conformance suite run copies.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace proven_bounds_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -110,3 +112,5 @@ TEST_CASE("a pipelined copy of symbolic sizes keeps every test") {
   CHECK(contains(g->source, "(unsigned long long)gd_B_0"));
   CHECK(contains(g->source, "gd_B_1 - cl"));
 }
+
+}  // namespace proven_bounds_test

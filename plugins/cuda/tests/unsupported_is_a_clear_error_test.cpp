@@ -5,6 +5,8 @@
 // another target. Refusals name the .tile line.
 #include "plugins/cuda/tests/CudaTest.h"
 
+namespace unsupported_is_a_clear_error_test {
+
 using namespace tegula;
 using namespace tegula::cuda::testing;
 
@@ -37,3 +39,5 @@ TEST_CASE("a kernel lowered for one target is not compiled for another") {
   REQUIRE(!blob.is_ok());
   CHECK(contains(blob.status().message(), "lowered for 'sm_80'"));
 }
+
+}  // namespace unsupported_is_a_clear_error_test

@@ -11,6 +11,8 @@
 
 #include "plugins/hip/tests/HipTest.h"
 
+namespace golden_disassembly_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -72,3 +74,5 @@ TEST_CASE("the golden kernel disassembles to golden/copy_f32.s") {
   REQUIRE_MESSAGE(golden.is_ok(), golden.status().str());
   CHECK(text == *golden);
 }
+
+}  // namespace golden_disassembly_test

@@ -7,7 +7,10 @@
 #if TG_HIP_HEADER
 #define __HIP_PLATFORM_AMD__ 1
 #include <hip/hip_runtime_api.h>
+
 #endif
+
+namespace hip_types_match_header_test {
 
 TEST_CASE("HipApi.h's constants are hip_runtime_api.h's") {
 #if TG_HIP_HEADER
@@ -30,3 +33,5 @@ TEST_CASE("HipApi.h's constants are hip_runtime_api.h's") {
   MESSAGE("skipped: hip/hip_runtime_api.h is not installed (libamdhip64-dev)");
 #endif
 }
+
+}  // namespace hip_types_match_header_test

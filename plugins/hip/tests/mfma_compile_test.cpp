@@ -3,6 +3,8 @@
 // spills and no scratch, the description's LDS budget kept.
 #include "plugins/hip/tests/HipTest.h"
 
+namespace mfma_compile_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -43,3 +45,5 @@ TEST_CASE("f16 and bf16 gemms run on the MFMA instruction lowering chose") {
     CHECK(asm_number(*text, ".group_segment_fixed_size:") <= 65536);
   }
 }
+
+}  // namespace mfma_compile_test

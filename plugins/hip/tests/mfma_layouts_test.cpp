@@ -14,6 +14,8 @@
 #include "llvm/IR/Module.h"
 #include "plugins/hip/tests/HipTest.h"
 
+namespace mfma_layouts_test {
+
 using namespace tegula;
 
 namespace {
@@ -121,3 +123,5 @@ TEST_CASE("each MFMA entry's lowered registers hold what its layouts say, in eve
   }
   CHECK(checked == 6);
 }
+
+}  // namespace mfma_layouts_test

@@ -13,6 +13,8 @@
 #include "plugins/hip/codegen/Emitter.h"
 #include "plugins/hip/tests/HipTest.h"
 
+namespace narrow_rounding_matches_dtype_test {
+
 using namespace tegula;
 
 namespace {
@@ -166,3 +168,5 @@ TEST_CASE("rounding an f64 to each narrow float rounds once, as core/DType.h") {
     CHECK(wrong == 0);
   }
 }
+
+}  // namespace narrow_rounding_matches_dtype_test

@@ -6,6 +6,8 @@
 
 #include "plugins/hip/tests/HipTest.h"
 
+namespace offline_conformance_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -32,3 +34,5 @@ TEST_CASE("hip@gfx942 certifies MFMA and scan code generation offline, as Compil
   CHECK_FALSE(contains(*report, "\"outcome\": \"Pass\""));
   CHECK(contains(*report, "llvm.amdgcn.mfma.f32.32x32x8bf16.1k"));
 }
+
+}  // namespace offline_conformance_test

@@ -5,6 +5,8 @@
 // (ir/lower/tests/pipelines_barriers_test.cpp); on the device it is checked by conformance.
 #include "plugins/hip/tests/HipTest.h"
 
+namespace raster_compiles_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -23,3 +25,5 @@ TEST_CASE("a rasterised 2-D grid compiles for gfx942, without scratch") {
   CHECK(*with != *without);
   CHECK(with->size() > without->size());
 }
+
+}  // namespace raster_compiles_test

@@ -3,6 +3,8 @@
 // damaged executables are Corrupt.
 #include "plugins/hip/tests/HipTest.h"
 
+namespace refusals_are_clear_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -41,3 +43,5 @@ TEST_CASE("a damaged executable is refused as corrupt") {
   CHECK(good->target == "gfx942");
   CHECK(good->code_object.substr(1, 3) == "ELF");
 }
+
+}  // namespace refusals_are_clear_test

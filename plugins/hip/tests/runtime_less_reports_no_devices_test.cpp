@@ -4,6 +4,8 @@
 
 #include "plugins/hip/tests/HipTest.h"
 
+namespace runtime_less_reports_no_devices_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -22,3 +24,5 @@ TEST_CASE("no HIP runtime or no GPU gives zero devices and no error") {
   tg_error* e = p.plugin->api()->device_open(p.plugin->handle(), 0, &device);
   CHECK(p.plugin->code(e) == TG_ERR_NOT_FOUND);
 }
+
+}  // namespace runtime_less_reports_no_devices_test

@@ -3,6 +3,8 @@
 // conditionals, the FMA gemm, with no scratch (private memory) for fragments.
 #include "plugins/hip/tests/HipTest.h"
 
+namespace tile_ops_compile_test {
+
 using namespace tegula;
 using namespace tegula::hip::testing;
 
@@ -87,3 +89,5 @@ TEST_CASE("every example without an MFMA gemm or an fp8 dtype compiles for gfx94
     CHECK(asm_number(*text, ".group_segment_fixed_size:") <= 65536);
   }
 }
+
+}  // namespace tile_ops_compile_test

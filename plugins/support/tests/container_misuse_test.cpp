@@ -10,6 +10,8 @@
 #include "core/Sha256.h"
 #include "plugins/support/Container.h"
 
+namespace container_misuse_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 
@@ -106,3 +108,5 @@ TEST_CASE("forged field lengths are refused even when resealed") {
   check_corrupt(read_all(ContainerWriter("tgtestex", 2).field("t").u64(1).field("c").field("extra").finish()),
                 "trailing bytes after the last field");
 }
+
+}  // namespace container_misuse_test

@@ -8,6 +8,8 @@
 #include "core/Sha256.h"
 #include "plugins/support/Container.h"
 
+namespace container_roundtrip_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 
@@ -43,3 +45,5 @@ TEST_CASE("a container with no fields is valid") {
   REQUIRE(r.is_ok());
   CHECK(r->finish().is_ok());
 }
+
+}  // namespace container_roundtrip_test

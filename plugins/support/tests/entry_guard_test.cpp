@@ -12,6 +12,8 @@
 
 #include "plugins/support/EntryTable.h"
 
+namespace entry_guard_test {
+
 namespace throwing {
 
 enum class Throw { Nothing, BadAlloc, Other };
@@ -103,3 +105,5 @@ TEST_CASE("the table is complete, versioned, and omits exactly what it was told 
   CHECK((no_describe.executable_describe == nullptr));
   CHECK((no_describe.compile_offline != nullptr));
 }
+
+}  // namespace entry_guard_test

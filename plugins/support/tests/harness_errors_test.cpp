@@ -7,6 +7,8 @@
 #include "plugins/support/testing/PluginHarness.h"
 #include "plugins/support/tests/HarnessTestUtil.h"
 
+namespace harness_errors_test {
+
 using namespace tegula;
 using namespace tegula::plugin_testing;
 using tegula::plugin_testing::testing::library;
@@ -77,3 +79,5 @@ TEST_CASE("optional entries past the table's end are Unimplemented, not called")
   REQUIRE_FALSE(offline.is_ok());
   CHECK(offline.status().code() == ErrorCode::Unimplemented);
 }
+
+}  // namespace harness_errors_test

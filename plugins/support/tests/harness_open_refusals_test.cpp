@@ -8,6 +8,8 @@
 #include "plugins/support/testing/PluginHarness.h"
 #include "plugins/support/tests/HarnessTestUtil.h"
 
+namespace harness_open_refusals_test {
+
 using namespace tegula;
 using namespace tegula::plugin_testing;
 using tegula::plugin_testing::testing::library;
@@ -85,3 +87,5 @@ TEST_CASE("a failed init keeps the plugin's code and message") {
   CHECK(last_message() == "no license for the test accelerator");
   CHECK_MESSAGE(st.message() == "init: no license for the test accelerator (TG_ERR_DEVICE)", st.str());
 }
+
+}  // namespace harness_open_refusals_test

@@ -10,6 +10,8 @@
 #include "plugins/support/testing/RunCompare.h"
 #include "plugins/support/tests/HarnessTestUtil.h"
 
+namespace harness_run_compare_test {
+
 using namespace tegula;
 using namespace tegula::plugin_testing;
 using tegula::plugin_testing::testing::library;
@@ -170,3 +172,5 @@ TEST_CASE("launch arguments follow the kernel's signature") {
   std::vector<Buffer> too_few(1);
   CHECK_FALSE(launch_args(*k, *data, too_few).is_ok());
 }
+
+}  // namespace harness_run_compare_test

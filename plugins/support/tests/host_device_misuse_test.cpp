@@ -11,6 +11,8 @@
 #include "plugins/support/HostDevice.h"
 #include "plugins/support/PluginErrors.h"
 
+namespace host_device_misuse_test {
+
 using namespace tegula::plugin;
 
 
@@ -83,3 +85,5 @@ TEST_CASE("a buffer larger than the host's memory is out of memory") {
   CHECK(device->buffers.empty());
   host_device_free(device, no_executables);
 }
+
+}  // namespace host_device_misuse_test

@@ -11,11 +11,14 @@
 #include "plugins/support/HostDevice.h"
 #include "plugins/support/PluginErrors.h"
 
-using namespace tegula::plugin;
-
+// The ABI header's opaque executable, completed here at global scope where it is declared.
 struct tg_executable {
   int* freed = nullptr;
 };
+
+namespace host_device_objects_test {
+
+using namespace tegula::plugin;
 
 namespace {
 
@@ -101,3 +104,5 @@ TEST_CASE("freeing the device frees what it still holds, executables through the
   host_device_free(device, [](tg_executable* x) { ++*x->freed; });
   CHECK(freed == 1);  // the one still held, and only once
 }
+
+}  // namespace host_device_objects_test

@@ -6,6 +6,8 @@
 
 #include "plugins/support/PluginErrors.h"
 
+namespace launch_check_arguments_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 using namespace tegula::plugin::testing;
@@ -105,3 +107,5 @@ TEST_CASE("launch_error names the plugin and keeps the code") {
   CHECK(error_code(e) == TG_ERR_INVALID_ARGUMENT);
   error_destroy(e);
 }
+
+}  // namespace launch_check_arguments_test

@@ -7,6 +7,8 @@
 
 #include "ir/lower/Lowered.h"
 
+namespace launch_check_assumptions_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 using namespace tegula::plugin::testing;
@@ -89,3 +91,5 @@ TEST_CASE("malformed assumptions do not make a signature") {
   REQUIRE_FALSE(sig2.is_ok());
   CHECK_MESSAGE(sig2.status().message().find("lower.assume") != std::string::npos, sig2.status().message());
 }
+
+}  // namespace launch_check_assumptions_test

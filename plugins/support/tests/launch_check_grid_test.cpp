@@ -4,6 +4,8 @@
 // and no launch runs more than 2^48 blocks, with or without the kernel's expressions.
 #include "plugins/support/tests/LaunchCheckTestUtil.h"
 
+namespace launch_check_grid_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 using namespace tegula::plugin::testing;
@@ -93,3 +95,5 @@ TEST_CASE("without the kernel's expressions, only the block count of the given g
                 "a grid of 4294967295 x 4294967295 x 4294967295 blocks is more than the 281474976710656 one launch may run");
   CHECK(validate(sig, dev, args, {UINT32_MAX, 0, UINT32_MAX}).is_ok());  // empty
 }
+
+}  // namespace launch_check_grid_test

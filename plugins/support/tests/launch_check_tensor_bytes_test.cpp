@@ -3,6 +3,8 @@
 // 2^62 bytes; a buffer that fits exactly, or a tensor of no elements, is accepted.
 #include "plugins/support/tests/LaunchCheckTestUtil.h"
 
+namespace launch_check_tensor_bytes_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 using namespace tegula::plugin::testing;
@@ -72,3 +74,5 @@ TEST_CASE("checked_tensor_bytes is the size validate_launch compared") {
   CHECK(checked_tensor_bytes(sig.params[0], p) == 48);
   CHECK(checked_tensor_bytes(sig.params[1], p) == 60);
 }
+
+}  // namespace launch_check_tensor_bytes_test

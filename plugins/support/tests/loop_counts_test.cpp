@@ -8,6 +8,8 @@
 
 #include "plugins/support/tests/LaunchCheckTestUtil.h"
 
+namespace loop_counts_test {
+
 using namespace tegula;
 using namespace tegula::plugin;
 using namespace tegula::plugin::testing;
@@ -105,3 +107,5 @@ TEST_CASE("kernels without serial loops, and loops counted in 63 bits") {
   p.struct_size = sizeof p;
   CHECK(check_loop_counts(k, p, {1, 1, 1}, 64).code() == ErrorCode::InvalidArgument);
 }
+
+}  // namespace loop_counts_test

@@ -10,6 +10,8 @@
 
 #include "plugins/support/testing/OutputCompare.h"
 
+namespace output_compare_rules_test {
+
 using namespace tegula;
 using namespace tegula::plugin_testing;
 
@@ -115,3 +117,5 @@ TEST_CASE("compare_launch names every wrong tensor: outputs that differ and inpu
   CHECK(compare_launch(k, before, got, want, [](DType) { return Tolerance{.abs = 1, .rel = 0}; }).message() ==
         "k: input 'X' was modified by the kernel");
 }
+
+}  // namespace output_compare_rules_test

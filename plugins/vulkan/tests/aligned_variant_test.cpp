@@ -6,6 +6,8 @@
 
 #include <string>
 
+namespace aligned_variant_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -39,3 +41,5 @@ TEST_CASE("aligned variants drop the run-time alignment fallback of vector copie
     if (verdict != "skip") CHECK_MESSAGE(verdict.empty(), verdict);
   }
 }
+
+}  // namespace aligned_variant_test

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+namespace atomic_add_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -31,3 +33,5 @@ TEST_CASE("atomic_add from many blocks matches the reference") {
     CHECK(run_compare(spec) == "");
   }
 }
+
+}  // namespace atomic_add_test

@@ -9,6 +9,8 @@
 
 #include <string>
 
+namespace block_loads_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -65,3 +67,5 @@ TEST_CASE("loaded bounds, offsets and conditions generate valid SPIR-V") {
     }
   }
 }
+
+}  // namespace block_loads_test

@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+namespace corrupt_executable_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -55,3 +57,5 @@ TEST_CASE("damaged or foreign executables are refused as corrupt") {
   CHECK(p.code(p.api()->executable_describe(p.handle(), bad.data(), bad.size(), &text)) == TG_ERR_CORRUPT);
   p.api()->device_close(d);
 }
+
+}  // namespace corrupt_executable_test

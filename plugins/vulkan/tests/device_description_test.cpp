@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+namespace device_description_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -92,3 +94,5 @@ TEST_CASE("the devices found describe themselves from what they report") {
     MESSAGE(props.name << ": " << describe_target(*t));
   }
 }
+
+}  // namespace device_description_test

@@ -17,6 +17,8 @@
 #include "ir/lower/SharedLayout.h"
 #include "plugins/vulkan/spirv/Listing.h"
 
+namespace double_buffer_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -163,3 +165,5 @@ TEST_CASE("double-buffered gemms match the reference for every trip count") {
     CHECK(run_compare(spec) == "");
   }
 }
+
+}  // namespace double_buffer_test

@@ -8,6 +8,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace dtype_conversions_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -108,3 +110,5 @@ TEST_CASE("same-dtype copies give what the IR's load and store give: e5m2 Inf sa
     }
   }
 }
+
+}  // namespace dtype_conversions_test

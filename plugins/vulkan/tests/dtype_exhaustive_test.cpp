@@ -7,6 +7,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace dtype_exhaustive_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -63,3 +65,5 @@ TEST_CASE("random f32 bit patterns round exactly to every dtype") {
     CHECK(run_compare(spec) == "");
   }
 }
+
+}  // namespace dtype_exhaustive_test

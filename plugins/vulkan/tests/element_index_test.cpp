@@ -6,6 +6,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace element_index_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -70,3 +72,5 @@ TEST_CASE("a sequence tail (rank 1) and a triangular mask per batch (rank 3)") {
   tri.bindings = "B=5,S=7";
   CHECK(run_compare(tri) == "");
 }
+
+}  // namespace element_index_test

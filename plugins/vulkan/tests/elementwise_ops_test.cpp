@@ -8,6 +8,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace elementwise_ops_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -86,3 +88,5 @@ TEST_CASE("maps broadcast size-1 operands and scalars convert to the compute dty
   spec.tol = ulp_tolerance(DType::BF16, 1, 1e-5);
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace elementwise_ops_test

@@ -3,6 +3,8 @@
 // examples::check_outputs' tolerances, its direct computation).
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace examples_match_reference_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -52,3 +54,5 @@ TEST_CASE("examples on the Vulkan device match the reference interpreter") {
     CHECK_MESSAGE(run_compare(spec) == "", c.file);
   }
 }
+
+}  // namespace examples_match_reference_test

@@ -18,6 +18,8 @@
 #include "ir/lower/Lowered.h"
 #include "plugins/vulkan/spirv/Spirv.h"
 
+namespace explain_matches_shader_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -138,3 +140,5 @@ TEST_CASE("explain's register prefetch and double buffering are the shader's") {
   CHECK(none > 0);
   CHECK(packed > 0);
 }
+
+}  // namespace explain_matches_shader_test

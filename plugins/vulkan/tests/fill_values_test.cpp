@@ -3,6 +3,8 @@
 // floats and integers round and saturate as a store does, in fragments and shared memory.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace fill_values_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -24,3 +26,5 @@ TEST_CASE("fill literals round once to the destination dtype") {
     }
   }
 }
+
+}  // namespace fill_values_test

@@ -9,6 +9,8 @@
 
 #include "plugins/vulkan/spirv/Listing.h"
 
+namespace float_controls_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -83,3 +85,5 @@ TEST_CASE("shaders declare DenormPreserve and SignedZeroInfNanPreserve for exact
     if (verdict != "skip") CHECK_MESSAGE(verdict.empty(), verdict);
   }
 }
+
+}  // namespace float_controls_test

@@ -9,6 +9,8 @@
 
 #include "plugins/vulkan/Blob.h"
 
+namespace forged_push_constants_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -78,3 +80,5 @@ TEST_CASE("executables with push constants outside their block are refused") {
   CHECK(load(too_large) == TG_ERR_CORRUPT);
   p.api()->device_close(d);
 }
+
+}  // namespace forged_push_constants_test

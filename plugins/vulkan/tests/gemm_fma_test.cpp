@@ -4,6 +4,8 @@
 // f64 accumulator over f32 operands sums in f64.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace gemm_fma_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -66,3 +68,5 @@ TEST_CASE("an f64 accumulator sums f32 products in f64") {
   spec.tol = ulp_tolerance(DType::F64, 64);
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace gemm_fma_test

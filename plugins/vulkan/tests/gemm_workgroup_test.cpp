@@ -5,6 +5,8 @@
 // subgroup or fma path, and must match all the same.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace gemm_workgroup_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -73,3 +75,5 @@ TEST_CASE("a device that offers workgroup matrices compiles these gemms onto the
     CHECK(text->find("OpCooperativeMatrixLoadTensorNV") != std::string::npos);
   }
 }
+
+}  // namespace gemm_workgroup_test

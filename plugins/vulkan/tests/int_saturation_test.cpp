@@ -7,6 +7,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace int_saturation_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -55,3 +57,5 @@ TEST_CASE("i32 element arithmetic in parallel loops saturates; index arithmetic 
   spec.prepare = [](const ir::Kernel&, examples::LaunchData& data) { fill_pairs(data, 256); };
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace int_saturation_test

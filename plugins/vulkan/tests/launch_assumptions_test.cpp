@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+namespace launch_assumptions_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -104,3 +106,5 @@ TEST_CASE("launches that break the lowering's assumptions are refused") {
   p.api()->executable_free(exe);
   p.api()->device_close(d);
 }
+
+}  // namespace launch_assumptions_test

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+namespace launch_misuse_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 using tegula::plugin_testing::buffer_arg;
@@ -79,3 +81,5 @@ TEST_CASE("bad launches are refused with INVALID_ARGUMENT") {
   p.api()->executable_free(exe);
   p.api()->device_close(d);
 }
+
+}  // namespace launch_misuse_test

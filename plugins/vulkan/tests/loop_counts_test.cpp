@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <utility>
 
+namespace loop_counts_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -72,3 +74,5 @@ TEST_CASE("loops up to the edge of the counter's range run and match the referen
     CHECK(run_compare(spec) == "");
   }
 }
+
+}  // namespace loop_counts_test

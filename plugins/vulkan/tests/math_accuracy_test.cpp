@@ -15,6 +15,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace math_accuracy_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -327,3 +329,5 @@ TEST_CASE("tanh is within 5 ulp, keeps tiny and signed arguments and saturates")
   if (!env().target || !env().target->has_dtype(DType::F64)) return;
   check_function<double>(kTanh, tanh_inputs<double>());
 }
+
+}  // namespace math_accuracy_test

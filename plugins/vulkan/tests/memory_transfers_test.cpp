@@ -8,6 +8,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace memory_transfers_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -72,3 +74,5 @@ TEST_CASE("events time a launch") {
   REQUIRE(y->read(out.data(), 8).is_ok());
   CHECK(bf16_to_double(out[0]) == doctest::Approx(1.0 / (1.0 + std::exp(-1.0))).epsilon(0.01));
 }
+
+}  // namespace memory_transfers_test

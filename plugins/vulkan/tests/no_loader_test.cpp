@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+namespace no_loader_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -32,3 +34,5 @@ TEST_CASE("a loader without drivers reports no devices") {
     setenv("VK_DRIVER_FILES", saved.c_str(), 1);
   }
 }
+
+}  // namespace no_loader_test

@@ -3,6 +3,8 @@
 // instructions: the gemm example uses OpCooperativeMatrixMulAddKHR there and fma on lavapipe.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace offline_compile_describe_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -41,3 +43,5 @@ TEST_CASE("offline compilation refuses IR lowered for another description, and o
   CHECK(p.compile_offline(lvp, "kernel broken(", &c).empty());
   CHECK(c == TG_ERR_COMPILE);
 }
+
+}  // namespace offline_compile_describe_test

@@ -12,6 +12,8 @@
 
 #include "ir/lower/PackedTiles.h"
 
+namespace packed_tiles_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -120,3 +122,5 @@ TEST_CASE("read_lowered refuses words the rules do not allow") {
     CHECK(r.status().loc().file == "forged.lowered");  // at the attribute in the lowered text
   }
 }
+
+}  // namespace packed_tiles_test

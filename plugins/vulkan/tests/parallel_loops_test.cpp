@@ -4,6 +4,8 @@
 // threads hold are read by index (through a shared copy refreshed before every loop).
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace parallel_loops_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -53,3 +55,5 @@ TEST_CASE("a parallel loop reads fragment elements that other threads hold") {
     CHECK(run_compare(spec) == "");
   }
 }
+
+}  // namespace parallel_loops_test

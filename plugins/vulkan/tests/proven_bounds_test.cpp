@@ -10,6 +10,8 @@
 
 #include "plugins/vulkan/spirv/Listing.h"
 
+namespace proven_bounds_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -61,3 +63,5 @@ TEST_CASE("a tile without offsets over a static tensor starts at its origin and 
   REQUIRE_MESSAGE(zero.is_ok(), zero.status().str());
   CHECK(unsigned_compares(bare->words) == unsigned_compares(zero->words));
 }
+
+}  // namespace proven_bounds_test

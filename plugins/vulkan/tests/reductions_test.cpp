@@ -7,6 +7,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace reductions_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -76,3 +78,5 @@ TEST_CASE("a reduction from shared memory into shared memory") {
       "  copy X, xs\n  reduce xs, ys, op=max, axis=1\n  copy ys, Y\n}\n";
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace reductions_test

@@ -2,6 +2,8 @@
 // generates a SPIR-V module that spirv-val accepts under Vulkan 1.1 rules.
 #include "plugins/vulkan/tests/CodegenTestUtil.h"
 
+namespace spirv_module_valid_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -25,3 +27,5 @@ TEST_CASE("example kernels generate valid SPIR-V") {
     }
   }
 }
+
+}  // namespace spirv_module_valid_test

@@ -5,6 +5,8 @@
 // dispatch's piece).
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace split_grid_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -42,3 +44,5 @@ TEST_CASE("a rasterised grid split into several dispatches remaps blocks over th
   spec.raster_group = 4;
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace split_grid_test

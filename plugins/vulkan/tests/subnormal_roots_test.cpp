@@ -7,6 +7,8 @@
 
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace subnormal_roots_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -34,3 +36,5 @@ TEST_CASE("sqrt, rsqrt and division of subnormals and near the range ends") {
   spec.tol = {.abs = 0, .rel = 2.5e-7};
   CHECK(run_compare(spec) == "");
 }
+
+}  // namespace subnormal_roots_test

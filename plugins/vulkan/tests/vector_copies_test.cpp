@@ -3,6 +3,8 @@
 // words per element) included, and fill reads past the tensor's edge with the pad value.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 
+namespace vector_copies_test {
+
 using namespace tegula;
 using namespace tegula::vulkan::testing;
 
@@ -33,3 +35,5 @@ TEST_CASE("vectorised global to shared copies keep every dtype's bits, f64 inclu
     }
   }
 }
+
+}  // namespace vector_copies_test

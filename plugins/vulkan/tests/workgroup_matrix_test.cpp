@@ -12,6 +12,8 @@
 
 #include "plugins/vulkan/spirv/Spirv.h"
 
+namespace workgroup_matrix_test {
+
 using namespace tegula;
 using namespace tegula::vulkan;
 using namespace tegula::vulkan::testing;
@@ -243,3 +245,5 @@ TEST_CASE("an epilogue map over a workgroup matrix is matrix arithmetic, each st
   }
   CHECK(matrix_ops == 2);
 }
+
+}  // namespace workgroup_matrix_test

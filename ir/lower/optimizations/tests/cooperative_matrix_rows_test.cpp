@@ -4,6 +4,8 @@
 #include "core/Files.h"
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace cooperative_matrix_rows_test {
+
 using namespace tegula;
 using namespace tegula::ir::optimizations;
 using namespace tegula::ir::optimizations::testing;
@@ -90,3 +92,5 @@ TEST_CASE("a device with both kinds (the H200's Vulkan driver) shows each row on
   CHECK(wg.state == CellState::Applies);
   CHECK(wg.reason.find("mma.inst=\"coopmat.wg128.f16_f32\"") != std::string::npos);
 }
+
+}  // namespace cooperative_matrix_rows_test

@@ -3,6 +3,8 @@
 // where it does not.
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace copy_rows_test {
+
 using namespace tegula::ir::optimizations::testing;
 
 TEST_CASE("vectorised global access applies with 16-byte accesses on GPUs and 32-byte ones on the host") {
@@ -46,3 +48,5 @@ TEST_CASE("rasterised order and bounds facts apply on every target") {
     check_applies("bounds_elision", t, "plan.inbounds=");
   }
 }
+
+}  // namespace copy_rows_test

@@ -4,6 +4,8 @@
 #include "ir/Parser.h"
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace detectors_can_miss_test {
+
 using namespace tegula;
 using namespace tegula::ir;
 using namespace tegula::ir::optimizations;
@@ -58,3 +60,5 @@ TEST_CASE("an applicable row whose marker is absent, or whose kernel fails, is M
   CHECK(c.state == CellState::Missed);
   CHECK(c.reason.find("does not verify") != std::string::npos);
 }
+
+}  // namespace detectors_can_miss_test

@@ -2,6 +2,8 @@
 // catalogue entry) and is not applicable, naming the missing instruction kind, elsewhere.
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace matrix_instruction_rows_test {
+
 using namespace tegula::ir::optimizations::testing;
 
 TEST_CASE("mma.sync and its ldmatrix operand plan apply on every NVIDIA target, for a gemm too small for a warpgroup") {
@@ -34,3 +36,5 @@ TEST_CASE("tcgen05 applies on sm_100a with its tensor-memory slot, MFMA on gfx94
   check_not_applicable("mfma", "sm_90a", "no mfma instruction");
   check_not_applicable("mfma", "host_cpu", "no mfma instruction");
 }
+
+}  // namespace matrix_instruction_rows_test

@@ -8,6 +8,8 @@
 #include "ir/Parser.h"
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace matrix_lists_every_row_test {
+
 using namespace tegula;
 using namespace tegula::ir::optimizations;
 
@@ -55,3 +57,5 @@ TEST_CASE("no cell of the built-in targets is missed, and the JSON has one cell 
   CHECK(text.find("bulk_tensor_copy") != std::string::npos);
   CHECK(text.find("not yet") != std::string::npos);
 }
+
+}  // namespace matrix_lists_every_row_test

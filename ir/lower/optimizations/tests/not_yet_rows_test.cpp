@@ -2,6 +2,8 @@
 // applicable" with the reason where it could not: never "applies".
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace not_yet_rows_test {
+
 using namespace tegula::ir::optimizations;
 using namespace tegula::ir::optimizations::testing;
 
@@ -25,3 +27,5 @@ TEST_CASE("split-K and stmatrix are not yet done") {
   CHECK(cell_on("stmatrix", "sm_90a").state == CellState::NotYet);
   check_not_applicable("stmatrix", "sm_80", "no stmatrix feature");
 }
+
+}  // namespace not_yet_rows_test

@@ -2,6 +2,8 @@
 // declared, shuffle reductions within every target's subgroup.
 #include "ir/lower/optimizations/tests/RowCases.h"
 
+namespace shared_layout_rows_test {
+
 using namespace tegula::ir::optimizations::testing;
 
 TEST_CASE("swizzled shared layouts apply for wgmma and tcgen05 descriptors, not on targets without descriptors") {
@@ -26,3 +28,5 @@ TEST_CASE("reductions shuffle within the subgroup on every target: warps, waves,
   check_applies("subgroup_reduce", "vulkan_generic", "plan.shuffle=");
   check_applies("subgroup_reduce", "host_cpu", "plan.shuffle=[1, 2, 4]");  // 8 vector lanes
 }
+
+}  // namespace shared_layout_rows_test
