@@ -191,4 +191,12 @@ tegula_error* tegula_kernel_warm_up(tegula_kernel* k, const uint32_t* divisors, 
   return c_guard([&]() -> tegula_error* { return to_c_error(warm_up_kernel(k, divisors)); });
 }
 
+tegula_error* tegula_kernel_warm_up_shape(tegula_kernel* k, const int64_t* symbol_values, size_t symbol_count) {
+  if (!k) return invalid("tegula_kernel_warm_up_shape: kernel is NULL");
+  return c_guard([&]() -> tegula_error* {
+    Status st = warm_up_shape(k, symbol_values, symbol_count);
+    return to_c_error(st.is_ok() ? st : st.with_context("tegula_kernel_warm_up_shape"));
+  });
+}
+
 }  // extern "C"

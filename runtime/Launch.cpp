@@ -69,18 +69,19 @@ LaunchClass launch_class(const tegula_kernel* k, const tegula_arg* args, size_t 
 /// A launch of a kernel with tunables and no binding given: the variant of the launch's
 /// shape class, whose grid comes from its own binding. The arguments were checked against
 /// the generic binding's signature already, which differs only in the grid.
-Status launch_tunable(tegula_kernel* k, const tegula_arg* args, size_t count, const tg_launch_params& params,
-                      std::vector<tg_launch_arg>& targs) {
+Result<tegula_kernel::Variant*> tunable_class_variant(tegula_kernel* k, const tegula_arg* args, size_t count) {
   LaunchClass c = launch_class(k, args, count);
-  tegula_kernel::Variant* variant = nullptr;
   {
     std::lock_guard<std::mutex> lock(k->variants_mu);
     auto it = k->variants.find(c.key);
-    if (it != k->variants.end()) variant = &it->second;
+    if (it != k->variants.end()) return &it->second;
   }
-  if (!variant) {
-    TG_ASSIGN_OR_RETURN(variant, tunable_variant(k, c.shape, c.divisibility, c.aligned, c.key, c.text));
-  }
+  return tunable_variant(k, c.shape, c.divisibility, c.aligned, c.key, c.text);
+}
+
+Status launch_tunable(tegula_kernel* k, const tegula_arg* args, size_t count, const tg_launch_params& params,
+                      std::vector<tg_launch_arg>& targs) {
+  TG_ASSIGN_OR_RETURN(tegula_kernel::Variant* variant, tunable_class_variant(k, args, count));
   TG_ASSIGN_OR_RETURN(auto g, plugin::validate_launch(*variant->signature, params, buffer_of, args, plugin::GridCheck::Computed));
   k->launched.store(variant, std::memory_order_release);
   return k->device->plugin->launch(k->device->info->index, variant->executable, g.data(), targs);
@@ -125,6 +126,38 @@ tegula_kernel::Variant* shape_variant(tegula_kernel* k, const tegula_arg* args, 
   k->device->runtime->log.debug("kernel " + kernel.name + ": no variant for " + ir::binding_text(values) + " (" +
                                 v.status().message() + "); launches of this shape run the symbolic variants");
   return nullptr;
+}
+
+/// The variant of a kernel without tunables for what a launch guarantees: each shape
+/// symbol's power-of-two divisor (vector widths depend on it), provided every tensor starts
+/// 16-byte aligned.
+Result<tegula_kernel::Variant*> divisibility_variant(tegula_kernel* k, const tegula_arg* args, size_t count) {
+  const ir::Kernel& kernel = k->kernel;
+  std::vector<int64_t> key;
+  key.reserve(1 + count - kernel.params.size());
+  bool aligned = true;
+  for (size_t i = 0; i < kernel.params.size(); ++i)
+    if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
+  key.push_back(aligned ? 16 : 1);
+  bool any_divisor = false;
+  for (size_t i = kernel.params.size(); i < count; ++i) {
+    int64_t v = args[i].i, div = 1;
+    while (aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
+    key.push_back(div);
+    any_divisor = any_divisor || div > 1;
+  }
+  // A variant compiled before is found by its key alone; the symbol-name map that
+  // compiling one needs is built only on a miss (no string copies on the common path).
+  if (aligned && !any_divisor) return &k->generic;
+  {
+    std::lock_guard<std::mutex> lock(k->variants_mu);
+    auto it = k->variants.find(key);
+    if (it != k->variants.end()) return &it->second;
+  }
+  std::map<std::string, int64_t> divisibility;
+  for (size_t i = kernel.params.size(); i < count; ++i)
+    if (key[1 + i - kernel.params.size()] > 1) divisibility[k->arg_names[i]] = key[1 + i - kernel.params.size()];
+  return kernel_variant(k, divisibility, aligned, key);
 }
 
 /// A launch of a variant compiled for its shapes: the plugin sees the parameters only.
@@ -192,35 +225,7 @@ Status launch_kernel(tegula_kernel* k, const tegula_arg* args, size_t count) {
   if (k->specialize_shapes)
     if (tegula_kernel::Variant* v = shape_variant(k, args, count)) return launch_shape_variant(k, v, args, params, targs);
   if (k->tune) return launch_tunable(k, args, count, params, targs);
-  // Specialise on what this launch guarantees: each shape symbol's power-of-two divisor
-  // (vector widths depend on it), provided every tensor starts 16-byte aligned.
-  std::vector<int64_t> key;
-  key.reserve(1 + count - kernel.params.size());
-  bool aligned = true;
-  for (size_t i = 0; i < kernel.params.size(); ++i)
-    if (kernel.params[i].is_tensor) aligned = aligned && args[i].offset % 16 == 0;
-  key.push_back(aligned ? 16 : 1);
-  bool any_divisor = false;
-  for (size_t i = kernel.params.size(); i < count; ++i) {
-    int64_t v = args[i].i, div = 1;
-    while (aligned && div < 16 && (v == 0 || v % (div * 2) == 0)) div *= 2;
-    key.push_back(div);
-    any_divisor = any_divisor || div > 1;
-  }
-  // A variant compiled before is found by its key alone; the symbol-name map that
-  // compiling one needs is built only on a miss (no string copies on the common path).
-  tegula_kernel::Variant* variant = aligned && !any_divisor ? &k->generic : nullptr;
-  if (!variant) {
-    std::lock_guard<std::mutex> lock(k->variants_mu);
-    auto it = k->variants.find(key);
-    if (it != k->variants.end()) variant = &it->second;
-  }
-  if (!variant) {
-    std::map<std::string, int64_t> divisibility;
-    for (size_t i = kernel.params.size(); i < count; ++i)
-      if (key[1 + i - kernel.params.size()] > 1) divisibility[k->arg_names[i]] = key[1 + i - kernel.params.size()];
-    TG_ASSIGN_OR_RETURN(variant, kernel_variant(k, divisibility, aligned, key));
-  }
+  TG_ASSIGN_OR_RETURN(tegula_kernel::Variant* variant, divisibility_variant(k, args, count));
   k->launched.store(variant, std::memory_order_release);  // what tegula_kernel_describe shows
   return k->device->plugin->launch(k->device->info->index, variant->executable, g.data(), targs);
 }
@@ -252,6 +257,27 @@ Status warm_up_kernel(tegula_kernel* k, const uint32_t* masks) {
     while (s < symbols && ++at[s] == choices[s].size()) at[s++] = 0;
     if (s == symbols) return Status::ok();
   }
+}
+
+Status warm_up_shape(tegula_kernel* k, const int64_t* values, size_t count) {
+  size_t first = k->kernel.params.size(), symbols = k->arg_names.size() - first;
+  if (count != symbols)
+    return error(ErrorCode::InvalidArgument, "kernel '" + k->kernel.name + "' has " + std::to_string(symbols) +
+                                                 " shape symbols, given " + std::to_string(count) + " values");
+  if (count && !values) return error(ErrorCode::InvalidArgument, "symbol_values is NULL");
+  // The arguments a launch at these shapes would pass, as far as choosing its variant reads
+  // them: tensors at offset 0 (aligned), the symbols; scalar parameters are not read.
+  std::vector<tegula_arg> args(k->arg_names.size());
+  for (size_t i = 0; i < first; ++i) args[i] = k->kernel.params[i].is_tensor ? tegula_arg_tensor(nullptr, 0) : tegula_arg_int(0);
+  for (size_t s = 0; s < symbols; ++s) {
+    if (values[s] < 0)
+      return error(ErrorCode::InvalidArgument, "shape symbol " + k->arg_names[first + s] + " = " + std::to_string(values[s]) +
+                                                   " is negative");
+    args[first + s] = tegula_arg_int(values[s]);
+  }
+  if (k->specialize_shapes && shape_variant(k, args.data(), args.size())) return Status::ok();
+  if (k->tune) return tunable_class_variant(k, args.data(), args.size()).status();
+  return divisibility_variant(k, args.data(), args.size()).status();
 }
 
 }  // namespace tegula::runtime

@@ -23,6 +23,10 @@ Status launch_kernel(tegula_kernel* kernel, const tegula_arg* args, size_t arg_c
 /// 16). See tegula_kernel_warm_up.
 Status warm_up_kernel(tegula_kernel* kernel, const uint32_t* divisor_masks);
 
+/// Compile the variant a launch at these shape-symbol values (signature order, `count` of
+/// them) with aligned tensors would run. See tegula_kernel_warm_up_shape.
+Status warm_up_shape(tegula_kernel* kernel, const int64_t* symbol_values, size_t count);
+
 /// tegula_kernel_record_tuning: `binding` as the measured choice for the shape class of `args`.
 Status record_tuning(tegula_kernel* kernel, const tegula_arg* args, size_t count, const std::string& binding,
                      double measured_ms);

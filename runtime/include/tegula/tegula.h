@@ -423,6 +423,15 @@ tegula_error* tegula_launch_named(tegula_kernel* kernel, const tegula_named_arg*
  * symbol_count must be the kernel's shape-symbol count (or 0 with divisors NULL). */
 tegula_error* tegula_kernel_warm_up(tegula_kernel* kernel, const uint32_t* divisors, size_t symbol_count);
 
+/* The variant a launch at these shape-symbol values (symbol_values[i] for shape symbol i,
+ * in signature order; symbol_count of them) with 16-byte-aligned tensors would run,
+ * compiled now, so that launch does not stall: on a device whose description asks for
+ * shape specialisation, the variant for these exact shapes (while the kernel is under its
+ * 16 of them); elsewhere the variant of their divisibility class, for a kernel with
+ * tunables with the class's binding. Different kernels may warm up from several threads at
+ * once. A negative value or a wrong count is TEGULA_ERROR_INVALID_ARGUMENT. */
+tegula_error* tegula_kernel_warm_up_shape(tegula_kernel* kernel, const int64_t* symbol_values, size_t symbol_count);
+
 /* A kernel with tunables: the binding ("BM=128 BN=256 ...") of the variant the most recent
  * launch ran (before any launch, of the one compiled up front) and how it was chosen:
  * "given" (compile options), "measured" (recorded by tegula tune) or "ranked". Both "" for

@@ -232,6 +232,11 @@ public:
     return status_from(tegula_kernel_warm_up(handle_, divisor_masks.empty() ? nullptr : divisor_masks.data(),
                                              divisor_masks.size()));
   }
+  /// Compile the variant a launch at these shape-symbol values (signature order) would run
+  /// (tegula_kernel_warm_up_shape): on a specialising device, the one for these exact shapes.
+  Status warm_up_shape(const std::vector<int64_t>& symbol_values) {
+    return status_from(tegula_kernel_warm_up_shape(handle_, symbol_values.data(), symbol_values.size()));
+  }
 
   /// A tunable kernel's binding for the most recent launch and how it was chosen
   /// (tegula_kernel_tunables); both empty for other kernels.
