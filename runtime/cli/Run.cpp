@@ -93,11 +93,14 @@ Result<examples::LaunchData> prepare_data(const ir::Kernel& k, const RunArgs& ar
 
 }  // namespace
 
-/// Copies `data` to device buffers, launches, waits and reads the outputs back; with
-/// `repeat`, launches that many times more between two events and reports the mean.
 Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const CompileOptions& options,
                                 const ir::Kernel& k, examples::LaunchData& data, int64_t repeat) {
   TG_ASSIGN_OR_RETURN(Kernel kernel, device.compile(text, options));
+  return run_compiled(device, kernel, k, data, repeat);
+}
+
+Result<DeviceRun> run_compiled(const Device& device, Kernel& kernel, const ir::Kernel& k, examples::LaunchData& data,
+                               int64_t repeat) {
   std::vector<Buffer> buffers(k.params.size());
   std::vector<Arg> launch_args;
   for (size_t i = 0; i < k.params.size(); ++i) {

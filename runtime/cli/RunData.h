@@ -66,4 +66,8 @@ struct DeviceRun {
 Result<DeviceRun> run_on_device(const Device& device, const std::string& text, const CompileOptions& options,
                                 const ir::Kernel& k, examples::LaunchData& data, int64_t repeat);
 
+/// run_on_device for a kernel compiled already (`k` is its parse, for the signature).
+Result<DeviceRun> run_compiled(const Device& device, Kernel& kernel, const ir::Kernel& k, examples::LaunchData& data,
+                               int64_t repeat);
+
 }  // namespace tegula::cli
