@@ -68,9 +68,24 @@ Status parse_tune_args(const std::vector<std::string>& args, TuneArgs& out) {
 }
 
 /// A progress bar on stderr, only for a person watching (a terminal): logs stay clean.
+/// A bar on a terminal; elsewhere (a log) one line per phase with its time, flushed, so a
+/// tune cut off by a time limit still says where it was.
 void progress(const char* what, size_t done, size_t total) {
   static const bool tty = isatty(2) != 0;
-  if (!tty) return;
+  static std::string phase;
+  static auto phase_start = std::chrono::steady_clock::now();
+  if (phase != what) {
+    phase = what;
+    phase_start = std::chrono::steady_clock::now();
+    if (!tty) std::fprintf(stderr, "%s: %zu candidates\n", what, total);
+  }
+  if (!tty) {
+    if (done == total)
+      std::fprintf(stderr, "%s: done in %.1f s\n", what,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count());
+    std::fflush(stderr);
+    return;
+  }
   constexpr size_t kWidth = 30;
   size_t filled = total ? done * kWidth / total : kWidth;
   std::fprintf(stderr, "\r%-9s [%s%s] %zu/%zu", what, std::string(filled, '#').c_str(),
@@ -255,6 +270,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (!small_data.is_ok()) return fail("tune", small_data.status());
   // The kernels stay for the check and the timing: a compile-cache hit is no compile on
   // CUDA, but on Vulkan it hands the driver the SPIR-V to compile again.
+  progress("compile", 0, rows.size());
   std::vector<std::future<Result<Kernel>>> compiles;
   for (const Measured& m : rows) {
     compiles.push_back(std::async(std::launch::async, [&, binding = ir::binding_text(m.candidate.binding)]() -> Result<Kernel> {
