@@ -79,6 +79,10 @@ tegula_error* tegula_kernel_describe(tegula_kernel* k, const char** out_text) {
   if (!k || !out_text) return invalid("tegula_kernel_describe: bad argument");
   return c_guard([&]() -> tegula_error* {
     tegula_kernel::Variant* v = k->launched.load(std::memory_order_acquire);
+    if (v == &k->generic) {
+      Status built = ensure_generic(k);
+      if (!built.is_ok()) return to_c_error(built);
+    }
     std::lock_guard<std::mutex> lock(k->variants_mu);
     if (!v->description) {
       Result<std::string> text = k->device->plugin->describe_executable(v->bytes);

@@ -143,6 +143,23 @@ Result<std::optional<Built>> load_cached(tegula_device* d, const std::string& ke
   return std::optional<Built>(std::move(b));
 }
 
+/// Parse + verify (once per kernel) and lower one variant, logging lowering's notes.
+Result<ir::LowerResult> lower_source(tegula_device* d, const TargetDescription& target, const VariantSource& source,
+                                     const ir::LowerOptions& lower_options) {
+  tegula_runtime* rt = d->runtime;
+  if (!source.parsed) {
+    ++rt->ir_parses;
+    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, source.shape_values ? ir::parse_and_verify_specialized(source.text, source.name,
+                                                                                                   source.binding, *source.shape_values)
+                                                               : ir::parse_and_verify(source.text, source.name, source.binding));
+    source.parsed = std::move(parsed);
+  }
+  ++rt->ir_lowerings;
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(*source.parsed, target, lower_options));
+  for (const std::string& line : lowered.log) rt->log.debug("lower " + lowered.kernel.name + ": " + line);
+  return lowered;
+}
+
 /// One variant: the cache lookup (keyed by the request, so a hit needs no parse or
 /// lowering); on a miss, parse + verify (once per kernel), lower, plugin compile, store, load.
 Result<Built> build(tegula_device* d, const VariantSource& source, const ir::LowerOptions& lower_options,
@@ -181,16 +198,7 @@ Result<Built> build(tegula_device* d, const VariantSource& source, const ir::Low
     outcome = rejected ? TEGULA_CACHE_REBUILT : TEGULA_CACHE_MISS;
   }
 
-  if (!source.parsed) {
-    ++rt->ir_parses;
-    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, source.shape_values ? ir::parse_and_verify_specialized(source.text, source.name,
-                                                                                                   source.binding, *source.shape_values)
-                                                               : ir::parse_and_verify(source.text, source.name, source.binding));
-    source.parsed = std::move(parsed);
-  }
-  ++rt->ir_lowerings;
-  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(*source.parsed, *target, lower_options));
-  for (const std::string& line : lowered.log) rt->log.debug("lower " + lowered.kernel.name + ": " + line);
+  TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, lower_source(d, *target, source, lower_options));
   std::string lowered_text = ir::print_kernel(lowered.kernel);
 
   Built b;
@@ -266,11 +274,26 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
                                                  "), but the kernel declares none");
   if (!space.empty()) TG_RETURN_IF_ERROR(choose_generic_binding(k.get(), space, request));
   // The common variant (aligned tensors, nothing known about shapes) is compiled now, so that
-  // a kernel the device cannot run fails here.
+  // a kernel the device cannot run fails here. Where launches run per-shape variants, it is
+  // lowered now (lowering's refusals still come here) and compiled only when a launch needs
+  // it: past kMaxShapeVariants or a shape that did not specialise (on the H200's Vulkan
+  // driver its pipeline was 7x the size of a specialised one, and the slowest to compile).
   VariantSource source{k->source_text, k->source_name, k->source,
                        k->generic.binding.empty() ? nullptr : &k->generic.binding};
-  TG_ASSIGN_OR_RETURN(Built generic, build(d, source, variant_lower_options({}, true, request.raster_group),
-                                           request.plugin_options, request.use_cache));
+  ir::LowerOptions generic_options = variant_lower_options({}, true, request.raster_group);
+  if (target_specializes(d)) {
+    TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
+    TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, lower_source(d, *target, source, generic_options));
+    KernelFacts facts = kernel_facts(lowered.kernel);
+    if (!facts.header.symbols().empty()) {
+      k->kernel = std::move(facts.header);
+      k->specialize_shapes = true;
+      k->generic_deferred.store(true, std::memory_order_release);
+      fill_signature(k.get(), facts.written);
+      return k.release();
+    }
+  }
+  TG_ASSIGN_OR_RETURN(Built generic, build(d, source, generic_options, request.plugin_options, request.use_cache));
   k->kernel = std::move(generic.facts.header);
   k->specialize_shapes = !k->kernel.symbols().empty() && target_specializes(d);
   k->generic.executable = generic.executable;
@@ -280,9 +303,29 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   return k.release();
 }
 
+Status ensure_generic(tegula_kernel* k) {
+  if (!k->generic_deferred.load(std::memory_order_acquire)) return Status::ok();
+  std::lock_guard<std::mutex> lock(k->variants_mu);
+  if (!k->generic_deferred.load(std::memory_order_relaxed)) return Status::ok();
+  VariantSource source{k->source_text, k->source_name, k->source,
+                       k->generic.binding.empty() ? nullptr : &k->generic.binding};
+  TG_ASSIGN_OR_RETURN(Built b, build(k->device, source, variant_lower_options({}, true, k->raster_group), k->plugin_options,
+                                     k->use_cache));
+  k->device->runtime->log.debug("kernel " + k->kernel.name + ": " + (b.cache == TEGULA_CACHE_HIT ? "loaded" : "compiled") +
+                                " the symbolic variant at its first use (launches on this device run per-shape variants "
+                                "until a kernel has 16, or a shape's does not build)");
+  k->generic.executable = b.executable;
+  k->generic.bytes = std::move(b.bytes);
+  k->generic_deferred.store(false, std::memory_order_release);
+  return Status::ok();
+}
+
 Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
                                                bool aligned, const std::vector<int64_t>& key) {
-  if (aligned && divisibility.empty()) return &k->generic;
+  if (aligned && divisibility.empty()) {
+    TG_RETURN_IF_ERROR(ensure_generic(k));
+    return &k->generic;
+  }
   std::lock_guard<std::mutex> lock(k->variants_mu);
   auto it = k->variants.find(key);
   if (it != k->variants.end()) return &it->second;

@@ -148,7 +148,10 @@ Result<tegula_kernel::Variant*> divisibility_variant(tegula_kernel* k, const teg
   }
   // A variant compiled before is found by its key alone; the symbol-name map that
   // compiling one needs is built only on a miss (no string copies on the common path).
-  if (aligned && !any_divisor) return &k->generic;
+  if (aligned && !any_divisor) {
+    TG_RETURN_IF_ERROR(ensure_generic(k));
+    return &k->generic;
+  }
   {
     std::lock_guard<std::mutex> lock(k->variants_mu);
     auto it = k->variants.find(key);

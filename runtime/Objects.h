@@ -93,6 +93,9 @@ struct tegula_kernel {
   /// up to kMaxShapeVariants shapes tried; a shape whose variant does not build (a zero
   /// extent, which a constant dimension may not be) is remembered, and runs the symbolic ones.
   bool specialize_shapes = false;
+  /// compile_kernel lowered the generic variant but left its plugin compile to
+  /// ensure_generic (a specialising device; cleared under variants_mu once compiled).
+  std::atomic<bool> generic_deferred{false};
   size_t shape_variants = 0;  ///< shapes tried, built or not (under variants_mu)
   std::set<std::vector<int64_t>> shape_failures;  ///< under variants_mu
   /// The variant the most recent launch ran: one store per launch, read by describe.

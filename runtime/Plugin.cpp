@@ -314,6 +314,7 @@ Result<tg_executable*> PluginInstance::executable_load(uint32_t device, const st
 }
 
 void PluginInstance::executable_free(tg_executable* executable) {
+  if (!executable) return;  // a variant never compiled (ensure_generic)
   std::lock_guard<std::mutex> lock(mu_);
   api_->executable_free(executable);
 }

@@ -328,7 +328,10 @@ typedef enum tegula_cache_result {
   TEGULA_CACHE_REBUILT = 3  /* the entry was corrupt or refused, so it was compiled again */
 } tegula_cache_result;
 
-/* How the kernel was obtained. */
+/* How the kernel was obtained. TEGULA_CACHE_DISABLED also where nothing was compiled yet: on
+ * a device whose description asks for shape specialisation, a kernel with shape symbols is
+ * lowered at compile and compiled per shape at its launches (and its symbolic variant only
+ * when a launch needs it). */
 tegula_cache_result tegula_kernel_cache_result(const tegula_kernel* kernel);
 
 /* The executable the most recent tegula_launch of this kernel ran, in readable form as its
