@@ -38,8 +38,8 @@ function(tg_test_suite name)
   target_compile_options(${name} PRIVATE ${TEGULA_WARNING_FLAGS})
   target_link_libraries(${name} PRIVATE tegula_doctest_main ${ARG_LIBS})
   # Test files compile in batches of 16 (a unity build): a batch parses doctest and the
-  # project's headers once, not once per file, which takes the clean test build from
-  # about 1030 to about 400 CPU-seconds. Each test file's code lives in a namespace named
+  # project's headers once, not once per file, which took the clean test build from
+  # 1029 to 275 CPU-seconds (bench/results/ci-2026-12-03.md). Each test file's code lives in a namespace named
   # for the file, so helpers and using-directives never meet another file's; __FILE__
   # stays the file's own path, so the per-file CTest entries still select their cases.
   set_target_properties(${name} PROPERTIES UNITY_BUILD ${TEGULA_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 16)

@@ -143,17 +143,22 @@ Result<std::optional<Built>> load_cached(tegula_device* d, const std::string& ke
   return std::optional<Built>(std::move(b));
 }
 
+/// Parse + verify, once per kernel (source.parsed keeps it).
+Status parse_source(tegula_device* d, const VariantSource& source) {
+  if (source.parsed) return Status::ok();
+  ++d->runtime->ir_parses;
+  TG_ASSIGN_OR_RETURN(ir::Kernel parsed, source.shape_values ? ir::parse_and_verify_specialized(source.text, source.name,
+                                                                                                 source.binding, *source.shape_values)
+                                                             : ir::parse_and_verify(source.text, source.name, source.binding));
+  source.parsed = std::move(parsed);
+  return Status::ok();
+}
+
 /// Parse + verify (once per kernel) and lower one variant, logging lowering's notes.
 Result<ir::LowerResult> lower_source(tegula_device* d, const TargetDescription& target, const VariantSource& source,
                                      const ir::LowerOptions& lower_options) {
   tegula_runtime* rt = d->runtime;
-  if (!source.parsed) {
-    ++rt->ir_parses;
-    TG_ASSIGN_OR_RETURN(ir::Kernel parsed, source.shape_values ? ir::parse_and_verify_specialized(source.text, source.name,
-                                                                                                   source.binding, *source.shape_values)
-                                                               : ir::parse_and_verify(source.text, source.name, source.binding));
-    source.parsed = std::move(parsed);
-  }
+  TG_RETURN_IF_ERROR(parse_source(d, source));
   ++rt->ir_lowerings;
   TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, ir::lower(*source.parsed, target, lower_options));
   for (const std::string& line : lowered.log) rt->log.debug("lower " + lowered.kernel.name + ": " + line);
@@ -281,11 +286,13 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   VariantSource source{k->source_text, k->source_name, k->source,
                        k->generic.binding.empty() ? nullptr : &k->generic.binding};
   ir::LowerOptions generic_options = variant_lower_options({}, true, request.raster_group);
+  // (There the text is parsed before the cache lookup, to see whether it has shape symbols.)
   if (target_specializes(d)) {
-    TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
-    TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, lower_source(d, *target, source, generic_options));
-    KernelFacts facts = kernel_facts(lowered.kernel);
-    if (!facts.header.symbols().empty()) {
+    TG_RETURN_IF_ERROR(parse_source(d, source));
+    if (!source.parsed->symbols().empty()) {
+      TG_ASSIGN_OR_RETURN(const TargetDescription* target, device_target(d));
+      TG_ASSIGN_OR_RETURN(ir::LowerResult lowered, lower_source(d, *target, source, generic_options));
+      KernelFacts facts = kernel_facts(lowered.kernel);
       k->kernel = std::move(facts.header);
       k->specialize_shapes = true;
       k->generic_deferred.store(true, std::memory_order_release);
@@ -295,7 +302,6 @@ Result<tegula_kernel*> compile_kernel(tegula_device* d, std::string_view ir_text
   }
   TG_ASSIGN_OR_RETURN(Built generic, build(d, source, generic_options, request.plugin_options, request.use_cache));
   k->kernel = std::move(generic.facts.header);
-  k->specialize_shapes = !k->kernel.symbols().empty() && target_specializes(d);
   k->generic.executable = generic.executable;
   k->generic.bytes = std::move(generic.bytes);
   k->cache = generic.cache;

@@ -46,15 +46,15 @@ Result<const TargetDescription*> device_target(tegula_device* device);
 
 Result<tegula_kernel*> compile_kernel(tegula_device* device, std::string_view ir_text, const CompileRequest& request);
 
+/// Compile the symbolic variant if compile_kernel deferred it (a device that specialises
+/// per shape); a no-op otherwise. Takes variants_mu: callers must not hold it.
+Status ensure_generic(tegula_kernel* k);
+
 /// The executable of `k` for a launch: specialised for `divisibility` (symbol -> power of
 /// two dividing it) and for whether every tensor starts 16-byte aligned, compiled (through
 /// the cache) on first use; the pointer stays valid until the kernel is freed. The generic
 /// variant (compiled by compile_kernel) assumes aligned tensors and nothing about the
 /// shapes: what most launches give.
-/// Compile the symbolic variant if compile_kernel deferred it (a device that specialises
-/// per shape); a no-op otherwise. Takes variants_mu: callers must not hold it.
-Status ensure_generic(tegula_kernel* k);
-
 Result<tegula_kernel::Variant*> kernel_variant(tegula_kernel* k, const std::map<std::string, int64_t>& divisibility,
                                                bool aligned, const std::vector<int64_t>& key);
 

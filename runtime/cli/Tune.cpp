@@ -67,8 +67,7 @@ Status parse_tune_args(const std::vector<std::string>& args, TuneArgs& out) {
   return Status::ok();
 }
 
-/// A progress bar on stderr, only for a person watching (a terminal): logs stay clean.
-/// A bar on a terminal; elsewhere (a log) one line per phase with its time, flushed, so a
+/// Progress on stderr: a bar on a terminal; elsewhere (a log) one line per phase with its time, flushed, so a
 /// tune cut off by a time limit still says where it was.
 void progress(const char* what, size_t done, size_t total) {
   static const bool tty = isatty(2) != 0;
@@ -262,14 +261,14 @@ int cmd_tune(const std::vector<std::string>& argv) {
   std::printf("%zu legal candidates of %lld (%zu dropped); measuring the top %zu on %s\n", ranking->legal.size(),
               (long long)space.size(), ranking->dropped.size(), rows.size(), target->name.c_str());
 
-  // Compile in parallel (the cache keeps each instance for the runs below), with the
-  // variants the check and the timing will launch: on a device that specialises per shape
-  // they are whole compiles, which would otherwise run one after another at first launch.
+  // Compile in parallel, with the variants the check and the timing will launch: on a
+  // device that specialises per shape they are whole compiles, which would otherwise run
+  // one after another at first launch. The kernels stay for the check and the timing
+  // (compiling again would be a cache hit, which on Vulkan still hands the driver the
+  // SPIR-V to compile).
   std::map<std::string, int64_t> small = check_shape(shape);
   auto small_data = launch_data(*k, *bindings, small, args.seed);
   if (!small_data.is_ok()) return fail("tune", small_data.status());
-  // The kernels stay for the check and the timing: a compile-cache hit is no compile on
-  // CUDA, but on Vulkan it hands the driver the SPIR-V to compile again.
   progress("compile", 0, rows.size());
   std::vector<std::future<Result<Kernel>>> compiles;
   for (const Measured& m : rows) {
