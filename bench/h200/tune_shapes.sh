@@ -17,14 +17,19 @@ for dt in $DTYPES; do
   for s in $shapes; do
     IFS=, read -r m n k <<< "$s"
     echo "== tune $dt M=$m N=$n K=$k" >> "$LOG"
-    start=$(date +%s.%N)
+    start=$(date +%s%N)
     timeout 120 "$BUILD/bin/tegula" tune "examples/gemm/gemm_tuned_$dt.tile" --device cuda:0 --bind "M=$m,N=$n,K=$k" \
       --top "$TOP" --repeat 10 --force >> "$LOG" 2>&1
-    echo "rc=$? seconds=$(echo "$(date +%s.%N) - $start" | bc)" >> "$LOG"
+    rc=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    echo "rc=$rc seconds=$(( ms / 1000 )).$(printf %03d $(( ms % 1000 )))" >> "$LOG"
   done
+  # The clock and temperature after each dtype's tunes: the figures of one dtype against the
+  # other's are only comparable when these match.
+  echo "gpu after $dt: $(nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv,noheader)" >> "$LOG"
 done
 python3 bench/cuda/peer_torch.py "gemmshapes:$(echo $DTYPES | tr ' ' ',')" >> "$LOG" 2>&1
-grep -E "^== |chose|cublas|rc=" "$LOG" | grep -v "^\s*$" | head -120
+grep -E "^== |chose|cublas|rc=|^gpu after" "$LOG" | grep -v "^\s*$" | head -120
 # The same file on the NVIDIA Vulkan device (f16: its cooperative matrices), beside the
 # hand-picked Vulkan variants of vulkan_gemm_bench (the vkgemm step).
 if [ "${TUNE_VULKAN:-0}" = 1 ]; then
