@@ -13,6 +13,7 @@ bias for layer_norm), MLA decode in plain PyTorch (the absorbed form: bmm, softm
 128 heads, L = 4096, and a device-to-device copy of the same bytes. Median of many runs timed with CUDA events
 after warm-up. One JSON object per line, like tegula_bench_cuda."""
 import json
+import time
 import sys
 
 import torch
@@ -91,16 +92,38 @@ GEMM_SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4096, 1024, 8192), (4096
                (1000, 1000, 999), (256, 8192, 8192), (16, 8192, 8192))
 
 
-def gemm_shapes(dev, dtypes):
-    """torch.matmul (cuBLAS) at each shape, C[M, N] = A[M, K] B[K, N] with row-major operands."""
+def sustained_ms(fn, reps):
+    """Milliseconds per call as `tegula tune` times a candidate (runtime/cli/Tune.cpp
+    time_launches): calls, each synchronised, for at least 50 ms, then `reps` calls back to back
+    between two events. Under load the H200 drops its clock to its power cap within 100 ms
+    (bench/results/h200-2026-12-03c.md), so the two sides are only comparable timed alike."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < 0.05:
+        fn()
+        torch.cuda.synchronize()
+    a = torch.cuda.Event(enable_timing=True)
+    b = torch.cuda.Event(enable_timing=True)
+    a.record()
+    for _ in range(reps):
+        fn()
+    b.record()
+    b.synchronize()
+    return a.elapsed_time(b) / reps
+
+
+def gemm_shapes(dev, dtypes, reps):
+    """torch.matmul (cuBLAS) at each shape, C[M, N] = A[M, K] B[K, N] with row-major operands:
+    "ms" timed as `tegula tune` times (sustained_ms, `reps` launches), "ms_median" the median
+    of 20 single synchronised launches after 5 (the figure of earlier runs)."""
     for m, n, k in GEMM_SHAPES:
         for name in dtypes:
             dt = torch.bfloat16 if name == "bf16" else torch.float16
             a = (torch.rand(m, k, device=dev) * 2 - 1).to(dt)
             b = (torch.rand(k, n, device=dev) * 2 - 1).to(dt)
-            ms = median_ms(lambda: torch.matmul(a, b), 5, 20)
+            ms = sustained_ms(lambda: torch.matmul(a, b), reps)
+            ms_median = median_ms(lambda: torch.matmul(a, b), 5, 20)
             print(json.dumps({"peer": "cublas", "bench": "gemm_shape", "dtype": name, "m": m, "n": n, "k": k, "ms": round(ms, 4),
-                              "tflops": round(2 * m * n * k / ms / 1e9, 1)}), flush=True)
+                              "tflops": round(2 * m * n * k / ms / 1e9, 1), "ms_median": round(ms_median, 4)}), flush=True)
 
 
 def mamba2(dev, b=4, length=4096, h=32, p=64, n=128, chunk=64):
@@ -176,7 +199,8 @@ def main():
         mla_decode(dev)
         return
     if only.startswith("gemmshapes"):  # not in "all": run_all.sh's tunebench step ("gemmshapes:bf16,f16")
-        gemm_shapes(dev, only.split(":")[1].split(",") if ":" in only else ["bf16"])
+        parts = only.split(":")  # gemmshapes[:dtypes[:reps]]
+        gemm_shapes(dev, parts[1].split(",") if len(parts) > 1 else ["bf16"], int(parts[2]) if len(parts) > 2 else 10)
         return
     if only == "mamba2":  # not in "all": run_all.sh's mamba2bench step
         mamba2(dev)

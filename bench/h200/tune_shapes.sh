@@ -5,10 +5,13 @@
 # records the fastest; its table (predicted, measured, the ranking's first against the best)
 # goes to $OUT/tune.log, and torch.matmul (cuBLAS) runs the same shapes in the same call.
 #   bash bench/h200/tune_shapes.sh BUILD OUT "bf16 f16"
+# Both sides are timed alike (TUNE_REPEAT launches back to back after 50 ms of untimed ones):
+# the H200 reaches its power cap within 100 ms of load, so a shorter or gappier burst reads faster.
 BUILD=$1
 OUT=$2
 DTYPES=${3:-bf16}
 TOP=${TUNE_TOP:-6}
+REPEAT=${TUNE_REPEAT:-10}  # launches timed per candidate, and per cuBLAS shape, alike
 LOG=$OUT/tune.log
 : > "$LOG"
 shapes="4096,4096,4096 8192,8192,8192 4096,1024,8192 4096,8192,8192 4096,28672,8192 4096,8192,28672 8192,1024,8192
@@ -19,7 +22,7 @@ for dt in $DTYPES; do
     echo "== tune $dt M=$m N=$n K=$k" >> "$LOG"
     start=$(date +%s%N)
     timeout 120 "$BUILD/bin/tegula" tune "examples/gemm/gemm_tuned_$dt.tile" --device cuda:0 --bind "M=$m,N=$n,K=$k" \
-      --top "$TOP" --repeat 10 --force >> "$LOG" 2>&1
+      --top "$TOP" --repeat "$REPEAT" --force >> "$LOG" 2>&1
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     echo "rc=$rc seconds=$(( ms / 1000 )).$(printf %03d $(( ms % 1000 )))" >> "$LOG"
@@ -28,7 +31,7 @@ for dt in $DTYPES; do
   # other's are only comparable when these match.
   echo "gpu after $dt: $(nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv,noheader)" >> "$LOG"
 done
-python3 bench/cuda/peer_torch.py "gemmshapes:$(echo $DTYPES | tr ' ' ',')" >> "$LOG" 2>&1
+python3 bench/cuda/peer_torch.py "gemmshapes:$(echo $DTYPES | tr ' ' ','):$REPEAT" >> "$LOG" 2>&1
 grep -E "^== |chose|cublas|rc=|^gpu after" "$LOG" | grep -v "^\s*$" | head -120
 # The same file on the NVIDIA Vulkan device (f16: its cooperative matrices), beside the
 # hand-picked Vulkan variants of vulkan_gemm_bench (the vkgemm step).
