@@ -86,7 +86,10 @@ Status PluginInstance::to_status(tg_error* e, const char* call) {
 Status PluginInstance::read_info() {
   Guarded<tg_plugin_info> info;
   TG_RETURN_IF_ERROR(to_status(api_->get_info(&info.value), "get_info"));
-  TG_RETURN_IF_ERROR(info.check("get_info", "tg_plugin_info"));
+  TG_RETURN_IF_ERROR(info.check("get_info", "tg_plugin_info", TG_PLUGIN_INFO_SIZE_1));
+  // Appended after the first release: an older plugin's answer ends before it (serialised).
+  concurrent_compile_ = info.covers(offsetof(tg_plugin_info, concurrency), sizeof(info.value.concurrency)) &&
+                        (info.value.concurrency & TG_CONCURRENT_COMPILE) != 0;
   TG_ASSIGN_OR_RETURN(std::string name, plugin_string(info.value.name, kMaxIdentityBytes, "get_info: name"));
   if (!is_plugin_name(name))
     return error(ErrorCode::Plugin, "get_info: name \"" + name + "\" is not a plugin name ([a-z0-9_], 1 to 64 characters)");
@@ -278,8 +281,9 @@ static tg_compile_request compile_request(const std::string& ir, const std::stri
 }
 
 Result<std::string> PluginInstance::compile(uint32_t device, const std::string& ir, const std::string& options) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   TG_ASSIGN_OR_RETURN(OpenDevice * d, open_locked(device));
+  if (concurrent_compile_) lock.unlock();  // TG_CONCURRENT_COMPILE: compiles run side by side
   tg_compile_request request = compile_request(ir, options);
   Guarded<tg_blob> blob;
   TG_RETURN_IF_ERROR(to_status(api_->compile(d->device, &request, &blob.value), "compile"));
@@ -288,8 +292,9 @@ Result<std::string> PluginInstance::compile(uint32_t device, const std::string& 
 
 Result<std::string> PluginInstance::compile_offline(const std::string& target_json, const std::string& ir,
                                                     const std::string& options) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   if (!plugin_) return error(ErrorCode::Plugin, name_ + ": the plugin is shut down");
+  if (concurrent_compile_) lock.unlock();
   if (!has_entry(api_, offsetof(tg_plugin_api, compile_offline)))
     return error(ErrorCode::Unimplemented, name_ + ": offline compilation (compile_offline) is not provided");
   tg_target_description target;
@@ -305,8 +310,9 @@ Result<std::string> PluginInstance::compile_offline(const std::string& target_js
 }
 
 Result<tg_executable*> PluginInstance::executable_load(uint32_t device, const std::string& bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   TG_ASSIGN_OR_RETURN(OpenDevice * d, open_locked(device));
+  if (concurrent_compile_) lock.unlock();
   tg_executable* exe = nullptr;
   TG_RETURN_IF_ERROR(to_status(api_->executable_load(d->device, bytes.data(), bytes.size(), &exe), "executable_load"));
   if (!exe) return null_output(name_, "executable_load", "tg_executable");

@@ -62,6 +62,9 @@ public:
   const std::string& vendor() const { return vendor_; }
   const std::string& version() const { return version_; }
   const std::string& description() const { return description_; }
+  /// The plugin declared TG_CONCURRENT_COMPILE: compile, compile_offline and
+  /// executable_load run without the instance's lock, side by side.
+  bool concurrent_compile() const { return concurrent_compile_; }
   uint32_t abi_version() const { return api_->abi_version; }
   /// Which build of the library was loaded (device, inode, size, modification time): part
   /// of every compile-cache key, so a rebuilt plugin with an unchanged version string never
@@ -131,7 +134,8 @@ private:
   std::vector<DeviceInfo> devices_;
   std::vector<Skipped> skipped_devices_;
   std::vector<OpenDevice> open_;  ///< indexed by plugin device index
-  std::mutex mu_;                 ///< serialises every call into the plugin
+  bool concurrent_compile_ = false;  ///< read_info: the plugin declared TG_CONCURRENT_COMPILE
+  std::mutex mu_;                 ///< serialises every call into the plugin (compiles too, unless declared)
 
   std::mutex log_mu_;  ///< separate: a plugin may log from inside a call
   std::vector<std::pair<const void*, Log>> log_sinks_;

@@ -23,7 +23,9 @@
  * means: until shutdown() of the tg_plugin that produced it returns.
  *
  * Threads: the host serialises all calls into one tg_plugin instance and everything it made,
- * except that different tg_queue objects may be used from different threads at once.
+ * except that different tg_queue objects may be used from different threads at once, and
+ * that a plugin declaring TG_CONCURRENT_COMPILE (tg_plugin_info.concurrency) has its
+ * compiles and loads called from several threads at once (see there).
  */
 #ifndef TEGULA_PLUGIN_H_
 #define TEGULA_PLUGIN_H_
@@ -117,7 +119,24 @@ typedef struct tg_host_info {
   void* log_user;
 } tg_host_info;
 
-/* Identity of a plugin. Filled by get_info; the strings are static (library lifetime). */
+/* What a plugin lets the host call at once (tg_plugin_info.concurrency), as bits.
+ *
+ * TG_CONCURRENT_COMPILE: compile, compile_offline, executable_load, blob_release of a blob that
+ * compile or compile_offline answered, and the error entries on an error one of them returned,
+ * may be called from several threads at once, with each other and beside every other call
+ * except shutdown and device_close of the device they name; the plugin guards whatever these share with its other entries (for example the list of
+ * executables that executable_free and device_close walk). The host still serialises every
+ * other call. A code generator that keeps no state between compiles, or a vendor compiler that
+ * is itself thread-safe (NVRTC, a Vulkan driver's pipeline compiler), should declare it: the
+ * host compiles many kernels at once (an auto-tuner's candidates, a conformance run), and
+ * without it they queue behind one lock. */
+#define TG_CONCURRENT_COMPILE 0x1u
+
+/* Identity of a plugin. Filled by get_info; the strings are static (library lifetime).
+ * concurrency was appended after the first release: a host passes struct_size of at least
+ * TG_PLUGIN_INFO_SIZE_1 and a plugin writes only the fields that struct_size covers, answering
+ * the size it filled; a host that gets an answer ending before concurrency reads 0 (every call
+ * serialised). */
 typedef struct tg_plugin_info {
   size_t struct_size;
   const void* next;
@@ -125,7 +144,12 @@ typedef struct tg_plugin_info {
   const char* vendor;
   const char* version;     /* the plugin's own version, e.g. "1.4.0" (part of cache keys) */
   const char* description; /* one line */
+  uint32_t concurrency;    /* TG_CONCURRENT_* bits; unknown bits are ignored (appended) */
+  uint32_t reserved;       /* 0 */
 } tg_plugin_info;
+
+/* The size of tg_plugin_info before concurrency was appended. */
+#define TG_PLUGIN_INFO_SIZE_1 offsetof(tg_plugin_info, concurrency)
 
 /* What kind of device: hosts pick accelerators first, then CPUs, then software models. */
 typedef enum tg_device_type {

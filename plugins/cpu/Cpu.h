@@ -52,6 +52,7 @@ struct tg_plugin {
   std::string target_hash;  ///< target_hash() of target_json: what lower.target_hash must say
   std::string device_name;
   std::unique_ptr<tegula::cpu::ThreadPool> pool;
+  std::mutex jit_mu;  ///< guards making `jit`: executable_load runs on several threads at once
   std::unique_ptr<tegula::cpu::Jit> jit;  ///< made on first use
   std::set<tg_device*> devices;
 };

@@ -154,13 +154,18 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     Result<ir::Kernel> kernel = ir::read_lowered(blob->ir_text, "<executable>");
     if (!kernel.is_ok())
       return make_error(TG_ERR_CORRUPT, "cpu: executable_load: the IR does not read back: " + kernel.status().str());
-    if (!plugin->jit) {
-      Result<std::unique_ptr<Jit>> jit = Jit::create();
-      if (!jit.is_ok()) return from_status(jit.status(), "executable_load");
-      plugin->jit = std::move(jit).value();
+    Jit* jit = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(plugin->jit_mu);
+      if (!plugin->jit) {
+        Result<std::unique_ptr<Jit>> made = Jit::create();
+        if (!made.is_ok()) return from_status(made.status(), "executable_load");
+        plugin->jit = std::move(made).value();
+      }
+      jit = plugin->jit.get();
     }
     void* address = nullptr;
-    Result<std::unique_ptr<JitHandle>> code = plugin->jit->load(blob->object, blob->entry, &address);
+    Result<std::unique_ptr<JitHandle>> code = jit->load(blob->object, blob->entry, &address);
     if (!code.is_ok()) return from_status(code.status(), "executable_load");
     auto exe = std::make_unique<tg_executable>();
     exe->device = device;

@@ -39,7 +39,9 @@ Result<std::unique_ptr<llvm::TargetMachine>> host_machine(const HostCpu& host) {
 }  // namespace
 
 JitHandle::~JitHandle() {
-  if (jit && dylib) llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
+  if (!jit || !dylib) return;
+  std::lock_guard<std::mutex> lock(*mu);
+  llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
 }
 
 Status initialize_llvm() {
@@ -110,12 +112,14 @@ Result<std::unique_ptr<Jit>> Jit::create() {
 Jit::~Jit() = default;
 
 Result<std::unique_ptr<JitHandle>> Jit::load(std::string_view object, const std::string& entry, void** out_address) {
+  std::lock_guard<std::mutex> lock(mu_);
   std::string name = "tegula_executable_" + std::to_string(next_id_++);
   auto dylib = jit_->createJITDylib(name);
   if (!dylib) return error(ErrorCode::Device, "ORC: " + llvm_message(dylib.takeError()));
   auto handle = std::make_unique<JitHandle>();
   handle->jit = jit_.get();
   handle->dylib = &*dylib;
+  handle->mu = &mu_;
   // libm (f64 exp, log, tanh) and libc (memcpy, memset) come from the process.
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit_->getDataLayout().getGlobalPrefix());
   if (!process) return error(ErrorCode::Device, "ORC: " + llvm_message(process.takeError()));

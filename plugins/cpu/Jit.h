@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,7 @@ Result<std::string> optimize_and_emit(llvm::Module& module, const HostCpu& host,
 struct JitHandle {
   llvm::orc::LLJIT* jit = nullptr;
   llvm::orc::JITDylib* dylib = nullptr;
+  std::mutex* mu = nullptr;  ///< the Jit's: unlinking may race a load on another thread
   ~JitHandle();
 };
 
@@ -43,12 +45,14 @@ public:
   static Result<std::unique_ptr<Jit>> create();
   ~Jit();
 
-  /// Link an object file and find `entry` in it.
+  /// Link an object file and find `entry` in it. Safe on several threads at once
+  /// (executable_load under TG_CONCURRENT_COMPILE).
   Result<std::unique_ptr<JitHandle>> load(std::string_view object, const std::string& entry, void** out_address);
 
 private:
   Jit() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::mutex mu_;  ///< guards next_id_ and every change to the JIT's dylibs
   uint64_t next_id_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "plugins/cpu/Jit.h"
 #include "plugins/cpu/ThreadPool.h"
 #include "plugins/support/DeviceProperties.h"
+#include "plugins/support/PluginInfo.h"
 #include "targets/Target.h"
 
 #ifndef TEGULA_VERSION
@@ -30,14 +31,17 @@ void log(tg_plugin* plugin, tg_log_level level, const std::string& message) {
 
 tg_error* get_info(tg_plugin_info* out_info) {
   return guarded("get_info", [&]() -> tg_error* {
-    if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+    if (!out_info || !plugin::plugin_info_fits(out_info))
       return make_error(TG_ERR_INVALID_ARGUMENT, "cpu: get_info: bad tg_plugin_info");
-    out_info->struct_size = sizeof(tg_plugin_info);
+    plugin::answer_plugin_info_size(out_info);
     out_info->next = nullptr;
     out_info->name = "cpu";
     out_info->vendor = "tegula";
     out_info->version = kPluginVersion;
     out_info->description = "the host CPU through LLVM 19: object code per kernel, blocks on a thread pool over every core";
+    // Each compile has its own LLVMContext and TargetMachine; the JIT that executable_load
+    // links into is guarded by its own mutex.
+    plugin::set_concurrency(out_info, TG_CONCURRENT_COMPILE);
     return nullptr;
   });
 }

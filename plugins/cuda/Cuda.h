@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <new>
 #include <set>
 #include <string>
@@ -64,6 +65,7 @@ struct tg_device {
   tegula::TargetDescription target;
   std::set<tg_queue*> queues;
   std::set<tg_buffer*> buffers;
+  std::mutex executables_mu;  ///< executable_load runs on several threads (TG_CONCURRENT_COMPILE)
   std::set<tg_executable*> executables;
   std::set<tg_event*> events;
 };

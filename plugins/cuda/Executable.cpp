@@ -102,7 +102,10 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     exe->function = fn;
     exe->info = std::move(e->info);
     exe->signature = launch_signature_of(exe->info);
-    device->executables.insert(exe);
+    {
+      std::lock_guard<std::mutex> lock(device->executables_mu);
+      device->executables.insert(exe);
+    }
     *out = exe;
     return nullptr;
   });
@@ -114,7 +117,10 @@ void executable_free(tg_executable* executable) {
     const Driver& d = *executable->device->plugin->driver;
     d.cuCtxSetCurrent(executable->device->context);
     d.cuModuleUnload(executable->module);
-    executable->device->executables.erase(executable);
+    {
+      std::lock_guard<std::mutex> lock(executable->device->executables_mu);
+      executable->device->executables.erase(executable);
+    }
     delete executable;
   });
 }

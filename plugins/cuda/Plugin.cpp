@@ -2,6 +2,7 @@
 /// Identity, lifecycle and devices. A machine without libcuda.so.1, or whose driver finds no
 /// GPU, loads the plugin fine and reports 0 devices (the reason goes to the host's log).
 #include "plugins/cuda/Cuda.h"
+#include "plugins/support/PluginInfo.h"
 
 #include <cstdint>
 #include "plugins/cuda/Nvrtc.h"
@@ -72,15 +73,18 @@ void free_device(tg_device* device) {
 }
 
 tg_error* get_info(tg_plugin_info* out_info) {
-  if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+  if (!out_info || !plugin::plugin_info_fits(out_info))
     return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: get_info: bad tg_plugin_info");
-  out_info->struct_size = sizeof(tg_plugin_info);
+  plugin::answer_plugin_info_size(out_info);
   out_info->next = nullptr;
   out_info->name = "cuda";
   out_info->vendor = "NVIDIA";
   // Part of compile-cache keys: the generated code changes with tegula.
   out_info->version = TEGULA_VERSION;
   out_info->description = "NVIDIA GPUs through the CUDA driver (dlopen'ed) and NVRTC: mma.sync, wgmma, tcgen05, cp.async, TMA";
+  // NVRTC compiles programs on several threads at once; executable_load makes the context
+  // current on its own thread and guards the executable list.
+  plugin::set_concurrency(out_info, TG_CONCURRENT_COMPILE);
   return nullptr;
 }
 

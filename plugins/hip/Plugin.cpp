@@ -6,6 +6,7 @@
 
 #include "plugins/hip/Hip.h"
 #include "plugins/support/DeviceProperties.h"
+#include "plugins/support/PluginInfo.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"
@@ -52,15 +53,18 @@ void free_device(tg_device* device) {
 }
 
 tg_error* get_info(tg_plugin_info* out_info) {
-  if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+  if (!out_info || !plugin::plugin_info_fits(out_info))
     return make_error(TG_ERR_INVALID_ARGUMENT, "hip: get_info: bad tg_plugin_info");
-  out_info->struct_size = sizeof(tg_plugin_info);
+  plugin::answer_plugin_info_size(out_info);
   out_info->next = nullptr;
   out_info->name = "hip";
   out_info->vendor = "AMD";
   out_info->version = TEGULA_VERSION "-hip1";  // part of compile-cache keys
   out_info->description =
       "AMD Instinct GPUs through the HIP runtime (dlopen'ed): LLVM 19 AMDGPU code objects linked by lld";
+  // Not declared: the code object is linked by lld, which is not known to be safe on
+  // several threads at once (and this backend has not run on hardware).
+  plugin::set_concurrency(out_info, 0);
   return nullptr;
 }
 

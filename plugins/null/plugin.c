@@ -11,9 +11,10 @@
 
 tg_error* null_get_info(tg_plugin_info* out_info) {
   if (!out_info) return null_error(TG_ERR_INVALID_ARGUMENT, "null: get_info: out_info is NULL");
-  if (out_info->struct_size < sizeof(tg_plugin_info))
+  /* A host built against an older header passes a smaller struct: fill what it covers. */
+  if (out_info->struct_size < TG_PLUGIN_INFO_SIZE_1)
     return null_error(TG_ERR_INVALID_ARGUMENT, "null: get_info: tg_plugin_info too small");
-  out_info->struct_size = sizeof(tg_plugin_info);
+  if (out_info->struct_size > sizeof(tg_plugin_info)) out_info->struct_size = sizeof(tg_plugin_info);
   out_info->next = NULL;
   /* TODO(null): your backend's name ([a-z0-9_]+, the same as in the manifest), vendor,
    * version (bump it whenever generated code changes: it is part of compile-cache keys). */
@@ -21,6 +22,13 @@ tg_error* null_get_info(tg_plugin_info* out_info) {
   out_info->vendor = "tegula";
   out_info->version = TEGULA_VERSION;
   out_info->description = "the skeleton plugin: no devices, every call unimplemented";
+  /* TODO(null): declare TG_CONCURRENT_COMPILE once compile and executable_load are safe on
+   * several threads at once (tegula_plugin.h says what that takes): the host then compiles
+   * many kernels at once instead of queueing them behind one lock. */
+  if (out_info->struct_size >= offsetof(tg_plugin_info, reserved) + sizeof(out_info->reserved)) {
+    out_info->concurrency = 0;
+    out_info->reserved = 0;
+  }
   return NULL;
 }
 

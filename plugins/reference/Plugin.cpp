@@ -4,6 +4,7 @@
 
 #include "plugins/reference/Reference.h"
 #include "plugins/support/DeviceProperties.h"
+#include "plugins/support/PluginInfo.h"
 
 #ifndef TEGULA_VERSION
 #define TEGULA_VERSION "0.0.0"
@@ -26,9 +27,9 @@ void free_device(tg_device* device) { plugin::host_device_free(device, free_exec
 
 tg_error* get_info(tg_plugin_info* out_info) {
   return guarded("get_info", [&]() -> tg_error* {
-    if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+    if (!out_info || !plugin::plugin_info_fits(out_info))
       return make_error(TG_ERR_INVALID_ARGUMENT, "reference: get_info: bad tg_plugin_info");
-    out_info->struct_size = sizeof(tg_plugin_info);
+    plugin::answer_plugin_info_size(out_info);
     out_info->next = nullptr;
     out_info->name = TG_REFERENCE_NAME;
     out_info->vendor = "tegula";
@@ -36,6 +37,8 @@ tg_error* get_info(tg_plugin_info* out_info) {
     // tegula (and with it the IR reader) does.
     out_info->version = TEGULA_VERSION;
     out_info->description = "the reference interpreter: host memory, synchronous, exact float64 arithmetic";
+    // compile only reads the IR; executable_load records through the host device's mutex.
+    plugin::set_concurrency(out_info, TG_CONCURRENT_COMPILE);
     return nullptr;
   });
 }

@@ -237,7 +237,10 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     r = device->fn.vkCreateComputePipelines(device->device, VK_NULL_HANDLE, 1, &ci, nullptr, &e->pipeline);
     if (r != VK_SUCCESS) return fail(r, "vkCreateComputePipelines");
     if (stats) log_pipeline_statistics(device, e);
-    device->executables.insert(e);
+    {
+      std::lock_guard<std::mutex> lock(device->executables_mu);
+      device->executables.insert(e);
+    }
     *out = e;
     return nullptr;
   });
@@ -248,7 +251,10 @@ void executable_free(tg_executable* executable) {
     if (!executable) return;
     tg_device* d = executable->device;
     for (tg_queue* q : d->queues) (void)drain(q);
-    d->executables.erase(executable);
+    {
+      std::lock_guard<std::mutex> lock(d->executables_mu);
+      d->executables.erase(executable);
+    }
     destroy_executable(executable);
   });
 }

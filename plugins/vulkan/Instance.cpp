@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "plugins/support/DeviceProperties.h"
+#include "plugins/support/PluginInfo.h"
 #include "plugins/vulkan/VkStruct.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
@@ -367,15 +368,18 @@ void release_instance(tg_plugin* plugin) {
 }
 
 tg_error* get_info(tg_plugin_info* out_info) {
-  if (!out_info || out_info->struct_size < sizeof(tg_plugin_info))
+  if (!out_info || !plugin::plugin_info_fits(out_info))
     return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: get_info: bad tg_plugin_info");
-  out_info->struct_size = sizeof(tg_plugin_info);
+  plugin::answer_plugin_info_size(out_info);
   out_info->next = nullptr;
   out_info->name = "vulkan";
   out_info->vendor = "tegula";
   // Part of compile-cache keys: bump the suffix whenever generated code changes.
   out_info->version = TEGULA_VERSION "-spirv.1";
   out_info->description = "Vulkan compute: SPIR-V generated from the lowered tile IR, libvulkan.so.1 loaded at run time";
+  // SPIR-V generation keeps no state between compiles; the driver's pipeline compiler
+  // (executable_load) is thread-safe per VkDevice; the executable list has its own mutex.
+  plugin::set_concurrency(out_info, TG_CONCURRENT_COMPILE);
   return nullptr;
 }
 

@@ -127,6 +127,7 @@ struct tg_device {
   PFN_vkGetPipelineExecutableStatisticsKHR get_executable_statistics = nullptr;
   std::set<tg_queue*> queues;
   std::set<tg_buffer*> buffers;
+  std::mutex executables_mu;  ///< executable_load runs on several threads (TG_CONCURRENT_COMPILE)
   std::set<tg_executable*> executables;
   std::set<tg_event*> events;
 };

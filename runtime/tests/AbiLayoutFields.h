@@ -25,6 +25,7 @@
   X(tg_host_info, log_user)                                                                       \
   X(tg_plugin_info, struct_size) X(tg_plugin_info, next) X(tg_plugin_info, name)                  \
   X(tg_plugin_info, vendor) X(tg_plugin_info, version) X(tg_plugin_info, description)             \
+  X(tg_plugin_info, concurrency) X(tg_plugin_info, reserved)                                      \
   X(tg_device_properties, struct_size) X(tg_device_properties, next) X(tg_device_properties, name) \
   X(tg_device_properties, vendor) X(tg_device_properties, target)                                 \
   X(tg_device_properties, driver_version) X(tg_device_properties, toolkit_version)               \
@@ -53,4 +54,4 @@
   E(TG_LOG_DEBUG) E(TG_ARG_BUFFER) E(TG_ARG_I64) E(TG_ARG_F64) E(TG_ABI_VERSION_1)                \
   E(TG_ABI_VERSION_MIN) E(TG_ABI_VERSION_CURRENT) E(TG_OUT_OF_RANGE_UNDECLARED)                  \
   E(TG_OUT_OF_RANGE_DETECTED) E(TG_OUT_OF_RANGE_SILENT) E(TG_OUT_OF_RANGE_UNDEFINED)              \
-  E(TG_DEVICE_PROPERTIES_SIZE_1)
+  E(TG_DEVICE_PROPERTIES_SIZE_1) E(TG_PLUGIN_INFO_SIZE_1) E(TG_CONCURRENT_COMPILE)

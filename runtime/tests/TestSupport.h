@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,11 +52,14 @@ inline std::string write_manifest(const std::string& dir, const std::string& nam
   return path;
 }
 
-/// Remembers every log line a runtime sends.
+/// Remembers every log line a runtime sends. The runtime calls it from whichever thread
+/// logs (compiles run side by side), so lines are appended under one lock.
 struct CapturedLog {
   std::vector<std::string> lines;
 
   static void callback(void* user, int level, const char* message) {
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lock(mu);
     static_cast<CapturedLog*>(user)->lines.push_back(std::to_string(level) + " " + message);
   }
   bool contains(const std::string& text) const {

@@ -178,7 +178,10 @@ std::string Plugin::take_blob(tg_blob& blob) const {
 Result<PluginInfo> Plugin::info() const {
   tg_plugin_info i = abi_struct<tg_plugin_info>();
   TG_RETURN_IF_ERROR(status(api_->get_info(&i), "get_info"));
-  return PluginInfo{copy(i.name), copy(i.vendor), copy(i.version), copy(i.description)};
+  if (i.struct_size < TG_PLUGIN_INFO_SIZE_1) return error(ErrorCode::Plugin, "get_info answered a tg_plugin_info of " +
+                                                              std::to_string(i.struct_size) + " bytes");
+  bool covers = i.struct_size >= offsetof(tg_plugin_info, concurrency) + sizeof(i.concurrency);
+  return PluginInfo{copy(i.name), copy(i.vendor), copy(i.version), copy(i.description), covers ? i.concurrency : 0u};
 }
 
 Result<uint32_t> Plugin::device_count() const {

@@ -43,6 +43,7 @@ struct OpenOptions {
 
 struct PluginInfo {
   std::string name, vendor, version, description;
+  uint32_t concurrency = 0;  ///< TG_CONCURRENT_* bits; 0 from a plugin that answers before the field
 };
 
 struct DeviceProperties {

@@ -110,7 +110,8 @@ typedef enum tegula_log_level {
 } tegula_log_level;
 
 /* Receives the loader's log (and the plugins' log lines), whatever TEGULA_LOADER_DEBUG says.
- * May be called from any thread, while a tegula call is in progress. */
+ * May be called from any thread, from several at once (kernels compile side by side), while
+ * a tegula call is in progress. */
 typedef void (*tegula_log_fn)(void* user, int level, const char* message);
 
 #define TEGULA_RUNTIME_IGNORE_ENVIRONMENT 0x1u /* read no environment variable at all */
