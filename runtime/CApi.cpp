@@ -133,6 +133,7 @@ tegula_error* tegula_runtime_get_plugin(const tegula_runtime* rt, size_t index, 
   info.manifest_path = p.manifest().path.c_str();
   info.abi_version = p.abi_version();
   info.device_count = uint32_t(p.devices().size());
+  info.concurrent_compile = p.concurrent_compile() ? 1u : 0u;
   write_output_struct(out, info);
   return nullptr;
 }

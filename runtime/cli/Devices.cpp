@@ -109,8 +109,9 @@ int cmd_plugins(const std::vector<std::string>& args) {
       tegula_error_free(e);
       continue;
     }
-    std::printf("  %s %s (%s), ABI %u, %u device(s)\n    %s\n    library  %s\n    manifest %s\n", escaped_line(p.name).c_str(),
+    std::printf("  %s %s (%s), ABI %u, %u device(s)%s\n    %s\n    library  %s\n    manifest %s\n", escaped_line(p.name).c_str(),
                 escaped_line(p.version).c_str(), escaped_line(p.vendor).c_str(), p.abi_version, p.device_count,
+                p.concurrent_compile ? ", compiles side by side" : "",
                 escaped_line(p.description).c_str(), escaped_line(p.library_path).c_str(), escaped_line(p.manifest_path).c_str());
   }
   std::vector<Skipped> skipped = rt->skipped();

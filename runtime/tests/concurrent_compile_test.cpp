@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include "runtime/tests/TestSupport.h"
@@ -45,10 +46,25 @@ int compile_on_threads(Device& d, int threads) {
   return n;
 }
 
+/// What the public API says of the runtime's one plugin (tegula_plugin_info.concurrent_compile).
+uint32_t reported_concurrent_compile(const Runtime& rt) {
+  tegula_plugin_info info;
+  std::memset(&info, 0, sizeof(info));
+  info.struct_size = sizeof(info);
+  info.concurrent_compile = 7;  // poisoned: the runtime must write it
+  tegula_error* e = tegula_runtime_get_plugin(rt.handle(), 0, &info);
+  if (e) {
+    tegula_error_free(e);
+    return 99;
+  }
+  return info.concurrent_compile;
+}
+
 TEST_CASE("a plugin declaring TG_CONCURRENT_COMPILE compiles and loads on several threads at once") {
   CapturedLog log;
   auto rt = open_runtime({test_manifest("concurrent")}, &log);
   REQUIRE(rt.is_ok());
+  CHECK(reported_concurrent_compile(*rt) == 1);
   Device d = rt->find_device("concurrent").value();
   CHECK(compile_on_threads(d, 4) == 4);
   CHECK(most_at_once(log, "compile") >= 2);
@@ -59,6 +75,7 @@ TEST_CASE("a plugin answering the first release's tg_plugin_info is called one c
   CapturedLog log;
   auto rt = open_runtime({test_manifest("serial_compile")}, &log);
   REQUIRE(rt.is_ok());
+  CHECK(reported_concurrent_compile(*rt) == 0);
   Device d = rt->find_device("serial_compile").value();
   CHECK(compile_on_threads(d, 3) == 3);
   // Each of the three calls logged, and none saw another.

@@ -157,6 +157,9 @@ typedef struct tegula_plugin_info {
   const char* manifest_path;
   uint32_t abi_version; /* negotiated */
   uint32_t device_count;
+  /* 1 when the plugin declared TG_CONCURRENT_COMPILE: its compiles and loads run side by
+   * side, not one at a time (appended: a caller's smaller struct_size leaves it out). */
+  uint32_t concurrent_compile;
 } tegula_plugin_info;
 
 size_t tegula_runtime_plugin_count(const tegula_runtime* runtime);
