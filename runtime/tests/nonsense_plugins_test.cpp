@@ -27,6 +27,11 @@ TEST_CASE("broken tables and identities refuse the plugin") {
   CHECK(refusal("huge_count") == "device_count answered 1000000 devices (more than 4096 is not believable)");
   CHECK(refusal("null_entry") == "required entry 'launch' is NULL");
   CHECK(refusal("bad_abi") == "tg_plugin_query answered ABI version 7, outside the versions the host offered (1..1)");
+  // Shorter than the first release's tg_plugin_info (the concurrency field's absence is fine:
+  // concurrent_compile_test's serial_compile plugin answers TG_PLUGIN_INFO_SIZE_1).
+  CHECK(refusal("short_info") == "get_info answered a tg_plugin_info of " +
+                                     std::to_string(offsetof(tg_plugin_info, description)) + " bytes, the ABI needs " +
+                                     std::to_string(TG_PLUGIN_INFO_SIZE_1));
   CHECK(refusal("small_table") == "function table is 16 bytes, ABI 1 needs at least " +
                                      std::to_string(offsetof(tg_plugin_api, event_synchronize) + sizeof(void*)));
 }

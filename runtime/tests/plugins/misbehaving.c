@@ -19,6 +19,7 @@
 #define MODE_UNLOADABLE 11    /* works; its manifest opts in to unloading */
 #define MODE_NO_REASON 12     /* refuses without saying why */
 #define MODE_SHORT_TABLE 13   /* a table ending before the optional trailing entries */
+#define MODE_SHORT_INFO 14    /* get_info answers a tg_plugin_info ending before description */
 
 #ifndef TP_MODE
 #error "define TP_MODE"
@@ -161,7 +162,7 @@ TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uin
   (void)out_refusal;
   return NULL;
 #endif
-#if TP_MODE == MODE_NULL_NAME || TP_MODE == MODE_NAME_MISMATCH
+#if TP_MODE == MODE_NULL_NAME || TP_MODE == MODE_NAME_MISMATCH || TP_MODE == MODE_SHORT_INFO
   extern tg_error* tp_odd_info(tg_plugin_info*);
   api.get_info = tp_odd_info;
 #endif
@@ -169,11 +170,13 @@ TG_PLUGIN_EXPORT const tg_plugin_api* tg_plugin_query(uint32_t host_min_abi, uin
   return &api;
 }
 
-#if TP_MODE == MODE_NULL_NAME || TP_MODE == MODE_NAME_MISMATCH
+#if TP_MODE == MODE_NULL_NAME || TP_MODE == MODE_NAME_MISMATCH || TP_MODE == MODE_SHORT_INFO
 tg_error* tp_odd_info(tg_plugin_info* out) {
   tp_get_info(out);
 #if TP_MODE == MODE_NULL_NAME
   out->name = NULL;
+#elif TP_MODE == MODE_SHORT_INFO
+  out->struct_size = offsetof(tg_plugin_info, description);
 #else
   out->name = "someone_else";
 #endif
