@@ -16,8 +16,9 @@
 ///     resident blocks keep in flight (pipeline stages x bytes per iteration, Little's law
 ///     with the description's or a default latency), and the tensors' footprint at the DRAM
 ///     rate.
-/// The ranking is what the runtime takes when nothing was measured, and what `tegula tune`
-/// measures the top of.
+/// Equal predictions are ordered by DRAM bytes (a rasterised block order reads less), then by
+/// space order. The ranking is what the runtime takes when nothing was measured, and what
+/// `tegula tune` measures the top of.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,7 @@ struct CandidateEstimate {
   double wave_efficiency = 0;  ///< blocks / (waves x CUs x resident)
   double flops = 0;            ///< whole launch
   double bytes = 0;            ///< between tensors and blocks, whole launch
+  double dram_bytes = 0;       ///< of those, what crosses the DRAM interface (L2 misses)
   std::string instruction;     ///< the gemms' matrix instruction ("fma" when none)
   double compute_us = 0, memory_us = 0, dram_us = 0;
   double predicted_us = 0;
@@ -59,7 +61,7 @@ struct Candidate {
 };
 
 struct Ranking {
-  std::vector<Candidate> legal;    ///< best (lowest predicted time) first; ties keep space order
+  std::vector<Candidate> legal;    ///< best (lowest predicted time, then fewest DRAM bytes) first
   std::vector<Candidate> dropped;  ///< in space order
   std::string model_notes;         ///< defaults the model assumed for this target
 };

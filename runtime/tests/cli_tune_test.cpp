@@ -60,18 +60,19 @@ TEST_CASE("check verifies every candidate; lower explains the ranking's choice")
   std::string gemm = example("gemm/gemm_tuned_bf16.tile");
   std::string out = tegula_cli("check " + gemm, &rc);
   CHECK_MESSAGE(rc == 0, out);
-  CHECK(out.find("5 tunables, 300 of 360 candidates verify, 60 break where conditions") != std::string::npos);
+  CHECK(out.find("6 tunables, 600 of 720 candidates verify, 120 break where conditions") != std::string::npos);
   out = tegula_cli("lower " + gemm + " --target sm_90a --shape M=8192,N=8192,K=8192 --explain", &rc);
   CHECK_MESSAGE(rc == 0, out);
   CHECK(out.find("// tunables: chose BM=") != std::string::npos);
   CHECK(out.find("ranked first of ") != std::string::npos);
   CHECK(out.find("compute-limited") != std::string::npos);
-  out = tegula_cli("lower " + gemm + " --target sm_90a --tune BM=64,BN=64,BK=32,S=2,T=128", &rc);
+  out = tegula_cli("lower " + gemm + " --target sm_90a --tune BM=64,BN=64,BK=32,S=2,T=128,R=1", &rc);
   CHECK_MESSAGE(rc == 0, out);
   CHECK(out.find("threads(128)") != std::string::npos);
-  out = tegula_cli("print " + gemm + " --tune BM=128,BN=128,BK=64,S=3,T=256", &rc);
+  CHECK(out.find("lower.raster") == std::string::npos);  // R=1 keeps launch order
+  out = tegula_cli("print " + gemm + " --tune BM=128,BN=128,BK=64,S=3,T=256,R=8", &rc);
   CHECK_MESSAGE(rc == 0, out);
-  CHECK(out.find("// instance: BM=128 BN=128 BK=64 S=3 T=256") != std::string::npos);
+  CHECK(out.find("// instance: BM=128 BN=128 BK=64 S=3 T=256 R=8") != std::string::npos);
   CHECK(out.find("alloc As: shared bf16[128, 64]") != std::string::npos);
   out = tegula_cli("tune " + gemm + " --bind M=8", &rc);
   CHECK(rc == 2);

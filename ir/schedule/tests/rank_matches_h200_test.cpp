@@ -4,7 +4,9 @@
 // be within 10% of the measured best on at least 80% of the shapes (the issue's bar). The
 // ranking that chose what to measure got 23 of 26; with the trips' cost outside the overlap
 // (Rank.cpp) it gets 25. A change to the model that loses that fails here, with each shape's
-// first and its time against the best in the message.
+// first and its time against the best in the message. The measurements predate the raster
+// tunable (R, a permutation of the blocks that changes DRAM traffic, not the time at these
+// short bursts), so a first is looked up by its other tunables.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -87,7 +89,10 @@ TEST_CASE("the ranking's first is within 10% of the H200's measured best on 80% 
     Result<Ranking> ranking = rank_candidates(texts.at(s.dtype), "gemm_tuned_" + s.dtype + ".tile", *t, r);
     REQUIRE_MESSAGE(ranking.is_ok(), ranking.status().str());
     REQUIRE_FALSE(ranking->legal.empty());
-    std::string first = binding_text(ranking->legal.front().binding);
+    Binding tiling;
+    for (const auto& [name, v] : ranking->legal.front().binding)
+      if (name != "R") tiling.emplace_back(name, v);
+    std::string first = binding_text(tiling);
     double best = 1e300;
     for (const auto& [b, ms] : s.ms) best = std::min(best, ms);
     auto it = s.ms.find(first);

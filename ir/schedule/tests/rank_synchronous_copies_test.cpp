@@ -42,7 +42,7 @@ TEST_CASE("a synchronous copy in a pipeline costs a load latency on every trip")
   REQUIRE(t.is_ok());
   Ranking aligned = rank_at(*t, 1000, {{"M", 16}, {"N", 16}, {"K", 8}});
   Ranking unaligned = rank_at(*t, 999, {{"M", 16}, {"N", 16}});
-  const std::string binding = "BM=128 BN=128 BK=64 S=4 T=256";
+  const std::string binding = "BM=128 BN=128 BK=64 S=4 T=256 R=1";
   const Candidate* a = find(aligned, binding);
   const Candidate* u = find(unaligned, binding);
   REQUIRE(a);
@@ -51,8 +51,8 @@ TEST_CASE("a synchronous copy in a pipeline costs a load latency on every trip")
   CHECK_MESSAGE(u->estimate.predicted_us >= a->estimate.predicted_us + trips * 1.0,
                 ranking_table(unaligned, 5, 0));
   // With the copy synchronous, twice the threads issue the same loads in half the turns.
-  const Candidate* few = find(unaligned, "BM=64 BN=128 BK=64 S=4 T=128");
-  const Candidate* many = find(unaligned, "BM=64 BN=128 BK=64 S=4 T=256");
+  const Candidate* few = find(unaligned, "BM=64 BN=128 BK=64 S=4 T=128 R=1");
+  const Candidate* many = find(unaligned, "BM=64 BN=128 BK=64 S=4 T=256 R=1");
   REQUIRE(few);
   REQUIRE(many);
   CHECK(many->estimate.predicted_us < few->estimate.predicted_us);
