@@ -113,11 +113,21 @@ Result<spec::Checked> check(std::string_view text, const SpecOptions& options) {
       return spec_error(1, "unknown tensor '" + name + "' in --dtypes (the spec names " + named + ")");
     }
   }
-  // Shape symbols: capitals, kept apart from tensors, scalars and each other.
+  // The generated kernel's tunables keep their usual names unless a tensor or scalar has
+  // one (a residual R, a scale S): then a _ is added while the name is taken.
   std::set<std::string> taken(c.scalars.begin(), c.scalars.end());
-  // The tunables' names too: a symbol S would be read as the stage count.
-  for (const char* t : {"BM", "BN", "BK", "S", "T", "R", "W"}) taken.insert(t);
   for (const Expr* r : refs) taken.insert(r->name);
+  for (const char* t : spec::kTunableNames) {
+    std::string name = t;
+    while (taken.count(name)) name += "_";
+    c.tunables[t] = name;
+  }
+  // Shape symbols: capitals, kept apart from tensors, scalars, the tunables (as chosen, and
+  // as usually named: a symbol S would read as the stage count) and each other.
+  for (const auto& [usual, chosen] : c.tunables) {
+    taken.insert(usual);
+    taken.insert(chosen);
+  }
   for (const std::string& i : indices) {
     std::string s = i;
     for (char& ch : s) ch = char(std::toupper(static_cast<unsigned char>(ch)));
@@ -162,13 +172,35 @@ Result<std::string> kernel_from_spec(std::string_view text, const SpecOptions& o
   if (reductions.size() > 1)
     return spec_error(reductions[1]->column, "one reduction per kernel (" + reductions[0]->name + " at column " +
                                                  std::to_string(reductions[0]->column) + " is the first)");
-  if (reductions.size() == 1) return spec::generate_rows(c, *reductions[0]);
-  return spec::generate_gemm(c);
+  Result<std::string> kernel = reductions.size() == 1 ? spec::generate_rows(c, *reductions[0]) : spec::generate_gemm(c);
+  if (!kernel.is_ok()) return kernel;
+  return spec::name_tunables(c, *kernel);
 }
 
 namespace spec {
 
 std::string symbol(const Checked& c, const std::string& index) { return c.symbols.at(index); }
+
+std::string name_tunables(const Checked& c, const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') {
+      out += text[i];
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) ++end;
+    auto it = c.tunables.find(text.substr(i + 1, end - i - 1));
+    if (it == c.tunables.end()) {
+      out += text[i];
+      continue;
+    }
+    out += it->second;
+    i = end - 1;
+  }
+  return out;
+}
 
 std::string param(const Checked& c, const std::string& tensor, const std::vector<std::string>& shape) {
   std::string out = tensor + ": " + dtype_name(c.dtypes.at(tensor));

@@ -99,7 +99,7 @@ struct Emitter {
   std::string offsets(const std::vector<std::string>& ix, bool row_vector) const {
     std::string o;
     for (const std::string& i : ix) {
-      std::string v = i == roles.batch ? "bz" : i == roles.row ? "by * BM" : i == roles.col ? "bx * BN" : "kt * BK";
+      std::string v = i == roles.batch ? "bz" : i == roles.row ? "by * $BM" : i == roles.col ? "bx * $BN" : "kt * $BK";
       o += (o.empty() ? "" : ", ") + v;
     }
     return row_vector ? o + ", 0" : o;
@@ -107,7 +107,7 @@ struct Emitter {
 };
 
 std::string tile_extent(const std::string& i, const Roles& roles) {
-  return i == roles.row ? "BM" : i == roles.col ? "BN" : "BK";
+  return i == roles.row ? "$BM" : i == roles.col ? "$BN" : "$BK";
 }
 
 }  // namespace
@@ -166,13 +166,14 @@ Result<std::string> generate_gemm(const Checked& c) {
     return s;
   };
   std::vector<std::string> roles_text = {
-      "roles: " + roles.row + " -> block rows (by * BM), " + roles.col + " -> block columns (bx * BN), " + roles.k +
-      " -> the pipelined K loop (kt * BK)" + (roles.batch.empty() ? "" : ", " + roles.batch + " -> grid z (bz)"),
-      "register tile: acc, fragment " + std::string(dtype_name(c.acc)) + "[BM, BN]; memory tiles: shared tiles of " +
+      "roles: " + roles.row + " -> block rows (by * $BM), " + roles.col + " -> block columns (bx * $BN), " + roles.k +
+      " -> the pipelined K loop (kt * $BK)" + (roles.batch.empty() ? "" : ", " + roles.batch + " -> grid z (bz)"),
+      "register tile: acc, fragment " + std::string(dtype_name(c.acc)) + "[$BM, $BN]; memory tiles: shared tiles of " +
           a->name + (trans_a ? " (k-major: trans_a)" : "") + " and " + b->name + (trans_b ? " (n-major: trans_b)" : "") +
           " per K step" + (epilogue.empty() ? "" : ", one per epilogue tensor after the loop"),
-      "tunables: block tile BM x BN, K step BK, pipeline stages S, threads T; the conditions keep the",
-      "accumulator within 128 registers a thread and every warp with work (as examples/gemm/gemm_tuned_bf16)"};
+      "tunables: block tile $BM x $BN, K step $BK, pipeline stages $S, threads $T, raster group $R (2-D grids);",
+      "the conditions keep the accumulator within 128 registers a thread and every warp with work (as",
+      "examples/gemm/gemm_tuned_bf16)"};
   em.out = header_comment(c, roles_text);
   std::vector<std::string> params;
   std::vector<std::string> declared;
@@ -188,10 +189,14 @@ Result<std::string> generate_gemm(const Checked& c) {
   std::string plist;
   for (const std::string& p : params) plist += (plist.empty() ? "" : ", ") + p;
   em.out += "kernel " + c.name + "(" + plist + ")\n";
-  em.out += "    tune(BM in [64, 128, 256], BN in [64, 128, 256], BK in [32, 64], S in [2, 3, 4], T in [128, 256])\n";
-  em.out += "    where(BM * BN <= T * 128, BM * BN >= T * 16)\n";
-  em.out += "    grid(ceildiv(" + symbol(c, roles.col) + ", BN), ceildiv(" + symbol(c, roles.row) + ", BM)" +
-            (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch)) + ") threads(T)";
+  // The raster group applies to a 2-D grid only: a batched gemm keeps launch order.
+  const bool raster = roles.batch.empty();
+  em.out += "    tune($BM in [64, 128, 256], $BN in [64, 128, 256], $BK in [32, 64], $S in [2, 3, 4], $T in [128, 256]" +
+            std::string(raster ? ", $R in [1, 8]" : "") + ")\n";
+  em.out += "    where($BM * $BN <= $T * 128, $BM * $BN >= $T * 16)\n";
+  em.out += "    grid(ceildiv(" + symbol(c, roles.col) + ", $BN), ceildiv(" + symbol(c, roles.row) + ", $BM)" +
+            (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch)) + ") threads($T)";
+  if (raster) em.out += ", raster=$R";
   // The plain GEMM names the examples' direct computation, so that tegula run checks it.
   bool plain = bare && !c.s.accumulate && !trans_a && !trans_b && roles.batch.empty() && epilogue.empty();
   em.out += plain ? ", reference=matmul {\n" : " {\n";
@@ -206,11 +211,11 @@ Result<std::string> generate_gemm(const Checked& c) {
   em.line("alloc " + b->name + "_s: shared " + dtype_name(c.dtypes.at(b->name)) + "[" + tile_shape(*b) + "]");
   for (const Expr* e : epilogue)
     em.line("alloc " + e->name + "_s: shared " + dtype_name(c.dtypes.at(e->name)) + "[" + tile_shape(*e) + "]");
-  em.line(std::string("alloc acc: fragment ") + dtype_name(c.acc) + "[BM, BN]");
+  em.line(std::string("alloc acc: fragment ") + dtype_name(c.acc) + "[$BM, $BN]");
   std::string out_offsets = em.offsets(c.s.out.indices, false);
   if (c.s.accumulate && bare) em.line("copy " + c.s.out.name + "[" + out_offsets + "], acc");
   else em.line("fill acc, 0.0");
-  em.line("pipelined kt in 0 .. ceildiv(" + symbol(c, roles.k) + ", BK), stages=S {");
+  em.line("pipelined kt in 0 .. ceildiv(" + symbol(c, roles.k) + ", $BK), stages=$S {");
   em.line("  copy " + a->name + "[" + em.offsets(a->indices, false) + "], " + a->name + "_s");
   em.line("  copy " + b->name + "[" + em.offsets(b->indices, false) + "], " + b->name + "_s");
   em.line("  gemm " + a->name + "_s, " + b->name + "_s, acc, accumulate=true" + (trans_a ? ", trans_a=true" : "") +

@@ -21,8 +21,14 @@ struct Checked {
   std::map<std::string, DType> dtypes;  ///< every tensor and scalar
   std::vector<std::string> scalars;     ///< in order of first use
   std::map<std::string, std::string> symbols;  ///< each index's shape symbol
+  std::map<std::string, std::string> tunables;  ///< each tunable's usual name -> its name here
   DType acc = DType::F32;
 };
+
+/// The tunables of the generated kernels, by their usual names. Generators write `$BM`;
+/// name_tunables puts in the name the kernel uses (BM, or BM_ when a tensor is named BM).
+inline constexpr const char* kTunableNames[] = {"BM", "BN", "BK", "S", "T", "R", "W"};
+std::string name_tunables(const Checked& c, const std::string& text);
 
 /// The shape symbol of an index: its name in capitals, with a _ added while that is a
 /// tensor's, scalar's or tunable's name (C[b, m, n] = A[b, m, k] * B[b, k, n] has the batch

@@ -13,8 +13,8 @@ namespace tegula::ir::spec {
 namespace {
 
 constexpr const char* kTune =
-    "    tune(R in [1, 2, 4, 8], W in [128, 256, 512, 1024], T in [32, 64, 128, 256])\n"
-    "    where(R * W <= T * 64, R * W >= T * 2)\n";
+    "    tune($R in [1, 2, 4, 8], $W in [128, 256, 512, 1024], $T in [32, 64, 128, 256])\n"
+    "    where($R * $W <= $T * 64, $R * $W >= $T * 2)\n";
 
 struct RowRoles {
   const Expr* x = nullptr;  // the tensor reduced (every ref inside the call is it)
@@ -48,14 +48,14 @@ struct Emitter {
 std::string header(const Checked& c, const RowRoles& roles, const std::string& what,
                    const std::vector<std::string>& params, const std::string& grid, const std::string& reference) {
   std::vector<std::string> lines = {
-      "roles: " + roles.row + " -> block rows (bx * R)" + (roles.batch.empty() ? "" : ", " + roles.batch + " -> grid y (by)") +
-          ", " + roles.reduced + " -> " + what + " over column tiles of W (j * W)",
-      "register tiles: x_t, fragment " + std::string(dtype_name(c.acc)) + "[R, W], and one value per row",
-      "tunables: rows per block R, column tile W, threads T (at most 64 and at least 2 elements a thread)"};
+      "roles: " + roles.row + " -> block rows (bx * $R)" + (roles.batch.empty() ? "" : ", " + roles.batch + " -> grid y (by)") +
+          ", " + roles.reduced + " -> " + what + " over column tiles of $W (j * $W)",
+      "register tiles: x_t, fragment " + std::string(dtype_name(c.acc)) + "[$R, $W], and one value per row",
+      "tunables: rows per block $R, column tile $W, threads $T (at most 64 and at least 2 elements a thread)"};
   std::string plist;
   for (const std::string& p : params) plist += (plist.empty() ? "" : ", ") + p;
   return header_comment(c, lines) + "kernel " + c.name + "(" + plist + ")\n" + kTune + "    grid(" + grid +
-         ") threads(T)" +
+         ") threads($T)" +
          (reference.empty() ? "" : ", reference=" + reference) + " {\n";
 }
 
@@ -74,11 +74,11 @@ Result<std::string> pre_map(const Checked& c, const Expr& arg, const RowRoles& r
     return true;
   };
   TG_ASSIGN_OR_RETURN(std::string f, render(arg, leaf));
-  return "map x_t = select(j * W + idx(1) < " + symbol(c, roles.reduced) + ", " + f + ", " + identity + ")";
+  return "map x_t = select(j * $W + idx(1) < " + symbol(c, roles.reduced) + ", " + f + ", " + identity + ")";
 }
 
 std::string grid_of(const Checked& c, const RowRoles& roles) {
-  return "ceildiv(" + symbol(c, roles.row) + ", R)" + (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch));
+  return "ceildiv(" + symbol(c, roles.row) + ", $R)" + (roles.batch.empty() ? "" : ", " + symbol(c, roles.batch));
 }
 
 Result<std::string> generate_reduce(const Checked& c, const Expr& call) {
@@ -108,13 +108,13 @@ Result<std::string> generate_reduce(const Checked& c, const Expr& call) {
   em.out = header(c, roles, call.name, params, grid_of(c, roles), plain && call.name == "sum" ? "sum_rows" : "");
   std::string lead = roles.batch.empty() ? "" : "by, ";
   std::string acc_dtype = dtype_name(c.acc);
-  em.line("alloc x_t: fragment " + acc_dtype + "[R, W]");
-  em.line("alloc acc: fragment " + acc_dtype + "[R]");
-  if (c.s.accumulate) em.line("copy " + out.name + "[" + lead + "bx * R], acc");
+  em.line("alloc x_t: fragment " + acc_dtype + "[$R, $W]");
+  em.line("alloc acc: fragment " + acc_dtype + "[$R]");
+  if (c.s.accumulate) em.line("copy " + out.name + "[" + lead + "bx * $R], acc");
   else em.line("fill acc, " + identity);
   TG_ASSIGN_OR_RETURN(std::string f, pre_map(c, call.args[0], roles, identity));
-  em.line("for j in 0 .. ceildiv(" + symbol(c, roles.reduced) + ", W) {");
-  em.line("  copy " + roles.x->name + "[" + lead + "bx * R, j * W], x_t" + (identity == "0.0" ? "" : ", pad=" + identity));
+  em.line("for j in 0 .. ceildiv(" + symbol(c, roles.reduced) + ", $W) {");
+  em.line("  copy " + roles.x->name + "[" + lead + "bx * $R, j * $W], x_t" + (identity == "0.0" ? "" : ", pad=" + identity));
   if (!f.empty()) em.line("  " + f);
   em.line("  reduce x_t, acc, op=" + call.name + ", axis=1, clear=false");
   em.line("}");
@@ -127,7 +127,7 @@ Result<std::string> generate_reduce(const Checked& c, const Expr& call) {
     TG_ASSIGN_OR_RETURN(std::string g, render(c.s.rhs, leaf));
     em.line("map acc = " + g);
   }
-  em.line("copy acc, " + out.name + "[" + lead + "bx * R]");
+  em.line("copy acc, " + out.name + "[" + lead + "bx * $R]");
   em.out += "}\n";
   return em.out;
 }
@@ -152,13 +152,13 @@ Result<std::string> generate_softmax(const Checked& c, const Expr& call) {
                   plain ? "softmax_rows" : "");
   std::string lead = roles.batch.empty() ? "" : "by, ";
   std::string t = dtype_name(c.acc);
-  em.line("alloc x_t: fragment " + t + "[R, W]");
-  for (const char* v : {"run_max", "run_sum", "new_max", "new_sum"}) em.line(std::string("alloc ") + v + ": fragment " + t + "[R, 1]");
+  em.line("alloc x_t: fragment " + t + "[$R, $W]");
+  for (const char* v : {"run_max", "run_sum", "new_max", "new_sum"}) em.line(std::string("alloc ") + v + ": fragment " + t + "[$R, 1]");
   em.line("fill run_max, -inf");
   em.line("fill run_sum, 0.0");
   TG_ASSIGN_OR_RETURN(std::string f, pre_map(c, call.args[0], roles, "-inf"));
-  std::string loop = "for j in 0 .. ceildiv(" + symbol(c, roles.reduced) + ", W) {";
-  std::string load = "  copy " + roles.x->name + "[" + lead + "bx * R, j * W], x_t, pad=-inf";
+  std::string loop = "for j in 0 .. ceildiv(" + symbol(c, roles.reduced) + ", $W) {";
+  std::string load = "  copy " + roles.x->name + "[" + lead + "bx * $R, j * $W], x_t, pad=-inf";
   em.line(loop);
   em.line(load);
   if (!f.empty()) em.line("  " + f);
@@ -173,7 +173,7 @@ Result<std::string> generate_softmax(const Checked& c, const Expr& call) {
   em.line(load);
   if (!f.empty()) em.line("  " + f);
   em.line("  map x_t = exp(x_t - run_max) / run_sum");
-  em.line("  copy x_t, " + out.name + "[" + lead + "bx * R, j * W]");
+  em.line("  copy x_t, " + out.name + "[" + lead + "bx * $R, j * $W]");
   em.line("}");
   em.out += "}\n";
   return em.out;
