@@ -11,7 +11,8 @@
 //      against the reference device's run of the same inputs; a candidate that fails is
 //      never chosen.
 //   5. Each that passed is timed at the full shape with device events (host clock where the
-//      device cannot time), and the fastest is recorded.
+//      device cannot time), twice (in ranked order, then reversed: Measure.h), and the
+//      fastest is recorded.
 #include <chrono>
 #include <cstdio>
 #include <future>
@@ -22,6 +23,7 @@
 
 #include "core/Files.h"
 #include "runtime/cli/Cli.h"
+#include "runtime/cli/Measure.h"
 #include "runtime/cli/RunData.h"
 #include "runtime/cli/Tunable.h"
 #include "targets/Target.h"
@@ -313,18 +315,18 @@ int cmd_tune(const std::vector<std::string>& argv) {
   }
   progress("check", rows.size(), rows.size());
 
-  // Time at the full shape.
+  // Time at the full shape, each candidate twice (Measure.h).
+  std::vector<Timing> timed = time_both_ways(rows.size(), [&](size_t i, size_t step) -> Result<double> {
+    progress("measure", step, 2 * rows.size());
+    if (rows[i].check != "ok") return -1.0;
+    return time_launches(*device, *kernels[i], *on_device, args.repeat);
+  });
+  progress("measure", 2 * rows.size(), 2 * rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
-    progress("measure", i, rows.size());
     if (rows[i].check != "ok") continue;
-    Result<double> ms = time_launches(*device, *kernels[i], *on_device, args.repeat);
-    if (!ms.is_ok()) {
-      rows[i].check = "error: " + ms.status().message();
-      continue;
-    }
-    rows[i].ms = *ms;
+    if (!timed[i].error.empty()) rows[i].check = "error: " + timed[i].error;
+    else rows[i].ms = timed[i].ms;
   }
-  progress("measure", rows.size(), rows.size());
 
   size_t chosen = rows.size();
   for (size_t i = 0; i < rows.size(); ++i)

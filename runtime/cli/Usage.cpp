@@ -69,8 +69,9 @@ const CommandHelp kCommands[] = {
      "                                      measure a tunable kernel's best candidates, record the choice\n",
      "  Ranks every candidate from the device's target description, compiles the top N\n"
      "  (default 8) in parallel, checks each against the reference device on a small case\n"
-     "  (every symbol at most 197), times each at the --bind shape (R launches, default 20,\n"
-     "  device events) and records the fastest in the compile cache for this shape class\n"
+     "  (every symbol at most 197), times each at the --bind shape twice, in ranked order and\n"
+     "  then reversed (R launches, default 20, device events; the lower time counts), and\n"
+     "  records the fastest in the compile cache for this shape class\n"
      "  (alignment, each symbol's power-of-two divisor and size bucket): later compiles of\n"
      "  the same text for the device use it. A class already measured is not measured again\n"
      "  unless --force.\n"},
