@@ -101,7 +101,7 @@ Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
       out.reserve(size_t(st.st_size));
     } catch (const std::bad_alloc&) {
       ::close(fd);
-      return Status(ErrorCode::OutOfRange, "out of memory reading '" + path + "'");
+      return Status(ErrorCode::OutOfMemory, "out of memory reading '" + path + "'");
     }
   }
 
@@ -124,7 +124,7 @@ Result<std::string> read_file(const std::string& path, uint64_t max_bytes) {
       out.append(buf, size_t(n));
     } catch (const std::bad_alloc&) {
       ::close(fd);
-      return Status(ErrorCode::OutOfRange, "out of memory reading '" + path + "'");
+      return Status(ErrorCode::OutOfMemory, "out of memory reading '" + path + "'");
     }
   }
   ::close(fd);

@@ -18,6 +18,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::Plugin: return "plugin error";
     case ErrorCode::Timeout: return "timeout";
     case ErrorCode::Internal: return "internal error";
+    case ErrorCode::OutOfMemory: return "out of memory";
   }
   return "unknown error";
 }

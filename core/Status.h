@@ -30,6 +30,7 @@ enum class ErrorCode : int {
   Plugin,           ///< a plugin misbehaved (bad answer, refused ABI)
   Timeout,          ///< a wait ran out of time
   Internal,         ///< a bug in tegula itself
+  OutOfMemory,      ///< host or device memory ran out (appended: the C API's codes follow this order)
 };
 
 const char* error_code_name(ErrorCode code);

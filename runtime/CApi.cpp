@@ -17,7 +17,7 @@ using namespace tegula::runtime;
 namespace tegula::runtime {
 
 namespace {
-tegula_error oom_error{error(ErrorCode::Device, "out of memory"), "out of memory"};
+tegula_error oom_error{error(ErrorCode::OutOfMemory, "out of memory"), "out of memory"};
 }  // namespace
 
 tegula_error* out_of_memory_error() { return &oom_error; }
@@ -36,6 +36,7 @@ static_assert(int(TEGULA_ERROR_NOT_FOUND) == int(ErrorCode::NotFound));
 static_assert(int(TEGULA_ERROR_CORRUPT) == int(ErrorCode::Corrupt));
 static_assert(int(TEGULA_ERROR_PLUGIN) == int(ErrorCode::Plugin));
 static_assert(int(TEGULA_ERROR_INTERNAL) == int(ErrorCode::Internal));
+static_assert(int(TEGULA_ERROR_OUT_OF_MEMORY) == int(ErrorCode::OutOfMemory));
 
 }  // namespace tegula::runtime
 
@@ -91,7 +92,7 @@ void tegula_error_free(tegula_error* e) {
 }
 
 const char* tegula_error_code_name(tegula_error_code code) {
-  if (int(code) < 0 || int(code) > int(ErrorCode::Internal)) return "unknown error";
+  if (int(code) < 0 || int(code) > int(ErrorCode::OutOfMemory)) return "unknown error";
   return error_code_name(ErrorCode(code));
 }
 

@@ -98,7 +98,7 @@ TEST_CASE("every error code has a distinct name") {
       ErrorCode::Verify,      ErrorCode::NotFound,        ErrorCode::Unimplemented,
       ErrorCode::Unsupported, ErrorCode::OutOfRange,      ErrorCode::Corrupt,
       ErrorCode::Io,          ErrorCode::Device,          ErrorCode::Plugin,
-      ErrorCode::Timeout,     ErrorCode::Internal,
+      ErrorCode::Timeout,     ErrorCode::Internal,        ErrorCode::OutOfMemory,
   };
   for (ErrorCode a : codes) {
     std::string name = error_code_name(a);

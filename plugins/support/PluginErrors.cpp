@@ -40,6 +40,7 @@ tg_status_code status_code_for(const Status& status) {
     case ErrorCode::Device:
     case ErrorCode::Plugin: return TG_ERR_DEVICE;
     case ErrorCode::Internal: return TG_ERR_INTERNAL;
+    case ErrorCode::OutOfMemory: return TG_ERR_OUT_OF_MEMORY;
   }
   return TG_ERR_INTERNAL;
 }
@@ -52,7 +53,7 @@ ErrorCode error_code_for(tg_status_code code) {
     case TG_ERR_NOT_FOUND: return ErrorCode::NotFound;
     case TG_ERR_CORRUPT: return ErrorCode::Corrupt;
     case TG_ERR_TIMEOUT: return ErrorCode::Timeout;
-    case TG_ERR_OUT_OF_MEMORY:
+    case TG_ERR_OUT_OF_MEMORY: return ErrorCode::OutOfMemory;
     case TG_ERR_DEVICE:
     case TG_ERR_COMPILE: return ErrorCode::Device;
     case TG_OK:

@@ -58,11 +58,19 @@ TEST_CASE("NULL arguments") {
   tegula_buffer_free(nullptr);
 }
 
-TEST_CASE("an allocation the device cannot satisfy is an error") {
+TEST_CASE("an allocation the device cannot satisfy is an out-of-memory error") {
   auto rt = open_runtime({reference_manifest()});
   auto b = rt->find_device("reference")->alloc(UINT64_MAX / 4);
-  CHECK(b.status().code() == ErrorCode::Device);
+  CHECK(b.status().code() == ErrorCode::OutOfMemory);
   CHECK(b.status().message().find("TG_ERR_OUT_OF_MEMORY") != std::string::npos);
+  // Through the C API: its own code, named.
+  tegula_device* d = tegula_device_get(rt->handle(), 0);
+  tegula_buffer* huge = nullptr;
+  tegula_error* e = tegula_buffer_alloc(d, UINT64_MAX / 4, &huge);
+  CHECK(tegula_error_get_code(e) == TEGULA_ERROR_OUT_OF_MEMORY);
+  CHECK(huge == nullptr);
+  CHECK(std::string(tegula_error_code_name(tegula_error_get_code(e))) == "out of memory");
+  tegula_error_free(e);
 }
 
 }  // namespace buffer_misuse_test

@@ -63,10 +63,14 @@ typedef enum tegula_error_code {
   TEGULA_ERROR_OUT_OF_RANGE = 7,     /* an index or size outside its bounds */
   TEGULA_ERROR_CORRUPT = 8,          /* stored data failed its integrity check */
   TEGULA_ERROR_IO = 9,               /* a file or OS call failed */
-  TEGULA_ERROR_DEVICE = 10,          /* a device or driver call failed (out of memory too) */
+  TEGULA_ERROR_DEVICE = 10,          /* a device or driver call failed */
   TEGULA_ERROR_PLUGIN = 11,          /* a plugin misbehaved */
   TEGULA_ERROR_TIMEOUT = 12,
-  TEGULA_ERROR_INTERNAL = 13         /* a bug in tegula */
+  TEGULA_ERROR_INTERNAL = 13,        /* a bug in tegula */
+  /* Appended after the first release: host or device memory ran out (a plugin's
+   * TG_ERR_OUT_OF_MEMORY, an allocation in the runtime). Earlier releases reported these
+   * as TEGULA_ERROR_DEVICE. */
+  TEGULA_ERROR_OUT_OF_MEMORY = 14
 } tegula_error_code;
 
 typedef struct tegula_error tegula_error;
