@@ -24,6 +24,8 @@
 ///                         loadhang     never returns from tg_plugin_query                 -> Timeout at discovery
 ///                         blind        declares out-of-range accesses detected but drops the launch's
 ///                                      error                                              -> Fail (out_of_range)
+///                         undefined    correct; declares out-of-range accesses undefined (as CUDA does)
+///                                                                                         -> NotSupported (out_of_range)
 #include <signal.h>
 #include <unistd.h>
 
@@ -59,6 +61,7 @@ using namespace tegula;
 #define TG_BREAK_loadcrash 13
 #define TG_BREAK_loadhang 14
 #define TG_BREAK_blind 15
+#define TG_BREAK_undefined 16
 #define TG_CAT2(a, b) a##b
 #define TG_CAT(a, b) TG_CAT2(a, b)
 #define BREAKAGE TG_CAT(TG_BREAK_, TG_TEST_BREAKAGE)
@@ -171,6 +174,9 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
   tg_error* e = ref::device_properties(plugin, index, out);
 #if BREAKAGE == TG_BREAK_offline || BREAKAGE == TG_BREAK_liar || BREAKAGE == TG_BREAK_opaque
   if (!e) out->device_type = TG_DEVICE_TYPE_CPU;
+#endif
+#if BREAKAGE == TG_BREAK_undefined
+  if (!e) out->out_of_range = TG_OUT_OF_RANGE_UNDEFINED;
 #endif
   return e;
 }
