@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "conformance/CliNumbers.h"
+#include "conformance/Report.h"
 #include "conformance/Runner.h"
 #include "conformance/Signing.h"
 #include "conformance/Suite.h"
@@ -26,6 +27,8 @@ void print_usage(FILE* to) {
                "       tegula conformance show CASE [--device D | --target T]\n"
                "                                          the case's kernel (a .tile file) and the command that reruns it\n"
                "       tegula conformance verify REPORT [--trust PUBKEY] [--no-library-check] [--recheck N [--recheck-seed S]]\n"
+               "       tegula conformance render BUNDLE    write BUNDLE/report.html again from its report.json\n"
+               "                                          (a bundle made by an older build; verify checks the page)\n"
                "       tegula conformance keygen FILE      an Ed25519 key pair: FILE (secret) and FILE.pub\n"
                "options:\n"
                "  --device D         a device (\"reference:0\"), a plugin's devices (\"cuda\"), or an offline\n"
@@ -323,6 +326,32 @@ int cmd_verify(const std::vector<std::string>& args) {
   return v.ok() ? 0 : 1;
 }
 
+/// `render BUNDLE`: report.html written again from report.json, as this build renders it.
+/// verify accepts only the page the JSON renders to, so a bundle made before the page last
+/// changed needs this; a signed bundle is refused (its signature covers the old page).
+int cmd_render(const std::vector<std::string>& args) {
+  if (args.size() != 2 || args[1].rfind("--", 0) == 0) return usage();
+  std::string dir = args[1];
+  if (dir.size() > 12 && dir.compare(dir.size() - 12, 12, "/report.json") == 0) dir.resize(dir.size() - 12);
+  if (file_exists(dir + "/signature.json")) {
+    std::fprintf(stderr, "tegula conformance render: %s is signed: a new page would not match its signature (sign it again)\n",
+                 dir.c_str());
+    return 1;
+  }
+  Result<std::string> text = read_file(dir + "/report.json");
+  Result<Json> report = text.is_ok() ? Json::parse(*text, dir + "/report.json") : Result<Json>(text.status());
+  if (!report.is_ok()) {
+    std::fprintf(stderr, "tegula conformance render: %s\n", report.status().message().c_str());
+    return 1;
+  }
+  if (Status st = write_file_atomic(dir + "/report.html", render_html(*report)); !st.is_ok()) {
+    std::fprintf(stderr, "tegula conformance render: %s\n", st.message().c_str());
+    return 1;
+  }
+  std::printf("%s/report.html: rendered from %s/report.json\n", dir.c_str(), dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int cli_main(const std::vector<std::string>& args) {
@@ -337,6 +366,7 @@ int cli_main(const std::vector<std::string>& args) {
     if (args[0] == "list") return cmd_list(args);
     if (args[0] == "show") return cmd_show(args);
     if (args[0] == "verify") return cmd_verify(args);
+    if (args[0] == "render") return cmd_render(args);
     if (args[0] == "keygen") return cmd_keygen(args);
   }
   return cmd_run(args);

@@ -44,13 +44,10 @@ std::string progress_line(const std::string& device, size_t done, size_t total, 
   return line;
 }
 
-std::string summary_line(const Json& summary, const std::string& html_path) {
-  const Json* counts = summary.find("counts");
-  Json none = Json::object();
-  const Json& c = counts ? *counts : none;
+std::string counts_in_words(const Json& c, int64_t expected, int64_t unexpected_passes, int64_t stale) {
   int64_t total = 0;
   for (int i = 0; i < kNumOutcomes; ++i) total += count_of(c, Outcome(i));
-  std::string words;
+  std::string words = std::to_string(total) + (total == 1 ? " case" : " cases");
   auto add = [&](int64_t n, const char* what) {
     if (n > 0) words += ", " + std::to_string(n) + " " + what;
   };
@@ -62,15 +59,21 @@ std::string summary_line(const Json& summary, const std::string& html_path) {
   add(count_of(c, Outcome::Crash), "crashed");
   add(count_of(c, Outcome::Timeout), "timed out");
   int64_t failures = count_of(c, Outcome::Fail) + count_of(c, Outcome::Crash) + count_of(c, Outcome::Timeout);
-  int64_t expected = json_int(summary, "expected_failures");
   if (failures > 0)
     words += expected == failures ? " (all expected)" : " (" + std::to_string(expected) + " of them expected)";
-  int64_t unexpected_passes = json_int(summary, "unexpected_passes"), stale = json_int(summary, "stale_expectations");
   add(unexpected_passes, unexpected_passes == 1 ? "unexpected pass" : "unexpected passes");
   add(stale, stale == 1 ? "stale expectation" : "stale expectations");
+  return words;
+}
+
+std::string summary_line(const Json& summary, const std::string& html_path) {
+  const Json* counts = summary.find("counts");
+  Json none = Json::object();
+  std::string words = counts_in_words(counts ? *counts : none, json_int(summary, "expected_failures"),
+                                      json_int(summary, "unexpected_passes"), json_int(summary, "stale_expectations"));
   const Json* verdict = summary.find("verdict");
   std::string v = verdict && verdict->is_string() ? verdict->as_string() : "no verdict";
-  return v + ": " + std::to_string(total) + (total == 1 ? " case" : " cases") + words + "; report " + html_path;
+  return v + ": " + words + "; report " + html_path;
 }
 
 Progress::Progress(const std::string& device, size_t total, bool quiet)

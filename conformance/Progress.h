@@ -22,7 +22,12 @@ std::string duration_words(double seconds);
 std::string progress_line(const std::string& device, size_t done, size_t total, const int64_t counts[kNumOutcomes],
                           double seconds, const std::string& last_case);
 
-/// "conformant: 5381 cases, 5370 passed, 8 not supported, 3 failed (all 3 expected); report DIR/report.html"
+/// The counts in words: "5381 cases, 5370 passed, 8 not supported, 3 failed (all expected), 1
+/// unexpected pass". `counts` is {"Pass": n, ...}; outcomes counted 0 are left out.
+std::string counts_in_words(const Json& counts, int64_t expected_failures, int64_t unexpected_passes = 0,
+                            int64_t stale_expectations = 0);
+
+/// "conformant: 5381 cases, 5370 passed, 8 not supported, 3 failed (all expected); report DIR/report.html"
 std::string summary_line(const Json& summary, const std::string& html_path);
 
 class Progress {

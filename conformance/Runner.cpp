@@ -66,6 +66,8 @@ struct DeviceRun {
   std::string error;  ///< why the device could not be tested at all
 };
 
+}  // namespace
+
 std::string safe_name(const std::string& s) {
   std::string out = s;
   for (char& c : out)
@@ -73,6 +75,7 @@ std::string safe_name(const std::string& s) {
   return out;
 }
 
+namespace {
 
 WorkerSpec worker_spec(const std::string& plugin, const Json& hello, const std::string& log_prefix, uint64_t seed, double timeout_s) {
   WorkerSpec s;

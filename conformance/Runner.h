@@ -51,6 +51,10 @@ struct Record;
 /// One record per case, in order (NotSupported cases are not sent to a worker).
 std::vector<Record> run_device_cases(const DeviceCall& call, const std::vector<CaseSpec>& cases);
 
+/// A name as a file name: what is not a letter, digit, '-' or '.' becomes '_'. A device's
+/// worker logs are logs/<safe_name(device)>.w<N>.log in the bundle.
+std::string safe_name(const std::string& s);
+
 /// The default expectations folder: <exe>/../share/tegula/conformance/expectations.
 std::string default_expectations_dir();
 

@@ -38,9 +38,12 @@ struct CliRun {
   std::string output;  // stdout and stderr
 };
 
-/// `tegula conformance ARGS` with only `plugin` loaded; its output and exit status.
-inline CliRun run_conformance(const std::string& plugin, const std::string& args) {
-  std::string cmd = "TEGULA_PLUGINS='" + manifest(plugin) + "' TEGULA_CACHE_DIR=off '" + tegula_exe() + "' conformance " + args + " 2>&1";
+/// `tegula conformance ARGS` with only `plugins` loaded; its output and exit status.
+inline CliRun run_conformance_with(const std::vector<std::string>& plugins, const std::string& args) {
+  std::string manifests;
+  for (const std::string& p : plugins) manifests += (manifests.empty() ? "" : ":") + manifest(p);
+  std::string cmd =
+      "TEGULA_PLUGINS='" + manifests + "' TEGULA_CACHE_DIR=off '" + tegula_exe() + "' conformance " + args + " 2>&1";
   CliRun r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -50,6 +53,11 @@ inline CliRun run_conformance(const std::string& plugin, const std::string& args
   int status = ::pclose(p);
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// `tegula conformance ARGS` with only `plugin` loaded; its output and exit status.
+inline CliRun run_conformance(const std::string& plugin, const std::string& args) {
+  return run_conformance_with({plugin}, args);
 }
 
 inline Json load_report(const std::string& dir) {
