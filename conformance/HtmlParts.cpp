@@ -406,7 +406,9 @@ std::string filters_html(const std::vector<DeviceView>& devices, const std::vect
   h += "</select></label>\n<label>search <input id=\"f-text\" type=\"search\" placeholder=\"case, check or "
        "detail\"></label>\n"
        "<button type=\"button\" id=\"f-clear\">clear</button> <span id=\"f-count\"></span>\n"
-       "<noscript>The filters need JavaScript; the rest of the page does not.</noscript>\n</div>\n";
+       "<noscript>The filters need JavaScript; the rest of the page does not.</noscript>\n"
+       "<div class=\"legend\">A link can set them: report.html?outcome=failures&amp;device=NAME&amp;row=ROW&amp;"
+       "dtype=D&amp;text=WORDS</div>\n</div>\n";
   return h;
 }
 
@@ -490,8 +492,13 @@ const char* const kScript = R"js(
     for (var p = el; p; p = p.parentElement) { if (p.tagName === 'DETAILS') p.open = true; p.hidden = false; }
   }
   window.addEventListener('hashchange', reveal);
-  reveal();
+  // A link can carry the filters: report.html?outcome=failures&device=cuda:0&text=gemm.
+  var preset = new URLSearchParams(location.search);
+  [['outcome', 'f-outcome'], ['dtype', 'f-dtype'], ['row', 'f-row'], ['device', 'f-device'], ['text', 'f-text']]
+      .forEach(function (p) { if (preset.has(p[0])) document.getElementById(p[1]).value = preset.get(p[0]); });
+  // The filters first: a link to a case shows it even where they would hide it.
   apply();
+  reveal();
 })();
 )js";
 

@@ -12,6 +12,7 @@ packages=(
   doctest-dev                                # tests
   libamdhip64-dev                            # HIP headers
   libopenblas-dev                            # the peer in the CPU gemm benchmark
+  chromium                                   # headless: the conformance report page's browser test
   zlib1g-dev libzstd-dev libedit-dev libcurl4-openssl-dev libxml2-dev  # what llvm-19-dev's CMake package expects
 )
 
