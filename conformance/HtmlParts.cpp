@@ -308,8 +308,17 @@ std::vector<Listed> listed_cases(const Json& report, const std::vector<DeviceVie
       if (const Json* s = p.find("stale_expectations"); s && s->is_array())
         for (const Json& glob : s->items())
           out.push_back({5, nullptr, nullptr, text(p, "name"), glob.is_string() ? glob.as_string() : glob.dump()});
-  std::stable_sort(out.begin(), out.end(), [](const Listed& a, const Listed& b) { return a.rank < b.rank; });
-  return out;
+  // In rank order, keeping the order within a rank. Not std::stable_sort: libstdc++ 12's uses
+  // get_temporary_buffer, which clang 19 refuses as deprecated under -Werror (the CI's clang
+  // build). The ranks are a handful of small numbers.
+  int top = 0;
+  for (const Listed& l : out) top = std::max(top, l.rank);
+  std::vector<Listed> sorted;
+  sorted.reserve(out.size());
+  for (int rank = 0; rank <= top; ++rank)
+    for (Listed& l : out)
+      if (l.rank == rank) sorted.push_back(std::move(l));
+  return sorted;
 }
 
 std::string failure_list_html(const std::vector<Listed>& listed) {
