@@ -137,6 +137,8 @@ public:
   Result<Val> expr_as(const ir::Expr& e, VK k);
   Result<Val> unary_expr(const ir::Expr& e);
   Result<Val> binary_expr(const ir::Expr& e);
+  /// bitcast<to>(x) of a value x of dtype `from` (ir/OpList.h, ir/BitOps.h bitcast_value).
+  Result<Val> bitcast_value(DType from, DType to, Val x);
   const Current* current = nullptr;
 
   // --- statements (Ops.cpp) ---------------------------------------------------------------

@@ -99,7 +99,11 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
       TG_ASSIGN_OR_RETURN(Value * raw, encode(e->cast_to, v));
       return decode(e->cast_to, raw);
     }
-    case ir::ExprKind::Bitcast: return unsupported_expr(e, "bitcast");
+    case ir::ExprKind::Bitcast: {
+      const ir::Expr& arg = e->args[0];
+      TG_ASSIGN_OR_RETURN(Val x, expr_as(arg, kind_of(arg->type)));
+      return bitcast_value(arg->type.dtype, e->cast_to, x);
+    }
     case ir::ExprKind::Select: {
       TG_ASSIGN_OR_RETURN(Val c, expr_as(e->args[0], VK::Bool));
       VK k = kind_of(e->type);
@@ -111,6 +115,28 @@ Result<Val> Emitter::expr(const ir::Expr& e) {
     case ir::ExprKind::Binary: return binary_expr(e);
   }
   return error(ErrorCode::Internal, "hip: unknown expression", e->loc);
+}
+
+/// x's bits as its dtype `from` (an integer taken modulo 2^(8 size); a float encoded as a
+/// store would, a NaN first made its dtype's canonical NaN with x's sign), read back as `to`.
+Result<Val> Emitter::bitcast_value(DType from, DType to, Val x) {
+  if (dtype_size(from) != dtype_size(to) || x.k == VK::Bool)
+    return error(ErrorCode::Internal, std::string("hip: bitcast from ") + dtype_name(from) + " to " + dtype_name(to));
+  llvm::Type* bits_type = b.getIntNTy(unsigned(8 * dtype_size(from)));
+  Value* bits = nullptr;
+  if (x.k == VK::Index) {
+    bits = b.CreateTrunc(x.v, bits_type);
+  } else {
+    Value* v = x.v;
+    if (from == DType::F32 || from == DType::TF32 || from == DType::F64) {
+      Value* nan = llvm::ConstantFP::getNaN(v->getType());
+      v = b.CreateSelect(b.CreateFCmpUNO(v, v), b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, nan, v), v);
+    }
+    TG_ASSIGN_OR_RETURN(Value * raw, encode(from, Val{v, x.k}));
+    bits = b.CreateBitCast(raw, bits_type);
+  }
+  TG_ASSIGN_OR_RETURN(llvm::Type * st, storage_type(to));
+  return decode(to, b.CreateBitCast(bits, st));
 }
 
 Result<Val> Emitter::unary_expr(const ir::Expr& e) {

@@ -1,6 +1,6 @@
 // The tile ops a kernel needs most compile for gfx942 (offline, no GPU) into code that does
 // what lowering planned: global loads and stores, LDS accesses (ds_*), s_barrier, loops and
-// conditionals, the FMA gemm, with no scratch (private memory) for fragments.
+// conditionals, the FMA gemm, bitcasts, with no scratch (private memory) for fragments.
 #include "plugins/hip/tests/HipTest.h"
 
 namespace tile_ops_compile_test {
@@ -44,6 +44,13 @@ const Case kCases[] = {
      "  for k in 0 .. ceildiv(K, 16) {\n    copy A[by * 32, k * 16], As\n    copy B[k * 16, bx * 32], Bs\n"
      "    gemm As, Bs, acc, accumulate=true\n  }\n  copy acc, C[by * 32, bx * 32]\n}\n",
      {"v_fma", "ds_read", "s_barrier"}},
+    {"bitcast both ways: an f32's bits as i32 and back, u8 as e4m3",
+     "kernel k(X: f32[N], B: u8[N], Y: i32[N], Z: f32[N]) grid(ceildiv(N, 256)) threads(256) {\n"
+     "  alloc x: fragment f32[256]\n  alloc b: fragment u8[256]\n  alloc y: fragment i32[256]\n"
+     "  alloc z: fragment f32[256]\n  copy X[bx * 256], x\n  copy B[bx * 256], b\n"
+     "  map y = bitcast<i32>(x) ^ 1\n  map z = bitcast<f32>(y) + bitcast<e4m3>(b)\n"
+     "  copy y, Y[bx * 256]\n  copy z, Z[bx * 256]\n}\n",
+     {"global_load_ubyte", "v_xor_b32", "global_store_dword"}},
     {"row sum across waves (shuffles, then the LDS scratch)",
      "kernel k(X: f32[M, 1024], Y: f32[M, 1]) grid(M) threads(256) {\n"
      "  alloc x: fragment f32[1, 1024]\n  alloc s: fragment f32[1, 1]\n  copy X[bx, 0], x\n"
