@@ -1,13 +1,15 @@
-// The code object of one small kernel, disassembled by llvm-objdump-19 --mcpu=gfx942, is the
-// one kept in golden/copy_f32.s: a change in what the backend emits shows up here as a diff
-// to read (TEGULA_UPDATE_GOLDEN=1 rewrites the file). The disassembler also proves the code
-// object is a well-formed gfx942 ELF. Skipped (with a message) without llvm-objdump-19.
+// The code objects of three small kernels (golden/*.tile: a masked copy, an MFMA gemm, a row
+// sum across waves), disassembled by llvm-objdump-19 --mcpu=gfx942, are the ones kept in
+// golden/*.s: a change in what the backend emits shows up here as a diff to read
+// (TEGULA_UPDATE_GOLDEN=1 rewrites the files). The disassembler also proves each code object
+// is a well-formed gfx942 ELF. Skipped (with a message) without llvm-objdump-19.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "plugins/hip/tests/HipTest.h"
 
@@ -42,13 +44,9 @@ std::string normalise(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("the golden kernel disassembles to golden/copy_f32.s") {
-  if (access(kObjdump, X_OK) != 0) {
-    MESSAGE("skipped: " << kObjdump << " is not installed (Debian's llvm-19)");
-    return;
-  }
-  std::string dir = std::string(TEGULA_SOURCE_DIR) + "/plugins/hip/tests/golden/";
-  auto src = read_file(dir + "copy_f32.tile");
+/// The disassembly of golden/NAME.tile's code object for gfx942.
+std::string disassembly(const std::string& dir, const std::string& name) {
+  auto src = read_file(dir + name + ".tile");
   REQUIRE_MESSAGE(src.is_ok(), src.status().str());
   auto blob = compile_for(*src);
   REQUIRE_MESSAGE(blob.is_ok(), blob.status().str());
@@ -61,18 +59,40 @@ TEST_CASE("the golden kernel disassembles to golden/copy_f32.s") {
   close(fd);
   std::string text = normalise(run(std::string(kObjdump) + " -d --mcpu=gfx942 --no-show-raw-insn '" + path + "' 2>&1"));
   unlink(path);
-  CHECK(text.find("v_") != std::string::npos);
-  CHECK(text.find("global_load_dword") != std::string::npos);
-  CHECK(text.find("s_endpgm") != std::string::npos);
-  const char* update = std::getenv("TEGULA_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(dir + "copy_f32.s") << text;
-    MESSAGE("rewrote golden/copy_f32.s");
+  return text;
+}
+
+TEST_CASE("the golden kernels disassemble to golden/*.s") {
+  if (access(kObjdump, X_OK) != 0) {
+    MESSAGE("skipped: " << kObjdump << " is not installed (Debian's llvm-19)");
     return;
   }
-  auto golden = read_file(dir + "copy_f32.s");
-  REQUIRE_MESSAGE(golden.is_ok(), golden.status().str());
-  CHECK(text == *golden);
+  const struct {
+    const char* name;
+    std::vector<std::string> needles;  ///< what the kernel cannot do without
+  } kernels[] = {
+      {"copy_f32", {"global_load_dword", "global_store_dword"}},
+      {"gemm_bf16_mfma", {"v_mfma_f32_32x32x8_bf16", "ds_read", "ds_write", "s_barrier"}},
+      {"row_sum_f32", {"ds_bpermute_b32", "s_barrier"}},
+  };
+  std::string dir = std::string(TEGULA_SOURCE_DIR) + "/plugins/hip/tests/golden/";
+  const char* update = std::getenv("TEGULA_UPDATE_GOLDEN");
+  for (const auto& k : kernels) {
+    std::string name = k.name;
+    CAPTURE(name);
+    std::string text = disassembly(dir, name);
+    CHECK(text.find("s_endpgm") != std::string::npos);
+    CHECK(text.find("scratch_") == std::string::npos);  // no spills to private memory
+    for (const std::string& n : k.needles) CHECK_MESSAGE(text.find(n) != std::string::npos, n);
+    if (update && std::string(update) == "1") {
+      std::ofstream(dir + name + ".s") << text;
+      MESSAGE("rewrote golden/" << name << ".s");
+      continue;
+    }
+    auto golden = read_file(dir + name + ".s");
+    REQUIRE_MESSAGE(golden.is_ok(), golden.status().str());
+    CHECK(text == *golden);
+  }
 }
 
 }  // namespace golden_disassembly_test
