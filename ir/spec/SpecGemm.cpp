@@ -171,7 +171,8 @@ Result<std::string> generate_gemm(const Checked& c) {
       "register tile: acc, fragment " + std::string(dtype_name(c.acc)) + "[$BM, $BN]; memory tiles: shared tiles of " +
           a->name + (trans_a ? " (k-major: trans_a)" : "") + " and " + b->name + (trans_b ? " (n-major: trans_b)" : "") +
           " per K step" + (epilogue.empty() ? "" : ", one per epilogue tensor after the loop"),
-      "tunables: block tile $BM x $BN, K step $BK, pipeline stages $S, threads $T, raster group $R (2-D grids);",
+      "tunables: block tile $BM x $BN, K step $BK, pipeline stages $S, threads $T" +
+          std::string(roles.batch.empty() ? ", raster group $R;" : ";"),
       "the conditions keep the accumulator within 128 registers a thread and every warp with work (as",
       "examples/gemm/gemm_tuned_bf16)"};
   em.out = header_comment(c, roles_text);

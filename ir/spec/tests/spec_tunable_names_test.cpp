@@ -66,4 +66,14 @@ TEST_CASE("row reductions over tensors named T and W, with an index s") {
   }
 }
 
+TEST_CASE("a batched gemm (a 3-D grid) has no raster group to tune") {
+  std::string text = spec_kernel("C[b, m, n] = A[b, m, k] * B[b, k, n]", "A=bf16,B=bf16,C=f32");
+  CHECK(tunable_names(text) == std::set<std::string>{"BM", "BN", "BK", "S", "T"});
+  CHECK(text.find("raster") == std::string::npos);
+  std::string plain = spec_kernel("C[m, n] = A[m, k] * B[k, n]", "A=bf16,B=bf16,C=f32");
+  CHECK(tunable_names(plain).count("R") == 1);
+  CHECK(plain.find("raster group R;") != std::string::npos);
+  CHECK(plain.find(", raster=R") != std::string::npos);
+}
+
 }  // namespace spec_tunable_names_test
