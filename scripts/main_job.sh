@@ -41,6 +41,7 @@ runs=(
   "examples/norm/rmsnorm.tile M=7,N=1031"
   "examples/norm/layernorm.tile M=9,N=1031"
   "examples/norm/rmsnorm_residual.tile M=6,N=1536"
+  "examples/norm/layernorm_residual.tile M=5,N=1031"
   "examples/quant/gemm_fp8.tile M=67,N=131,K=257"
   "examples/attention/flash_attn_d64.tile B=2,H=3,S=130"
   "examples/attention/flash_attn_causal_d128.tile B=1,H=2,S=200"

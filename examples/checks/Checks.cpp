@@ -246,13 +246,10 @@ static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const H
   return out;
 }
 
-static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTensor*>& t, const Scalars&) {
-  std::vector<int64_t> row = t.empty() || t[0]->shape.size() != 2 ? std::vector<int64_t>{} : std::vector<int64_t>{1, t[0]->shape[1]};
-  TG_RETURN_IF_ERROR(want_shape(t.size() == 4 && t[0]->shape.size() == 2 && t[1]->shape == row && t[2]->shape == row &&
-                                    t[3]->shape == t[0]->shape,
-                                "layer_norm (X[M,N], W[1,N], B[1,N], Y[M,N])"));
-  int64_t m = t[0]->shape[0], n = t[0]->shape[1];
-  std::vector<double> x = t[0]->values(), w = t[1]->values(), b = t[2]->values();
+/// (x - mean) / sqrt(var + eps) * w + b over each row (the variance as the mean of squared
+/// deviations).
+static std::vector<Expected> ln_rows(const std::vector<double>& x, const std::vector<double>& w,
+                                     const std::vector<double>& b, int64_t m, int64_t n, double eps) {
   Expected e;
   e.value.resize(x.size());
   e.magnitude.resize(x.size());
@@ -261,7 +258,7 @@ static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTens
     for (int64_t j = 0; j < n; ++j) mean += x[size_t(i * n + j)];
     mean /= double(n);
     for (int64_t j = 0; j < n; ++j) var += (x[size_t(i * n + j)] - mean) * (x[size_t(i * n + j)] - mean);
-    double rstd = 1.0 / std::sqrt(var / double(n) + 1e-5);
+    double rstd = 1.0 / std::sqrt(var / double(n) + eps);
     for (int64_t j = 0; j < n; ++j) {
       double xi = x[size_t(i * n + j)];
       e.value[size_t(i * n + j)] = (xi - mean) * rstd * w[size_t(j)] + b[size_t(j)];
@@ -269,7 +266,33 @@ static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTens
       e.magnitude[size_t(i * n + j)] = (std::fabs(xi) + std::fabs(mean)) * rstd * std::fabs(w[size_t(j)]) + std::fabs(b[size_t(j)]);
     }
   }
-  return std::vector<Expected>{std::move(e)};
+  return {e};
+}
+
+static Result<std::vector<Expected>> layer_norm(const std::vector<const HostTensor*>& t, const Scalars&) {
+  std::vector<int64_t> row = t.empty() || t[0]->shape.size() != 2 ? std::vector<int64_t>{} : std::vector<int64_t>{1, t[0]->shape[1]};
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 4 && t[0]->shape.size() == 2 && t[1]->shape == row && t[2]->shape == row &&
+                                    t[3]->shape == t[0]->shape,
+                                "layer_norm (X[M,N], W[1,N], B[1,N], Y[M,N])"));
+  return ln_rows(t[0]->values(), t[1]->values(), t[2]->values(), t[0]->shape[0], t[0]->shape[1], 1e-5);
+}
+
+/// H = X + R rounded to H's dtype, and Y = layer_norm(H) (examples/norm/layernorm_residual).
+static Result<std::vector<Expected>> layer_norm_residual(const std::vector<const HostTensor*>& t, const Scalars&) {
+  std::vector<int64_t> row = t.empty() || t[0]->shape.size() != 2 ? std::vector<int64_t>{} : std::vector<int64_t>{1, t[0]->shape[1]};
+  TG_RETURN_IF_ERROR(want_shape(t.size() == 6 && t[0]->shape.size() == 2 && t[1]->shape == t[0]->shape &&
+                                    t[2]->shape == row && t[3]->shape == row && t[4]->shape == t[0]->shape &&
+                                    t[5]->shape == t[0]->shape,
+                                "layer_norm_residual (X[M,N], R[M,N], W[1,N], B[1,N], H[M,N], Y[M,N])"));
+  std::vector<double> x = t[0]->values(), r = t[1]->values();
+  Expected h;
+  for (size_t i = 0; i < x.size(); ++i) {
+    h.value.push_back(round_to_dtype(t[4]->dtype, x[i] + r[i]));
+    h.magnitude.push_back(std::fabs(x[i]) + std::fabs(r[i]));
+  }
+  std::vector<Expected> out = ln_rows(h.value, t[2]->values(), t[3]->values(), t[0]->shape[0], t[0]->shape[1], 1e-5);
+  out.insert(out.begin(), std::move(h));
+  return out;
 }
 
 /// One head of MLA decode (examples/mla) over keys [j0, j1): s_j = scale * q . key(j) over D
@@ -593,6 +616,7 @@ static const std::vector<DirectComputation>& computations() {
                                                       {"silu_mul", silu_mul},
                                                       {"rms_norm", rms_norm},
                                                       {"rms_norm_residual", rms_norm_residual},
+                                                      {"layer_norm_residual", layer_norm_residual},
                                                       {"layer_norm", layer_norm},
                                                       {"mla_decode", mla_decode},
                                                       {"mla_decode_partials", mla_decode_partials},

@@ -1,7 +1,7 @@
 /// \file
 /// Running example kernels against direct computations. An example names its direct
 /// computation with the kernel attribute `reference=NAME` (matmul, softmax_rows, sum_rows,
-/// silu_mul, rms_norm, rms_norm_residual, layer_norm, scaled_matmul_bt, int4_matmul,
+/// silu_mul, rms_norm, rms_norm_residual, layer_norm, layer_norm_residual, scaled_matmul_bt, int4_matmul,
 /// int4_zp_matmul, int4_matmul_f16w, attention, attention_causal); the check computes the expected value
 /// of every tensor the kernel writes in float64 from the same inputs, without any tiling, and
 /// compares them with what the kernel wrote.

@@ -33,6 +33,7 @@ const Shape kShapes[] = {
     {"norm/rmsnorm.tile", "M=1,N=1"},              {"norm/rmsnorm.tile", "M=7,N=1031"},
     {"norm/layernorm.tile", "M=1,N=1"},            {"norm/layernorm.tile", "M=9,N=1031"},
     {"norm/rmsnorm_residual.tile", "M=1,N=1"},     {"norm/rmsnorm_residual.tile", "M=6,N=1536"},
+    {"norm/layernorm_residual.tile", "M=1,N=1"},   {"norm/layernorm_residual.tile", "M=5,N=1031"},
     {"quant/gemm_fp8.tile", "M=1,N=1,K=1"},        {"quant/gemm_fp8.tile", "M=67,N=131,K=257"},
     {"attention/flash_attn_d64.tile", "B=1,H=1,S=1"},           {"attention/flash_attn_d64.tile", "B=2,H=1,S=70"},
     {"attention/flash_attn_causal_d64.tile", "B=1,H=2,S=7"},    {"attention/flash_attn_causal_d64.tile", "B=1,H=1,S=130"},
@@ -132,6 +133,32 @@ TEST_CASE("the check compares every output: one wrong element of the residual RM
   CHECK(r->outputs[0].mismatches == 1);
   CHECK(r->outputs[1].name == "Y");
   CHECK(r->outputs[1].mismatches == 0);
+  CHECK_FALSE(r->passed);
+}
+
+TEST_CASE("the check compares both outputs of the residual LayerNorm: one wrong element of Y") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/norm/layernorm_residual.tile");
+  auto k = parse_and_verify(text, "example");
+  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
+  auto b = examples::parse_bindings("M=5,N=700");
+  REQUIRE(b.is_ok());
+  auto data = examples::make_launch_data(*k, *b, 3);
+  REQUIRE(data.is_ok());
+  std::vector<Arg> args = examples::interpreter_args(*k, *data);
+  REQUIRE(interpret(*k, args).is_ok());
+  auto good = examples::check_outputs(*k, *data);
+  REQUIRE(good.is_ok());
+  CHECK(good->passed);
+  // Y is the sixth parameter; its element 701 (row 1, column 1) moves by 0.5.
+  examples::HostTensor& y = data->tensors[5];
+  store_element(y.dtype, y.at(701) + 0.5, y.bytes.data() + 701 * dtype_size(y.dtype));
+  auto r = examples::check_outputs(*k, *data);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  REQUIRE(r->outputs.size() == 2);
+  CHECK(r->outputs[0].name == "H");
+  CHECK(r->outputs[0].mismatches == 0);
+  CHECK(r->outputs[1].name == "Y");
+  CHECK(r->outputs[1].mismatches == 1);
   CHECK_FALSE(r->passed);
 }
 

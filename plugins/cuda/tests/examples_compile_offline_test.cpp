@@ -13,7 +13,7 @@ namespace {
 const char* kExamples[] = {"elementwise/silu_mul.tile", "elementwise/silu_mul_parallel.tile", "gemm/gemm_bf16.tile",
                            "gemm/gemm_f16.tile",         "reduce/row_sum.tile",                "softmax/softmax_rows.tile",
                            "norm/rmsnorm.tile",          "norm/layernorm.tile",                "norm/rmsnorm_residual.tile",
-                           "quant/gemm_fp8.tile"};
+                           "norm/layernorm_residual.tile", "quant/gemm_fp8.tile"};
 const char* kTargets[] = {"sm_80", "sm_89", "sm_90a", "sm_100a"};
 
 ir::LowerOptions tuned() {

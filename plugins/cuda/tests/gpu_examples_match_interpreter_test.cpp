@@ -29,6 +29,7 @@ const std::vector<Case>& cases() {
       {"softmax/softmax_rows.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}, {{"M", 3}, {"N", 9}}}},
       {"norm/rmsnorm.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}, {{"M", 1}, {"N", 1}}}},
       {"norm/layernorm.tile", {{{"M", 64}, {"N", 1024}}, {{"M", 17}, {"N", 1500}}}},
+      {"norm/layernorm_residual.tile", {{{"M", 33}, {"N", 2048}}, {{"M", 5}, {"N", 700}}}},
       {"norm/rmsnorm_residual.tile", {{{"M", 33}, {"N", 2048}}, {{"M", 5}, {"N", 700}}}},
       {"quant/gemm_fp8.tile", {{{"M", 256}, {"N", 256}, {"K", 256}}, {{"M", 67}, {"N", 131}, {"K", 257}}}},
       {"quant/gemv_int4.tile",

@@ -84,7 +84,7 @@ TEST_CASE("every example without an MFMA gemm or an fp8 dtype compiles for gfx94
   const char* examples[] = {"elementwise/silu_mul.tile", "elementwise/silu_mul_parallel.tile",
                             "reduce/row_sum.tile",       "softmax/softmax_rows.tile",
                             "norm/rmsnorm.tile",         "norm/layernorm.tile",
-                            "norm/rmsnorm_residual.tile"};
+                            "norm/rmsnorm_residual.tile", "norm/layernorm_residual.tile"};
   for (const char* ex : examples) {
     std::string name = ex;
     CAPTURE(name);

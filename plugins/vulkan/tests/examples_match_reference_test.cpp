@@ -34,6 +34,7 @@ const Case kCases[] = {
     {"norm/rmsnorm.tile", "M=7,N=1031", DType::F16, 1},
     {"norm/layernorm.tile", "M=9,N=1031", DType::F16, 1},
     {"norm/rmsnorm_residual.tile", "M=6,N=1536", DType::F16, 1},
+    {"norm/layernorm_residual.tile", "M=5,N=1031", DType::F16, 1},
 };
 
 }  // namespace
