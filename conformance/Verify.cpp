@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,27 @@
 
 namespace tegula::conformance {
 namespace {
+
+/// Why a bundle's case list differs from this build's, for the message: the cases this build
+/// selects that the bundle has no record of, and the records this build has no case for,
+/// with the first of each. A bundle verifies only with a build of the same suite.
+std::string case_list_difference(const std::vector<CaseSpec>& selected, const std::vector<Record>& records) {
+  std::set<std::string> recorded, known;
+  for (const Record& r : records) recorded.insert(r.name);
+  for (const CaseSpec& c : selected) known.insert(c.name);
+  size_t missing = 0, unknown = 0;
+  std::string first_missing, first_unknown;
+  for (const CaseSpec& c : selected)
+    if (!recorded.count(c.name) && missing++ == 0) first_missing = c.name;
+  for (const Record& r : records)
+    if (!known.count(r.name) && unknown++ == 0) first_unknown = r.name;
+  std::string out = " (the bundle was made by a build whose suite has other cases: this build has " +
+                    std::to_string(missing) + " it has no record of";
+  if (missing) out += ", first " + first_missing;
+  out += ", and no case for " + std::to_string(unknown) + " of its records";
+  if (unknown) out += ", first " + first_unknown;
+  return out + "; verify it with the build that wrote it)";
+}
 
 
 /// The ulp limit of an Ulp case: the table's entry for its function and its output
@@ -179,10 +201,12 @@ private:
     }
     std::vector<CaseSpec> all = offline ? build_offline_suite(*t) : build_suite(*t);
     for (const CaseSpec& c : all) all_names.push_back(c.name);
-    if (case_list_hash(all) != str(d, "case_list_sha256"))
-      error(where + "the case list generated from its target description does not match the recorded hash");
+    bool same_cases = case_list_hash(all) == str(d, "case_list_sha256");
     std::vector<CaseSpec> selected = select_cases(all, quick_, Filter(filter_));
     Result<std::vector<Record>> recs = device_records(d);
+    if (!same_cases)
+      error(where + "the case list generated from its target description does not match the recorded hash" +
+            (recs.is_ok() ? case_list_difference(selected, *recs) : std::string()));
     if (!recs.is_ok()) {
       error(where + recs.status().message());
       return true;

@@ -123,6 +123,19 @@ TEST_CASE("verify accepts an untouched report and rejects edited ones") {
     });
     CHECK(mentions(e, "case list generated from its target description"));
   }
+  SUBCASE("a bundle from a build whose suite has other cases says so, and how") {
+    std::string renamed;
+    auto e = verify_edit(base, "other_suite", [&](Json& r) {
+      Json& d = first_device(r);
+      d.set("case_list_sha256", std::string(64, 'c'));
+      Json& rec = const_cast<Json*>(d.find("records"))->items()[2];
+      renamed = field(rec, "name");
+      rec.set("name", std::string("tegula.retired.case"));
+    });
+    CHECK(mentions(e, "the bundle was made by a build whose suite has other cases: this build has 1 it has no record of, first " +
+                          renamed + ", and no case for 1 of its records, first tegula.retired.case; verify it with the build "
+                          "that wrote it"));
+  }
   SUBCASE("the tolerance table's hash") {
     auto e = verify_edit(base, "tolerances", [](Json& r) {
       const_cast<Json*>(const_cast<Json*>(r.find("suite"))->find("tolerance_table"))->set("sha256", std::string(64, 'f'));
