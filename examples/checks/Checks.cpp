@@ -230,17 +230,23 @@ static Result<std::vector<Expected>> rms_norm(const std::vector<const HostTensor
   return rms_rows(t[0]->values(), t[1]->values(), t[0]->shape[0], t[0]->shape[1], 1e-6);
 }
 
+/// H = X + R rounded to H's dtype: the new residual stream the fused norms write.
+static Expected residual_sum(const HostTensor& x_t, const HostTensor& r_t, DType h_dtype) {
+  std::vector<double> x = x_t.values(), r = r_t.values();
+  Expected h;
+  for (size_t i = 0; i < x.size(); ++i) {
+    h.value.push_back(round_to_dtype(h_dtype, x[i] + r[i]));
+    h.magnitude.push_back(std::fabs(x[i]) + std::fabs(r[i]));
+  }
+  return h;
+}
+
 static Result<std::vector<Expected>> rms_norm_residual(const std::vector<const HostTensor*>& t, const Scalars&) {
   TG_RETURN_IF_ERROR(want_shape(t.size() == 5 && t[0]->shape.size() == 2 && t[1]->shape == t[0]->shape &&
                                     t[2]->shape == std::vector<int64_t>{1, t[0]->shape[1]} && t[3]->shape == t[0]->shape &&
                                     t[4]->shape == t[0]->shape,
                                 "rms_norm_residual (X[M,N], R[M,N], W[1,N], H[M,N], Y[M,N])"));
-  std::vector<double> x = t[0]->values(), r = t[1]->values();
-  Expected h;
-  for (size_t i = 0; i < x.size(); ++i) {
-    h.value.push_back(round_to_dtype(t[3]->dtype, x[i] + r[i]));
-    h.magnitude.push_back(std::fabs(x[i]) + std::fabs(r[i]));
-  }
+  Expected h = residual_sum(*t[0], *t[1], t[3]->dtype);
   std::vector<Expected> out = rms_rows(h.value, t[2]->values(), t[0]->shape[0], t[0]->shape[1], 1e-6);
   out.insert(out.begin(), std::move(h));
   return out;
@@ -284,12 +290,7 @@ static Result<std::vector<Expected>> layer_norm_residual(const std::vector<const
                                     t[2]->shape == row && t[3]->shape == row && t[4]->shape == t[0]->shape &&
                                     t[5]->shape == t[0]->shape,
                                 "layer_norm_residual (X[M,N], R[M,N], W[1,N], B[1,N], H[M,N], Y[M,N])"));
-  std::vector<double> x = t[0]->values(), r = t[1]->values();
-  Expected h;
-  for (size_t i = 0; i < x.size(); ++i) {
-    h.value.push_back(round_to_dtype(t[4]->dtype, x[i] + r[i]));
-    h.magnitude.push_back(std::fabs(x[i]) + std::fabs(r[i]));
-  }
+  Expected h = residual_sum(*t[0], *t[1], t[4]->dtype);
   std::vector<Expected> out = ln_rows(h.value, t[2]->values(), t[3]->values(), t[0]->shape[0], t[0]->shape[1], 1e-5);
   out.insert(out.begin(), std::move(h));
   return out;

@@ -110,11 +110,15 @@ TEST_CASE("the check catches unwritten outputs: softmax that skips its last row 
   CHECK(r->outputs[0].mismatches == 200);
 }
 
-TEST_CASE("the check compares every output: one wrong element of the residual RMSNorm's H") {
-  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/norm/rmsnorm_residual.tile");
+/// Runs a two-output example (H, then Y) on the interpreter, checks it passes, moves one
+/// element of output `moved` (the parameter at `param`) by `delta`, and checks that exactly
+/// that output reports exactly that one mismatch.
+void check_one_wrong_element(const char* file, const char* bind, size_t param, int64_t element, double delta,
+                             size_t moved) {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/" + file);
   auto k = parse_and_verify(text, "example");
   REQUIRE_MESSAGE(k.is_ok(), k.status().str());
-  auto b = examples::parse_bindings("M=5,N=300");
+  auto b = examples::parse_bindings(bind);
   REQUIRE(b.is_ok());
   auto data = examples::make_launch_data(*k, *b, 1);
   REQUIRE(data.is_ok());
@@ -123,43 +127,26 @@ TEST_CASE("the check compares every output: one wrong element of the residual RM
   auto good = examples::check_outputs(*k, *data);
   REQUIRE(good.is_ok());
   CHECK(good->passed);
-  // H is the fourth parameter; its element 17 moves by 1 (Y, computed already, stays right).
-  examples::HostTensor& h = data->tensors[3];
-  store_element(h.dtype, h.at(17) + 1.0, h.bytes.data() + 17 * dtype_size(h.dtype));
+  examples::HostTensor& t = data->tensors[param];
+  store_element(t.dtype, t.at(element) + delta, t.bytes.data() + size_t(element) * dtype_size(t.dtype));
   auto r = examples::check_outputs(*k, *data);
   REQUIRE_MESSAGE(r.is_ok(), r.status().str());
   REQUIRE(r->outputs.size() == 2);
   CHECK(r->outputs[0].name == "H");
-  CHECK(r->outputs[0].mismatches == 1);
   CHECK(r->outputs[1].name == "Y");
-  CHECK(r->outputs[1].mismatches == 0);
+  CHECK(r->outputs[moved].mismatches == 1);
+  CHECK(r->outputs[1 - moved].mismatches == 0);
   CHECK_FALSE(r->passed);
 }
 
+TEST_CASE("the check compares every output: one wrong element of the residual RMSNorm's H") {
+  // H is the fourth parameter; its element 17 moves by 1 (Y, computed already, stays right).
+  check_one_wrong_element("norm/rmsnorm_residual.tile", "M=5,N=300", 3, 17, 1.0, 0);
+}
+
 TEST_CASE("the check compares both outputs of the residual LayerNorm: one wrong element of Y") {
-  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/examples/norm/layernorm_residual.tile");
-  auto k = parse_and_verify(text, "example");
-  REQUIRE_MESSAGE(k.is_ok(), k.status().str());
-  auto b = examples::parse_bindings("M=5,N=700");
-  REQUIRE(b.is_ok());
-  auto data = examples::make_launch_data(*k, *b, 3);
-  REQUIRE(data.is_ok());
-  std::vector<Arg> args = examples::interpreter_args(*k, *data);
-  REQUIRE(interpret(*k, args).is_ok());
-  auto good = examples::check_outputs(*k, *data);
-  REQUIRE(good.is_ok());
-  CHECK(good->passed);
   // Y is the sixth parameter; its element 701 (row 1, column 1) moves by 0.5.
-  examples::HostTensor& y = data->tensors[5];
-  store_element(y.dtype, y.at(701) + 0.5, y.bytes.data() + 701 * dtype_size(y.dtype));
-  auto r = examples::check_outputs(*k, *data);
-  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
-  REQUIRE(r->outputs.size() == 2);
-  CHECK(r->outputs[0].name == "H");
-  CHECK(r->outputs[0].mismatches == 0);
-  CHECK(r->outputs[1].name == "Y");
-  CHECK(r->outputs[1].mismatches == 1);
-  CHECK_FALSE(r->passed);
+  check_one_wrong_element("norm/layernorm_residual.tile", "M=5,N=700", 5, 701, 0.5, 1);
 }
 
 TEST_CASE("the check catches a LayerNorm that counts padded columns in its variance") {

@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "ir/BitOps.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/Support/TargetSelect.h"
 #include "plugins/hip/codegen/Emitter.h"
 #include "plugins/hip/tests/HipTest.h"
+#include "plugins/hip/tests/HostJit.h"
 
 namespace bitcast_matches_interpreter_test {
 
@@ -39,8 +38,7 @@ struct Bitcasts {
     return b;
   }
   static Bitcasts build() {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    hip::testing::init_host_target();
     Bitcasts out;
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto mod = std::make_unique<llvm::Module>("bitcast", *ctx);
@@ -63,22 +61,9 @@ struct Bitcasts {
       else if (y->k == hip::VK::F32) r = em.b.CreateFPExt(r, em.f64);
       em.b.CreateRet(r);
     }
-    auto jit = llvm::orc::LLJITBuilder().create();
-    bool made = bool(jit);
-    if (!made) llvm::consumeError(jit.takeError());
-    REQUIRE(made);
-    out.jit = std::move(*jit);
-    llvm::Error added = out.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
-    bool failed = bool(added);
-    llvm::consumeError(std::move(added));
-    REQUIRE_FALSE(failed);
-    for (auto [from, to] : kPairs) {
-      auto addr = out.jit->lookup(fn_name(from, to));
-      bool found = bool(addr);
-      if (!found) llvm::consumeError(addr.takeError());
-      REQUIRE(found);
-      out.fns[fn_name(from, to)] = addr->toPtr<double (*)(double)>();
-    }
+    out.jit = hip::testing::host_jit(std::move(mod), std::move(ctx));
+    for (auto [from, to] : kPairs)
+      out.fns[fn_name(from, to)] = hip::testing::host_function<double (*)(double)>(*out.jit, fn_name(from, to));
     return out;
   }
 };

@@ -8,10 +8,9 @@
 #include <cstring>
 #include <random>
 
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/Support/TargetSelect.h"
 #include "plugins/hip/codegen/Emitter.h"
 #include "plugins/hip/tests/HipTest.h"
+#include "plugins/hip/tests/HostJit.h"
 
 namespace narrow_rounding_matches_dtype_test {
 
@@ -29,8 +28,7 @@ struct Encoders {
     return e;
   }
   static Encoders build() {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    hip::testing::init_host_target();
     Encoders out;
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto mod = std::make_unique<llvm::Module>("narrow", *ctx);
@@ -51,23 +49,11 @@ struct Encoders {
         v = em.b.CreateBitCast(v, em.b.getIntNTy(bits));
         em.b.CreateRet(em.b.CreateZExt(v, em.i64));
       }
-    auto jit = llvm::orc::LLJITBuilder().create();
-    bool made = bool(jit);
-    if (!made) llvm::consumeError(jit.takeError());
-    REQUIRE(made);
-    out.jit = std::move(*jit);
-    llvm::Error added = out.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
-    bool failed = bool(added);
-    llvm::consumeError(std::move(added));
-    REQUIRE_FALSE(failed);
+    out.jit = hip::testing::host_jit(std::move(mod), std::move(ctx));
     for (DType d : {DType::F16, DType::BF16, DType::TF32, DType::E4M3, DType::E5M2})
       for (const char* w : {"_f32", "_f64"}) {
         std::string name = std::string(dtype_name(d)) + w;
-        auto addr = out.jit->lookup(name);
-        bool found = bool(addr);
-        if (!found) llvm::consumeError(addr.takeError());
-        REQUIRE(found);
-        out.fns[name] = addr->toPtr<void*>();
+        out.fns[name] = hip::testing::host_function<void*>(*out.jit, name);
       }
     return out;
   }
