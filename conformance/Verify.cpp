@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -328,14 +329,24 @@ void recheck_report(const Json& report, int count, const std::string& sample_see
     call.plugin = str(d, "plugin");
     call.workers = 1;
     call.seed = std::strtoull(seed.c_str(), nullptr, 10);
-    char dir[] = "/tmp/tegula-recheck-XXXXXX";
-    call.log_prefix = (::mkdtemp(dir) ? std::string(dir) : std::string("/tmp")) + "/worker";
+    std::error_code no_tmp;
+    std::string tmp = std::filesystem::temp_directory_path(no_tmp).string();  // $TMPDIR, else /tmp
+    std::string dir = (no_tmp || tmp.empty() ? std::string("/tmp") : tmp) + "/tegula-recheck-XXXXXX";
+    bool made_dir = ::mkdtemp(dir.data()) != nullptr;
+    call.log_prefix = (made_dir ? dir : std::string("/tmp")) + "/worker";
     std::vector<Record> again = run_device_cases(call, cases);
+    size_t errors_before = out.errors.size();
+    // The worker logs are kept only when a re-check disagrees: the error names their folder.
+    auto drop_logs = [&] {
+      std::error_code ignored;
+      if (made_dir && out.errors.size() == errors_before) std::filesystem::remove_all(dir, ignored);
+    };
     bool absent = std::all_of(again.begin(), again.end(), [](const Record& r) {
       return r.check == "worker" && r.detail.find("could not") != std::string::npos;
     });
     if (absent) {
       out.notes.push_back("device " + name + " is not available here; its records were not re-checked");
+      drop_logs();
       continue;
     }
     for (size_t k = 0; k < again.size(); ++k) {
@@ -349,6 +360,7 @@ void recheck_report(const Json& report, int count, const std::string& sample_see
     std::string names;
     for (const CaseSpec& c : cases) names += (names.empty() ? "" : ", ") + c.name;
     out.notes.push_back("re-checked " + std::to_string(again.size()) + " cases on " + name + ": " + names);
+    drop_logs();
   }
 }
 

@@ -11,7 +11,9 @@
 ///              softmax_rows.tile), against a device-to-device copy of the same bytes
 ///   norm       RMSNorm and LayerNorm of f16 8192 x 8192 rows with bench/cuda/*norm_h200.tile (one
 ///              row per block in registers) and the examples (examples/norm, any row length),
-///              against a device-to-device copy of the same bytes; spot-checked in float64
+///              against a device-to-device copy of the same bytes; spot-checked in float64;
+///              and H = X + R, Y = LayerNorm(H) (bench/cuda/layernorm_residual_h200.tile and the
+///              example) by the four tensors' bytes
 ///   int4       W4A16 (int4 weights in i32[N, K/8], f16 scales per group of 128 along K, f32
 ///              accumulation; examples/quant/gemv_int4.tile says the format): the GEMV at
 ///              n = k = 8192 for m = 1 and 16 (bench/cuda/gemv_int4_h200.tile, the examples)
@@ -327,6 +329,9 @@ void bench_softmax(Api& a) {
 
 double f16_at(const std::vector<uint8_t>& h, int64_t i) { return f16_to_double(uint16_t(h[size_t(2 * i)] | h[size_t(2 * i + 1)] << 8)); }
 
+/// The larger error, NaN if either is (std::max would drop a NaN in its second operand).
+double worse(double a, double b) { return a != a || b != b ? std::nan("") : std::max(a, b); }
+
 /// RMSNorm (layer = false) or LayerNorm of row `r` of X, checked at every 97th column of Y.
 double norm_row_error(const std::vector<uint8_t>& hx, const std::vector<uint8_t>& hw, const std::vector<uint8_t>& hb,
                       const std::vector<uint8_t>& hy, int64_t r, int64_t N, bool layer) {
@@ -340,7 +345,7 @@ double norm_row_error(const std::vector<uint8_t>& hx, const std::vector<uint8_t>
   double worst = 0;
   for (int64_t c = 0; c < N; c += 97) {
     double want = (f16_at(hx, r * N + c) - mean) * rstd * f16_at(hw, c) + (layer ? f16_at(hb, c) : 0.0);
-    worst = std::max(worst, std::fabs(f16_at(hy, r * N + c) - want) / (std::fabs(want) + 1e-3));
+    worst = worse(worst, std::fabs(f16_at(hy, r * N + c) - want) / (std::fabs(want) + 1e-3));
   }
   return worst;
 }
@@ -393,13 +398,78 @@ void bench_norm(Api& a) {
     ok(a, a.api->copy_d2h(a.queue, hy.data(), Y, 0, bytes), "copy_d2h");
     ok(a, a.api->queue_synchronize(a.queue), "synchronize");
     double worst = 0;
-    for (int64_t r = 0; r < M; r += M / 8) worst = std::max(worst, norm_row_error(hx, hw, hb, hy, r, N, v.layer));
+    for (int64_t r = 0; r < M; r += M / 8) worst = worse(worst, norm_row_error(hx, hw, hb, hy, r, N, v.layer));
     std::printf("{\"bench\":\"%s\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"ms\":%.4f,\"tbps\":%.3f,\"vs_copy\":%.3f,\"compile_ms\":%.0f,\"max_rel_err\":%.2e}\n",
                 v.layer ? "layernorm" : "rmsnorm", name.c_str(), (long long)M, (long long)N, ms, tbps, tbps / copy_tbps, k.compile_ms, worst);
     std::fflush(stdout);
     a.api->executable_free(k.exe);
   }
   for (tg_buffer* b : {X, W, B, Y}) a.api->buffer_free(b);
+}
+
+/// H = X + R and Y = LayerNorm(H) * W + B (f16 8192 x 8192, eps 1e-5): the H200 variant (one
+/// row per block in registers) and the example (any row length, reads H back), by the bytes that
+/// must move (X and R read, H and Y written) against a device-to-device copy; H is checked
+/// exactly and Y in float64 on eight rows.
+void bench_norm_residual(Api& a) {
+  const int64_t M = 8192, N = 8192;
+  size_t bytes = size_t(M * N) * 2;
+  std::vector<uint8_t> hx, hr, hw, hb;
+  tg_buffer* X = alloc_random(a, DType::F16, size_t(M * N), 21, &hx);
+  tg_buffer* R = alloc_random(a, DType::F16, size_t(M * N), 22, &hr);
+  tg_buffer* W = alloc_random(a, DType::F16, size_t(N), 23, &hw);
+  tg_buffer* B = alloc_random(a, DType::F16, size_t(N), 24, &hb);
+  tg_buffer *H = nullptr, *Y = nullptr;
+  ok(a, a.api->buffer_alloc(a.device, bytes, &H), "alloc");
+  ok(a, a.api->buffer_alloc(a.device, bytes, &Y), "alloc");
+  double copy_ms = time_ms(a, 10, 100, [&] { ok(a, a.api->copy_d2d(a.queue, Y, 0, X, 0, bytes), "copy_d2d"); });
+  double copy_tbps = 2.0 * double(bytes) / (copy_ms * 1e-3) / 1e12;
+  struct Variant {
+    const char* file;
+    bool example;
+    int threads;
+  };
+  const Variant variants[] = {{"bench/cuda/layernorm_residual_h200.tile", false, 256},
+                              {"bench/cuda/layernorm_residual_h200.tile", false, 512},
+                              {"examples/norm/layernorm_residual.tile", true, 0}};
+  for (const Variant& v : variants) {
+    std::string text = read(v.file), name = v.file;
+    if (!v.example) {
+      size_t p = text.find("threads(256)");
+      text.replace(p, 12, "threads(" + std::to_string(v.threads) + ")");
+      name += " threads(" + std::to_string(v.threads) + ")";
+    }
+    ir::LowerOptions o;
+    if (v.example) o.divisibility = {{"N", 16}};
+    Kernel k = compile(a, text, o, "min_blocks_per_sm=2\n");
+    std::vector<tg_launch_arg> args = {tensor(X), tensor(R), tensor(W), tensor(B), tensor(H), tensor(Y), integer(M)};
+    if (v.example) args.push_back(integer(N));
+    uint32_t gx = v.example ? uint32_t(M / 4) : uint32_t(M);
+    std::vector<uint8_t> poison(bytes, 0xff);  // NaN in f16: a row the kernel skips cannot pass
+    ok(a, a.api->copy_h2d(a.queue, H, 0, poison.data(), bytes), "copy_h2d");
+    ok(a, a.api->copy_h2d(a.queue, Y, 0, poison.data(), bytes), "copy_h2d");
+    double ms = time_ms(a, 10, 100, [&] { launch(a, k, args, gx, 1); });
+    double burst = time_ms(a, 3, 20, [&] {
+                     for (int i = 0; i < 10; ++i) launch(a, k, args, gx, 1);
+                   }) / 10;  // as peer_torch.py's ms_burst10
+    double tbps = 4.0 * double(bytes) / (ms * 1e-3) / 1e12;
+    std::vector<uint8_t> hh(bytes), hy(bytes);
+    ok(a, a.api->copy_d2h(a.queue, hh.data(), H, 0, bytes), "copy_d2h");
+    ok(a, a.api->copy_d2h(a.queue, hy.data(), Y, 0, bytes), "copy_d2h");
+    ok(a, a.api->queue_synchronize(a.queue), "synchronize");
+    int64_t wrong_h = 0;
+    for (int64_t i = 0; i < M * N; ++i)
+      wrong_h += f16_at(hh, i) != round_to_dtype(DType::F16, double(float(f16_at(hx, i)) + float(f16_at(hr, i))));
+    // Y against LayerNorm of the H the kernel wrote (checked exactly above).
+    double worst = 0;
+    for (int64_t r = 0; r < M; r += M / 8) worst = worse(worst, norm_row_error(hh, hw, hb, hy, r, N, true));
+    std::printf("{\"bench\":\"layernorm_residual\",\"kernel\":\"%s\",\"m\":%lld,\"n\":%lld,\"ms\":%.4f,\"ms_burst10\":%.4f,\"tbps\":%.3f,"
+                "\"vs_copy\":%.3f,\"compile_ms\":%.0f,\"wrong_h\":%lld,\"max_rel_err\":%.2e}\n",
+                name.c_str(), (long long)M, (long long)N, ms, burst, tbps, tbps / copy_tbps, k.compile_ms, (long long)wrong_h, worst);
+    std::fflush(stdout);
+    a.api->executable_free(k.exe);
+  }
+  for (tg_buffer* b : {X, R, W, B, H, Y}) a.api->buffer_free(b);
 }
 
 /// The W4A16 kernels (examples/quant/gemv_int4.tile's format) at n = k = 8192: X f16[m, k],
@@ -680,6 +750,7 @@ int main(int argc, char** argv) {
   if (only == "all" || only == "gemm" || only == "fp8") bench_gemm(a, "e4m3", 8192);
   if (only == "all" || only == "softmax") bench_softmax(a);
   if (only == "all" || only == "norm") bench_norm(a);
+  if (only == "all" || only == "norm") bench_norm_residual(a);
   if (only == "all" || only == "int4") bench_int4(a);
   if (only == "attention") bench_attention(a);  // not in "all": run_all.sh's attnbench step
   a.api->queue_destroy(a.queue);

@@ -10,6 +10,7 @@
 # (cachebench: compile-cache hits on cuda:0, bench/cache/cache_hit_bench.cpp, JSON lines in
 # run.log.)
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
+# (normbench: the norms alone beside PyTorch, into $OUT/norm.)
 # (attnbench: FlashAttention beside SDPA's cuDNN and flash backends, into $OUT/attention.)
 # (mamba2bench: Mamba-2's chunked scan beside PyTorch's ssd_minimal (and mamba_ssm's Triton
 # kernel where installed), into $OUT/mamba2.)
@@ -100,6 +101,8 @@ for step in "$@"; do
       grep -E "ERROR SUMMARY" "$OUT/sanitizer.log" | sort | uniq -c ;;
     cudabench)  # every tegula_bench_cuda subset (gemm, fp8, softmax, norm, int4, runtime) and its peers
       timeout 260 bash bench/cuda/run.sh "$BUILD" "$OUT" ;;
+    normbench)  # RMSNorm, LayerNorm and the residual LayerNorm beside PyTorch (eager and torch.compile), into $OUT/norm
+      mkdir -p "$OUT/norm" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/norm" norm ;;
     attnbench)  # attention alone beside SDPA (cuDNN and flash backends), into $OUT/attention
       mkdir -p "$OUT/attention" && timeout 200 bash bench/cuda/run.sh "$BUILD" "$OUT/attention" attention ;;
     tunebench)  # issue 18: examples/gemm/gemm_tuned_<dt>.tile tuned per shape (tegula tune) beside cuBLAS, into tune.log

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "conformance/Report.h"
@@ -41,8 +43,21 @@ void forge_passes(Json& report) {
 
 }  // namespace
 
+/// The folders a re-check left in `tmp`.
+size_t recheck_folders(const std::string& tmp) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(tmp))
+    n += e.path().filename().string().rfind("tegula-recheck-", 0) == 0;
+  return n;
+}
+
 TEST_CASE("verify --recheck catches records that were written, not measured") {
   std::string out = scratch("report_recheck");
+  std::string tmp = out + "/tmp";
+  REQUIRE(make_dirs(tmp).is_ok());
+  const char* old_tmp = std::getenv("TMPDIR");
+  std::string saved = old_tmp ? old_tmp : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);  // the re-check's worker logs go to a folder of this test's
   CliRun run = run_conformance("conformance_wrong", "--filter 'tegula.fill.global.f32.*' --jobs 1 --quiet --out '" + out + "/honest'");
   REQUIRE(run.status == 1);
   CliRun honest = run_conformance("conformance_wrong", "verify '" + out + "/honest' --recheck 2");
@@ -50,6 +65,7 @@ TEST_CASE("verify --recheck catches records that were written, not measured") {
   CHECK(honest.status == 0);
   CHECK(honest.output.find("re-checked 2 cases on conformance_wrong:0") != std::string::npos);
   CHECK(honest.output.find("re-check sample drawn with seed ") != std::string::npos);
+  CHECK(recheck_folders(tmp) == 0);  // a re-check that agrees leaves nothing behind
 
   Json forged = load_report(out + "/honest");
   forge_passes(forged);
@@ -60,6 +76,11 @@ TEST_CASE("verify --recheck catches records that were written, not measured") {
   INFO(audit.output);
   CHECK(audit.status == 1);
   CHECK(audit.output.find("is Pass in the report but Fail (values) now") != std::string::npos);
+  // One that disagrees keeps the worker logs and names their folder.
+  CHECK(recheck_folders(tmp) == 1);
+  CHECK(audit.output.find("(worker logs in " + tmp + "/tegula-recheck-") != std::string::npos);
+  if (old_tmp) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
 }
 
 TEST_CASE("the verifier chooses the re-check sample, and its seed repeats it") {
