@@ -4,6 +4,12 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define TEGULA_SHA256_X86 1
+#endif
+
 namespace tegula {
 
 namespace {
@@ -43,11 +49,7 @@ inline void store_be32(uint8_t* p, uint32_t v) {
   p[3] = uint8_t(v);
 }
 
-}  // namespace
-
-Sha256::Sha256() { std::memcpy(h_, kInitial, sizeof h_); }
-
-void Sha256::block(const uint8_t* p) {
+void portable_block(uint32_t* state, const uint8_t* p) {
   uint32_t w[64];
   for (int t = 0; t < 16; ++t) w[t] = load_be32(p + 4 * t);
   for (int t = 16; t < 64; ++t) {
@@ -56,8 +58,8 @@ void Sha256::block(const uint8_t* p) {
     w[t] = w[t - 16] + s0 + w[t - 7] + s1;
   }
 
-  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3];
-  uint32_t e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+  uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+  uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
   for (int t = 0; t < 64; ++t) {
     uint32_t big_s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
     uint32_t ch = (e & f) ^ (~e & g);
@@ -74,14 +76,85 @@ void Sha256::block(const uint8_t* p) {
     b = a;
     a = t1 + t2;
   }
-  h_[0] += a;
-  h_[1] += b;
-  h_[2] += c;
-  h_[3] += d;
-  h_[4] += e;
-  h_[5] += f;
-  h_[6] += g;
-  h_[7] += h;
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+#if TEGULA_SHA256_X86
+/// The SHA extensions (sha256rnds2 does two rounds, sha256msg1/msg2 the message schedule)
+/// keep the state as two vectors, ABEF and CDGH, rather than A..H.
+__attribute__((target("sha,sse4.1,ssse3"))) void x86_blocks(uint32_t* state, const uint8_t* p, size_t count) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state + 4));
+  __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+  __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+  for (; count > 0; --count, p += 64) {
+    const __m128i abef_in = abef, cdgh_in = cdgh;
+    __m128i w[16];
+    for (int i = 0; i < 4; ++i)
+      w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), byte_swap);
+    for (int i = 4; i < 16; ++i) {
+      // w[t] = w[t-16] + s0(w[t-15]) + w[t-7] + s1(w[t-2]), four words at a time.
+      __m128i x = _mm_sha256msg1_epu32(w[i - 4], w[i - 3]);
+      x = _mm_add_epi32(x, _mm_alignr_epi8(w[i - 1], w[i - 2], 4));
+      w[i] = _mm_sha256msg2_epu32(x, w[i - 1]);
+    }
+    for (int i = 0; i < 16; ++i) {
+      __m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRound + 4 * i)));
+      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+      abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+    }
+    abef = _mm_add_epi32(abef, abef_in);
+    cdgh = _mm_add_epi32(cdgh, cdgh_in);
+  }
+  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state), _mm_blend_epi16(feba, dchg, 0xF0));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), _mm_alignr_epi8(dchg, feba, 8));
+}
+
+bool x86_has_sha() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  bool ssse3 = c & (1u << 9), sse41 = c & (1u << 19);
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  return ssse3 && sse41 && (b & (1u << 29));
+}
+#endif
+
+bool use_x86_sha() {
+#if TEGULA_SHA256_X86
+  static const bool has = x86_has_sha();
+  return has;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+const char* sha256_implementation() { return use_x86_sha() ? "x86 sha extensions" : "portable"; }
+
+Sha256::Sha256() { std::memcpy(h_, kInitial, sizeof h_); }
+Sha256::Sha256(PortableOnly) : portable_only_(true) { std::memcpy(h_, kInitial, sizeof h_); }
+
+void Sha256::blocks(const uint8_t* p, size_t count) {
+#if TEGULA_SHA256_X86
+  if (!portable_only_ && use_x86_sha()) {
+    x86_blocks(h_, p, count);
+    return;
+  }
+#endif
+  for (; count > 0; --count, p += 64) portable_block(h_, p);
 }
 
 Sha256& Sha256::update(const void* data, size_t size) {
@@ -95,10 +168,13 @@ Sha256& Sha256::update(const void* data, size_t size) {
     p += take;
     size -= take;
     if (buf_len_ < sizeof buf_) return *this;
-    block(buf_);
+    blocks(buf_, 1);
     buf_len_ = 0;
   }
-  for (; size >= sizeof buf_; p += sizeof buf_, size -= sizeof buf_) block(p);
+  size_t whole = size / sizeof buf_;
+  blocks(p, whole);
+  p += whole * sizeof buf_;
+  size -= whole * sizeof buf_;
   if (size > 0) std::memcpy(buf_, p, size);
   buf_len_ = size;
   return *this;

@@ -122,7 +122,7 @@ Result<std::optional<Built>> load_cached(tegula_device* d, const std::string& ke
   CompileCache::Lookup found = rt->cache.lookup(key, &payload, binding);
   *rejected = found == CompileCache::Lookup::Rejected;
   if (found != CompileCache::Lookup::Hit) return std::optional<Built>();
-  Result<CachedKernel> cached = unpack_cached_kernel(payload, source_name);
+  Result<CachedKernel> cached = unpack_cached_kernel(std::move(payload), source_name);
   if (!cached.is_ok()) {
     rt->cache.remove(key, cached.status().message());
     *rejected = true;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Files.h"
@@ -46,7 +47,7 @@ void add_part(Sha256& h, const char* name, const std::string& value) {
   h.update("\n");
 }
 
-std::string raw_digest(const std::string& data) {
+std::string raw_digest(std::string_view data) {
   auto d = Sha256().update(data).digest();
   return std::string(reinterpret_cast<const char*>(d.data()), d.size());
 }
@@ -216,7 +217,7 @@ std::string encode_cache_entry(const std::string& key, const std::string& payloa
   return out;
 }
 
-Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes, const std::string& binding) {
+Result<std::string> decode_cache_entry(const std::string& key, std::string bytes, const std::string& binding) {
   if (bytes.size() < kHeaderSize) return corrupt("shorter than the entry header (" + std::to_string(bytes.size()) + " bytes)");
   if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return corrupt("bad magic");
   uint64_t version = get_le(bytes, 8, 4);
@@ -229,13 +230,14 @@ Result<std::string> decode_cache_entry(const std::string& key, const std::string
     return corrupt("payload is " + std::to_string(body - std::min(body, binding_length)) + " bytes, the header says " +
                    std::to_string(length) + " (truncated?)");
   if (bytes.compare(56, 32, hex_to_raw(key)) != 0) return corrupt("the entry belongs to another key");
-  std::string payload = bytes.substr(kHeaderSize + binding_length);
+  std::string_view payload = std::string_view(bytes).substr(kHeaderSize + binding_length);
   if (bytes.compare(24, 32, raw_digest(payload)) != 0) return corrupt("payload digest mismatch");
-  std::string recorded = bytes.substr(kHeaderSize, binding_length);
+  std::string_view recorded = std::string_view(bytes).substr(kHeaderSize, binding_length);
   if (recorded != binding)
     return corrupt("the executable was compiled from something else than this request (" +
-                   binding_difference(recorded, binding) + " differs)");
-  return payload;
+                   binding_difference(std::string(recorded), binding) + " differs)");
+  bytes.erase(0, kHeaderSize + binding_length);
+  return bytes;
 }
 
 std::string CompileCache::untrusted(const std::string& path) {
@@ -263,7 +265,8 @@ CompileCache::Lookup CompileCache::lookup(const std::string& key, std::string* p
     return Lookup::Rejected;
   }
   Result<std::string> bytes = read_file(path);
-  Result<std::string> decoded = bytes.is_ok() ? decode_cache_entry(key, *bytes, binding) : Result<std::string>(bytes.status());
+  Result<std::string> decoded =
+      bytes.is_ok() ? decode_cache_entry(key, std::move(bytes).value(), binding) : Result<std::string>(bytes.status());
   if (!decoded.is_ok()) {
     remove(key, decoded.status().message());
     return Lookup::Rejected;

@@ -84,7 +84,8 @@ inline constexpr uint64_t kDefaultCacheLimit = uint64_t(1) << 30;
 /// names what is wrong).
 /// `binding` is what cache_binding gives for the request ("" for tests of the format alone).
 std::string encode_cache_entry(const std::string& key, const std::string& payload, const std::string& binding = "");
-Result<std::string> decode_cache_entry(const std::string& key, const std::string& bytes, const std::string& binding = "");
+/// (Takes the entry by value: the payload is what is left of it, with no second copy.)
+Result<std::string> decode_cache_entry(const std::string& key, std::string bytes, const std::string& binding = "");
 
 class CompileCache {
 public:

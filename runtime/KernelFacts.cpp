@@ -257,7 +257,7 @@ Result<std::string> pack_cached_kernel(const KernelFacts& facts, const std::stri
   return out;
 }
 
-Result<CachedKernel> unpack_cached_kernel(const std::string& payload, const std::string& file) {
+Result<CachedKernel> unpack_cached_kernel(std::string payload, const std::string& file) {
   if (payload.size() < 8) return error(ErrorCode::Corrupt, "kernel facts: the payload is " + std::to_string(payload.size()) + " bytes");
   uint64_t length = 0;
   for (int i = 0; i < 8; ++i) length |= uint64_t(uint8_t(payload[size_t(i)])) << (8 * i);
@@ -266,7 +266,8 @@ Result<CachedKernel> unpack_cached_kernel(const std::string& payload, const std:
                                          std::to_string(payload.size() - 8) + " there");
   CachedKernel c;
   TG_ASSIGN_OR_RETURN(c.facts, decode_kernel_facts(std::string_view(payload).substr(8, length), file));
-  c.executable = payload.substr(8 + length);
+  payload.erase(0, 8 + length);
+  c.executable = std::move(payload);
   return c;
 }
 

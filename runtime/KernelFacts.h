@@ -52,6 +52,7 @@ struct CachedKernel {
   KernelFacts facts;
   std::string executable;
 };
-Result<CachedKernel> unpack_cached_kernel(const std::string& payload, const std::string& file);
+/// (By value: the executable is what is left of the payload, with no second copy.)
+Result<CachedKernel> unpack_cached_kernel(std::string payload, const std::string& file);
 
 }  // namespace tegula::runtime

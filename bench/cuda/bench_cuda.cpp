@@ -373,6 +373,10 @@ void bench_norm(Api& a) {
                               {"bench/cuda/layernorm_h200.tile", true, false, 256, 2},
                               {"bench/cuda/layernorm_h200.tile", true, false, 256, 3},
                               {"bench/cuda/layernorm_h200.tile", true, false, 512, 2},
+                              {"bench/cuda/layernorm_lean_h200.tile", true, false, 256, 3},
+                              {"bench/cuda/layernorm_lean_h200.tile", true, false, 256, 4},
+                              {"bench/cuda/layernorm_lean_h200.tile", true, false, 512, 2},
+                              {"bench/cuda/layernorm_lean_h200.tile", true, false, 512, 3},
                               {"examples/norm/layernorm.tile", true, true, 0, 2}};
   for (const Variant& v : variants) {
     std::string text = read(v.file), name = v.file;
@@ -427,11 +431,14 @@ void bench_norm_residual(Api& a) {
   struct Variant {
     const char* file;
     bool example;
-    int threads;
+    int threads, min_blocks;
   };
-  const Variant variants[] = {{"bench/cuda/layernorm_residual_h200.tile", false, 256},
-                              {"bench/cuda/layernorm_residual_h200.tile", false, 512},
-                              {"examples/norm/layernorm_residual.tile", true, 0}};
+  const Variant variants[] = {{"bench/cuda/layernorm_residual_h200.tile", false, 256, 2},
+                              {"bench/cuda/layernorm_residual_h200.tile", false, 512, 2},
+                              {"bench/cuda/layernorm_residual_lean_h200.tile", false, 256, 3},
+                              {"bench/cuda/layernorm_residual_lean_h200.tile", false, 512, 2},
+                              {"bench/cuda/layernorm_residual_lean_h200.tile", false, 512, 3},
+                              {"examples/norm/layernorm_residual.tile", true, 0, 2}};
   for (const Variant& v : variants) {
     std::string text = read(v.file), name = v.file;
     if (!v.example) {
@@ -439,9 +446,10 @@ void bench_norm_residual(Api& a) {
       text.replace(p, 12, "threads(" + std::to_string(v.threads) + ")");
       name += " threads(" + std::to_string(v.threads) + ")";
     }
+    name += " min_blocks_per_sm=" + std::to_string(v.min_blocks);
     ir::LowerOptions o;
     if (v.example) o.divisibility = {{"N", 16}};
-    Kernel k = compile(a, text, o, "min_blocks_per_sm=2\n");
+    Kernel k = compile(a, text, o, "min_blocks_per_sm=" + std::to_string(v.min_blocks) + "\n");
     std::vector<tg_launch_arg> args = {tensor(X), tensor(R), tensor(W), tensor(B), tensor(H), tensor(Y), integer(M)};
     if (v.example) args.push_back(integer(N));
     uint32_t gx = v.example ? uint32_t(M / 4) : uint32_t(M);

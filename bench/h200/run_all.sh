@@ -8,7 +8,7 @@
 # (ncu: a profile of one benchmark group, NCU_BENCH=norm NCU_KERNELS="name ...", into ncu.log.)
 #
 # (cachebench: compile-cache hits on cuda:0, bench/cache/cache_hit_bench.cpp, JSON lines in
-# run.log.)
+# run.log; nvrtcstart: NVRTC's first-compile cost, bench/cuda/nvrtc_start.cpp.)
 # (vkgemm: the Vulkan gemm benchmark alone, without the cuBLAS peer.)
 # (normbench: the norms alone beside PyTorch, into $OUT/norm.)
 # (attnbench: FlashAttention beside SDPA's cuDNN and flash backends, into $OUT/attention.)
@@ -120,6 +120,11 @@ for step in "$@"; do
       grep -E "^  [a-z_0-9]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" "$OUT/ncu.log" | head -80 ;;
     cachebench)  # a compile-cache hit on cuda:0: median of 50 hits per example kernel
       timeout 200 "$BUILD/bin/tegula_bench_cache" --device cuda:0 --reps 50 ;;
+    nvrtcstart)  # NVRTC's first compile in a process, and what a warm-up compile absorbs (bench/cuda/nvrtc_start.cpp)
+      g++ -O2 -o /tmp/nvrtc_start bench/cuda/nvrtc_start.cpp -ldl -pthread || exit 1
+      for mode in plain warm thread plain warm thread plain warm thread; do
+        LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} timeout 60 /tmp/nvrtc_start $mode sm_90a 400
+      done ;;
   esac
   stamp "$step"
 done

@@ -196,6 +196,31 @@ TEST_CASE("the H200 int4 tiles match their direct computations") {
   }
 }
 
+TEST_CASE("the H200 norm tiles match their direct computations") {
+  // Rows of 8192 held in registers (bench/cuda); the lean variants apply W and B by separate
+  // maps after the reductions, and must agree with the float64 LayerNorm as the others do.
+  for (const char* file : {"rmsnorm_h200.tile", "layernorm_h200.tile", "layernorm_lean_h200.tile",
+                           "layernorm_residual_h200.tile", "layernorm_residual_lean_h200.tile"}) {
+    CAPTURE(file);
+    std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + file);
+    auto r = run_example(text, "M=3", 1);
+    REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+    INFO(examples::format_check(*r));
+    CHECK(r->passed);
+  }
+}
+
+TEST_CASE("the lean H200 LayerNorm tile's check catches a bias applied twice") {
+  std::string text = testing::read_example(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/layernorm_lean_h200.tile");
+  const std::string from = "map x = x + d", to = "map x = x + d + d";
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, from.size(), to);
+  auto r = run_example(text, "M=3", 1);
+  REQUIRE_MESSAGE(r.is_ok(), r.status().str());
+  CHECK_FALSE(r->passed);
+}
+
 TEST_CASE("the attention check catches an unmasked tail, a missing causal mask and a dropped key block") {
   struct Mutation {
     const char* file;

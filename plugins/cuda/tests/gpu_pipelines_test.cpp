@@ -79,6 +79,20 @@ TEST_CASE("the H200 benchmark gemms match the interpreter at small shapes") {
   }
 }
 
+TEST_CASE("the H200 norm tiles match the interpreter (rows of 8192 in registers)") {
+  TG_REQUIRE_GPU(gpu);
+  for (const char* f : {"rmsnorm_h200.tile", "layernorm_h200.tile", "layernorm_lean_h200.tile", "layernorm_residual_h200.tile",
+                        "layernorm_residual_lean_h200.tile"}) {
+    auto text = read_file(std::string(TEGULA_SOURCE_DIR) + "/bench/cuda/" + f);
+    REQUIRE(text.is_ok());
+    RunOptions o;
+    o.bindings = {{"M", 5}};
+    CAPTURE(f);
+    Status st = run_and_compare(*gpu, *text, o);
+    CHECK_MESSAGE(st.is_ok(), f << ": " << st.str());
+  }
+}
+
 TEST_CASE("the H200 int4 tiles match the interpreter at small shapes") {
   TG_REQUIRE_GPU(gpu);
   if (gpu->target_name != "sm_90a") {
