@@ -118,16 +118,8 @@ for step in "$@"; do
         echo "ncu $k rc=$?"
       done
       grep -E "^  [a-z_0-9]+.*\(|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued" "$OUT/ncu.log" | head -80 ;;
-    cachebench)  # a compile-cache hit on cuda:0: median of 50 hits per example kernel; then the process
-      # start again with NVRTC's warm-up thread off (lines tagged "nvrtc_warm_up":0), and a short-lived
-      # `tegula devices` with it on and off (the warm-up is joined at shutdown)
-      timeout 200 "$BUILD/bin/tegula_bench_cache" --device cuda:0 --reps 50
-      TEGULA_CUDA_NVRTC_WARM_UP=0 timeout 200 "$BUILD/bin/tegula_bench_cache" --device cuda:0 --reps 5 \
-        examples/elementwise/silu_mul.tile examples/gemm/gemm_f16.tile | sed 's/^{/{"nvrtc_warm_up":0,/'
-      for w in 1 0 1 0; do
-        t0=$(date +%s%N); TEGULA_CUDA_NVRTC_WARM_UP=$w "$BUILD/bin/tegula" devices > /dev/null
-        echo "{\"bench\":\"tegula_devices\",\"nvrtc_warm_up\":$w,\"ms\":$(( ($(date +%s%N) - t0) / 1000000 ))}"
-      done ;;
+    cachebench)  # a compile-cache hit on cuda:0: median of 50 hits per example kernel
+      timeout 200 "$BUILD/bin/tegula_bench_cache" --device cuda:0 --reps 50 ;;
     nvrtcstart)  # NVRTC's first compile in a process, and what a warm-up compile absorbs (bench/cuda/nvrtc_start.cpp)
       g++ -O2 -o /tmp/nvrtc_start bench/cuda/nvrtc_start.cpp -ldl -pthread || exit 1
       for mode in plain warm thread plain warm thread plain warm thread; do

@@ -14,7 +14,6 @@
 #include <new>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -56,9 +55,6 @@ struct tg_plugin {
   std::string driver_version;   ///< "13.0"
   std::string toolkit_version;  ///< NVRTC's version
   std::set<tg_device*> devices;
-  /// nvrtc_warm_up, started by init where a driver can be loaded, joined by shutdown (its
-  /// code is in this library, which the host unloads after shutdown).
-  std::thread nvrtc_warm_up;
 };
 
 struct tg_device {

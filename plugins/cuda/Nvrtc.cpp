@@ -98,17 +98,6 @@ const Nvrtc& nvrtc() {
 
 }  // namespace
 
-void nvrtc_warm_up() {
-  const Nvrtc& n = nvrtc();
-  if (!n.ok) return;
-  nvrtcProgram prog = nullptr;
-  if (n.nvrtcCreateProgram(&prog, "extern \"C\" __global__ void tg_warm_up() {}\n", "tg_warm_up.cu", 0, nullptr, nullptr) != 0)
-    return;
-  const char* options[] = {"--gpu-architecture=compute_80", "-std=c++17", "-default-device"};
-  (void)n.nvrtcCompileProgram(prog, 3, options);
-  n.nvrtcDestroyProgram(&prog);
-}
-
 std::string nvrtc_version(std::string* why) {
   const Nvrtc& n = nvrtc();
   if (!n.ok) {

@@ -22,13 +22,6 @@ struct NvrtcOutput {
 Result<NvrtcOutput> nvrtc_compile(const std::string& source, const std::string& file_name, const std::string& arch,
                                   const std::vector<std::string>& extra_options = {});
 
-/// Load NVRTC and compile an empty kernel to PTX, so that NVRTC's one-time start (its
-/// compiler's initialisation: ~190 ms of the first compile in a process on the H200's host,
-/// ~40 ms here, against 13-20 ms for each later one, bench/cuda/nvrtc_start.cpp) is paid
-/// before a kernel waits for it. The plugin runs it on a thread of its own from init, beside
-/// cuInit. Errors are dropped: the first real compile reports them.
-void nvrtc_warm_up();
-
 /// "13.0", or "" when NVRTC cannot be loaded (`why` then says so).
 std::string nvrtc_version(std::string* why = nullptr);
 

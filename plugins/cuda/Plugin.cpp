@@ -4,14 +4,7 @@
 #include "plugins/cuda/Cuda.h"
 #include "plugins/support/PluginInfo.h"
 
-#include <dlfcn.h>
-
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <system_error>
-#include <thread>
-
 #include "plugins/cuda/Nvrtc.h"
 #include "plugins/support/DeviceProperties.h"
 
@@ -95,30 +88,9 @@ tg_error* get_info(tg_plugin_info* out_info) {
   return nullptr;
 }
 
-/// Where a CUDA driver library is present (a GPU machine, most likely), NVRTC starts on a
-/// thread of its own while cuInit runs here: the first compile of the process then finds it
-/// started (bench/h200: first compile 163-212 ms, later ones 13-20 ms, and a warm-up on
-/// another thread leaves the first at 17-20 ms). TEGULA_CUDA_NVRTC_WARM_UP=0 turns it off;
-/// machines without a driver never pay it.
-static void start_nvrtc_warm_up(tg_plugin* p, void* driver_library) {
-  const char* env = std::getenv("TEGULA_CUDA_NVRTC_WARM_UP");
-  if (!driver_library || (env && std::string(env) == "0")) return;
-  try {
-    p->nvrtc_warm_up = std::thread(nvrtc_warm_up);
-  } catch (const std::system_error&) {
-    // No thread to be had: the first compile starts NVRTC itself.
-  }
-}
-
 static void enumerate(tg_plugin* p) {
   std::string why;
-  // Held until load_driver has its own handle, so the library is not unloaded in between.
-  const char* override_path = std::getenv("TEGULA_CUDA_DRIVER");
-  void* probe = dlopen(override_path && *override_path ? override_path : "libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!probe) (void)dlerror();
-  start_nvrtc_warm_up(p, probe);
   p->driver = load_driver(&why);
-  if (probe) dlclose(probe);
   if (!p->driver) {
     p->no_driver = why;
     log_to(p, TG_LOG_INFO, "no devices: " + why);
@@ -163,15 +135,14 @@ static void enumerate(tg_plugin* p) {
 tg_error* init(const tg_host_info* host, tg_plugin** out_plugin) {
   return guarded("init", [&]() -> tg_error* {
     if (!host || !out_plugin) return make_error(TG_ERR_INVALID_ARGUMENT, "cuda: init: NULL argument");
-    // Shut down (the warm-up thread joined) if enumerate throws: guarded makes it an error.
-    std::unique_ptr<tg_plugin, void (*)(tg_plugin*)> plugin(new tg_plugin, shutdown);
+    tg_plugin* plugin = new tg_plugin;
     plugin->abi_version = host->abi_version;
     if (host->struct_size >= sizeof(tg_host_info)) {
       plugin->log = host->log;
       plugin->log_user = host->log_user;
     }
-    enumerate(plugin.get());
-    *out_plugin = plugin.release();
+    enumerate(plugin);
+    *out_plugin = plugin;
     return nullptr;
   });
 }
@@ -179,7 +150,6 @@ tg_error* init(const tg_host_info* host, tg_plugin** out_plugin) {
 void shutdown(tg_plugin* plugin) {
   guarded_void([&] {
     if (!plugin) return;
-    if (plugin->nvrtc_warm_up.joinable()) plugin->nvrtc_warm_up.join();
     for (tg_device* d : plugin->devices) free_device(d);
     delete plugin;
   });
