@@ -148,6 +148,7 @@ Sha256::Sha256() { std::memcpy(h_, kInitial, sizeof h_); }
 Sha256::Sha256(PortableOnly) : portable_only_(true) { std::memcpy(h_, kInitial, sizeof h_); }
 
 void Sha256::blocks(const uint8_t* p, size_t count) {
+  if (count == 0) return;
 #if TEGULA_SHA256_X86
   if (!portable_only_ && use_x86_sha()) {
     x86_blocks(h_, p, count);

@@ -11,12 +11,14 @@
 /// Entry file <dir>/kernels-v1/<key>.bin:
 ///
 ///   bytes 0-7    magic "TGKCACHE"
-///   bytes 8-11   entry format version (3), little-endian
+///   bytes 8-11   entry format version (4), little-endian
 ///   bytes 12-15  binding length B, little-endian
 ///   bytes 16-23  payload length, little-endian
-///   bytes 24-55  SHA-256 of the payload
-///   bytes 56-87  the key (so a file renamed to another key is not believed)
-///   bytes 88-    the binding (B bytes): what the executable was compiled from, as text
+///   bytes 24-31  XXH64 of the payload, little-endian (core/Xxh64.h: damage, not forgery,
+///                which the folder's ownership and permissions guard against; SHA-256
+///                until format 3, when it was most of a hit's time for a large executable)
+///   bytes 32-63  the key (so a file renamed to another key is not believed)
+///   bytes 64-    the binding (B bytes): what the executable was compiled from, as text
 ///                (cache_binding: digests of the IR, the lowering, the runtime build and
 ///                the options, the target hash, the plugin's name, version, build and
 ///                ABI), compared at load with the
@@ -83,6 +85,11 @@ inline constexpr uint64_t kDefaultCacheLimit = uint64_t(1) << 30;
 /// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
 /// names what is wrong).
 /// `binding` is what cache_binding gives for the request ("" for tests of the format alone).
+/// Where an entry's digest and key sit, and where its binding starts: for tests that damage
+/// or rebuild an entry (the layout is kEntryVersion's, in CompileCache.cpp).
+inline constexpr size_t kCacheEntryDigestAt = 24;
+inline constexpr size_t kCacheEntryKeyAt = 32;
+inline constexpr size_t kCacheEntryHeaderBytes = 64;
 std::string encode_cache_entry(const std::string& key, const std::string& payload, const std::string& binding = "");
 /// (Takes the entry by value: the payload is what is left of it, with no second copy.)
 Result<std::string> decode_cache_entry(const std::string& key, std::string bytes, const std::string& binding = "");

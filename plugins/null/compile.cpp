@@ -27,7 +27,7 @@ tg_error* compile_lowered(const tg_compile_request* request, tg_blob* out_blob) 
   if (!kernel.is_ok()) return null_error(TG_ERR_COMPILE, "null: compile: %s", kernel.status().str().c_str());
   /* TODO(null): generate code for kernel->body (its statements carry the lowering's decisions),
    * and return bytes that executable_load accepts in another process: wrap them in the SDK's
-   * container (plugins/support/Container.h: magic, version, SHA-256) so stale or foreign bytes
+   * container (plugins/support/Container.h: magic, version, XXH64) so stale or foreign bytes
    * are caught. */
   return null_error(TG_ERR_UNIMPLEMENTED, "null: compile is not implemented (read kernel %s)",
                     kernel->name.c_str());

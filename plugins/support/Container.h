@@ -7,7 +7,11 @@
 ///   bytes 8-11   format version: the plugin's own layout of the fields
 ///   bytes 12-15  zero
 ///   bytes 16-23  total size in bytes
-///   bytes 24-55  SHA-256 of bytes 56..end
+///   bytes 24-31  XXH64 of bytes 56..end (core/Xxh64.h: a check against damage, as zstd's
+///                frame checksum, at memory speed; whoever can write an executable can write
+///                any digest, so a cryptographic one bought nothing and cost a cache hit of a
+///                large executable most of its time)
+///   bytes 32-55  zero
 ///   bytes 56-    fields, each a u64 length and that many bytes, in an order the plugin fixes
 ///
 /// The header is checked before any field is read; a reader asks for the fields in order and

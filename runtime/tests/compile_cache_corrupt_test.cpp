@@ -70,18 +70,20 @@ TEST_CASE("damaged entries are rebuilt") {
   damage_and_rebuild("header_magic", [](std::string& b) { b[0] ^= 0x20; }, "bad magic");
   damage_and_rebuild("header_length", [](std::string& b) { b[16] ^= 0x01; }, "payload is");
   damage_and_rebuild("header_digest", [](std::string& b) { b[30] ^= 0x80; }, "payload digest mismatch");
-  damage_and_rebuild("header_version", [](std::string& b) { b[8] = 2; }, "entry format 2, expected 3");
+  damage_and_rebuild("header_version", [](std::string& b) { b[8] = 3; }, "entry format 3, expected 4");
   damage_and_rebuild("zero_length", [](std::string& b) { b.clear(); }, "shorter than the entry header (0 bytes)");
   damage_and_rebuild("short_header", [](std::string& b) { b.resize(40); }, "shorter than the entry header (40 bytes)");
-  damage_and_rebuild("other_key", [](std::string& b) { b[60] ^= 0x01; }, "the entry belongs to another key");
+  damage_and_rebuild("other_key", [](std::string& b) { b[runtime::kCacheEntryKeyAt + 4] ^= 0x01; },
+                     "the entry belongs to another key");
   // Facts that do not decode, in an entry whose header, digest and binding are all right.
   damage_and_rebuild("facts", [](std::string& b) {
     static const char* hex = "0123456789abcdef";
     std::string key;
-    for (size_t i = 56; i < 88; ++i) key += std::string{hex[uint8_t(b[i]) >> 4], hex[uint8_t(b[i]) & 15]};
+    const size_t key_at = runtime::kCacheEntryKeyAt, header = runtime::kCacheEntryHeaderBytes;
+    for (size_t i = key_at; i < key_at + 32; ++i) key += std::string{hex[uint8_t(b[i]) >> 4], hex[uint8_t(b[i]) & 15]};
     size_t binding_length = size_t(uint8_t(b[12])) | size_t(uint8_t(b[13])) << 8;
-    std::string binding = b.substr(88, binding_length);
-    std::string payload = b.substr(88 + binding_length);
+    std::string binding = b.substr(header, binding_length);
+    std::string payload = b.substr(header + binding_length);
     REQUIRE(payload.compare(8, 7, "facts 1") == 0);
     payload[8] = 'F';
     b = runtime::encode_cache_entry(key, payload, binding);

@@ -52,7 +52,7 @@ TEST_CASE("kernel B's executable under kernel A's key is refused and A is recomp
   // The forgery: B's bytes, with A's key in the key field, written under A's name.
   std::string bytes = read_file(entry_b).value();
   std::string key_a = entry_a.substr(entry_a.rfind('/') + 1, 64);
-  for (size_t i = 0; i < 32; ++i) bytes[56 + i] = char(std::stoi(key_a.substr(2 * i, 2), nullptr, 16));
+  for (size_t i = 0; i < 32; ++i) bytes[runtime::kCacheEntryKeyAt + i] = char(std::stoi(key_a.substr(2 * i, 2), nullptr, 16));
   REQUIRE(write_file_atomic(entry_a, bytes).is_ok());
   REQUIRE(::chmod(entry_a.c_str(), 0600) == 0);
 

@@ -46,7 +46,7 @@ TEST_CASE("entries round-trip, and decoding checks everything") {
   parts.ir = "ir";
   std::string key = cache_key(parts);
   std::string entry = encode_cache_entry(key, "payload bytes");
-  CHECK(entry.size() == 88 + 13);
+  CHECK(entry.size() == kCacheEntryHeaderBytes + 13);
   CHECK(decode_cache_entry(key, entry).value() == "payload bytes");
   parts.ir = "ir2";
   std::string other = cache_key(parts);

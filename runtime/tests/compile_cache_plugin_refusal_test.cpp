@@ -26,9 +26,9 @@ TEST_CASE("executable_load answering TG_ERR_CORRUPT triggers a rebuild") {
   // kernel's facts) holding bytes the reference plugin cannot read: the wrong executable magic.
   std::string original = read_file(entry).value();
   size_t binding_length = size_t(uint8_t(original[12])) | size_t(uint8_t(original[13])) << 8;
-  std::string binding = original.substr(88, binding_length);
+  std::string binding = original.substr(runtime::kCacheEntryHeaderBytes, binding_length);
   REQUIRE(binding.rfind("ir ", 0) == 0);
-  auto cached = runtime::unpack_cached_kernel(original.substr(88 + binding_length), "axpb");
+  auto cached = runtime::unpack_cached_kernel(original.substr(runtime::kCacheEntryHeaderBytes + binding_length), "axpb");
   REQUIRE_MESSAGE(cached.is_ok(), cached.status().str());
   auto payload = runtime::pack_cached_kernel(cached->facts, "not a reference executable");
   REQUIRE(payload.is_ok());

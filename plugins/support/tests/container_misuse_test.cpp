@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/Sha256.h"
+#include "core/Xxh64.h"
 #include "plugins/support/Container.h"
 
 namespace container_misuse_test {
@@ -39,8 +40,8 @@ void check_corrupt(const Status& s, const std::string& cause) {
 std::string reseal(std::string bytes) {
   uint64_t total = bytes.size();
   std::memcpy(bytes.data() + kContainerSizeAt, &total, 8);
-  auto digest = Sha256().update(std::string_view(bytes).substr(kContainerHeaderBytes)).digest();
-  std::memcpy(bytes.data() + kContainerDigestAt, digest.data(), 32);
+  uint64_t digest = xxh64(std::string_view(bytes).substr(kContainerHeaderBytes));
+  std::memcpy(bytes.data() + kContainerDigestAt, &digest, 8);  // little-endian, as the header
   return bytes;
 }
 
@@ -84,6 +85,19 @@ TEST_CASE("a wrong magic, version or reserved word is refused before the digest"
   std::string reserved = bytes;
   reserved[12] = 1;
   check_corrupt(read_all(reserved), "reserved header bytes");
+}
+
+TEST_CASE("the digest's unused bytes must be zero, and an old SHA-256 container is refused") {
+  std::string bytes = sample();
+  std::string reserved = bytes;
+  reserved[kContainerDigestAt + 8] = 1;  // the XXH64 still matches
+  check_corrupt(read_all(reserved), "reserved header bytes");
+  // Before 2026-12-04 bytes 24-55 held the body's SHA-256: such an executable (in a cache)
+  // is Corrupt, which makes the runtime compile it again.
+  std::string old = bytes;
+  auto sha = Sha256().update(std::string_view(bytes).substr(kContainerHeaderBytes)).digest();
+  std::memcpy(old.data() + kContainerDigestAt, sha.data(), 32);
+  check_corrupt(read_all(old), "digest mismatch");
 }
 
 TEST_CASE("trailing bytes and extra size are refused") {
