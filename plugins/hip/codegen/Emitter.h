@@ -137,6 +137,10 @@ public:
   Result<Val> expr_as(const ir::Expr& e, VK k);
   Result<Val> unary_expr(const ir::Expr& e);
   Result<Val> binary_expr(const ir::Expr& e);
+  /// exp, exp2, log, log2, log1p, tanh, erf and sigmoid of a float value (Math.cpp): the
+  /// AMDGPU backend's own expansions for f32 exp, exp2, log and log2, the SDK's
+  /// recipes (plugins/support/MathRecipes.h) for the rest; null for any other function.
+  llvm::Value* math_function(ir::UnaryOp op, Val x);
   /// bitcast<to>(x) of a value x of dtype `from` (ir/OpList.h, ir/BitOps.h bitcast_value).
   Result<Val> bitcast_value(DType from, DType to, Val x);
   const Current* current = nullptr;
@@ -164,6 +168,13 @@ public:
   };
   Result<Access> operand(const ir::TileRef& ref, const Element& e, const std::vector<int64_t>& extent,
                          const ir::CopyPlan& plan, bool proven_inside);
+
+  // --- atomic_add (Atomic.cpp) ----------------------------------------------------------------
+  Status emit_atomic(const ir::Stmt& s);
+  Status atomic_add_at(const ir::Stmt& s, DType d, llvm::Value* addr, Val v);
+  Status atomic_add_by_cas(DType d, llvm::Value* addr, Val v);
+  /// i1: this thread is a replica under `dist` (a replicating thread factor's digit is not 0).
+  llvm::Value* replica(const ir::Distribution& dist);
 
   // --- names ------------------------------------------------------------------------------
   Buffer* find_buffer(const std::string& name);

@@ -161,18 +161,8 @@ Result<Val> Emitter::unary_expr(const ir::Expr& e) {
     case U::Rsqrt: return Val{b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x.v)), k};
     default: break;
   }
-  // The AMDGPU backend expands these for f32 only (f64 ones need a math library: ocml).
-  if (k == VK::F64) return unsupported_expr(e, std::string("f64 ") + ir::unary_spelling(e->unary));
-  switch (e->unary) {
-    case U::Exp: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, x.v), k};
-    case U::Exp2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x.v), k};
-    case U::Log: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log, x.v), k};
-    case U::Log2: return Val{b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x.v), k};
-    case U::Sigmoid:
-      return Val{b.CreateFDiv(one, b.CreateFAdd(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::exp, b.CreateFNeg(x.v)))),
-                 k};
-    default: return unsupported_expr(e, std::string("the function ") + ir::unary_spelling(e->unary));
-  }
+  if (llvm::Value* y = math_function(e->unary, x)) return Val{y, k};
+  return unsupported_expr(e, std::string("the function ") + ir::unary_spelling(e->unary));
 }
 
 Result<Val> Emitter::binary_expr(const ir::Expr& e) {

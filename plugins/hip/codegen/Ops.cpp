@@ -38,7 +38,7 @@ Status Emitter::stmt(const ir::Stmt& s) {
     case ir::OpKind::Gemm: return emit_gemm(s);
     case ir::OpKind::Reduce: return emit_reduce(s);
     case ir::OpKind::Scan: return emit_scan(s);
-    case ir::OpKind::AtomicAdd: return not_implemented(&s, "atomic_add");
+    case ir::OpKind::AtomicAdd: return emit_atomic(s);
   }
   return not_implemented(&s, "this statement");
 }

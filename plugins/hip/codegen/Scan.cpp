@@ -31,15 +31,7 @@ Status Emitter::emit_scan(const ir::Stmt& s) {
   TG_ASSIGN_OR_RETURN(ir::CopyPlan plan, ir::get_copy_plan(s));
   if (plan.kind != ir::ThreadPlanKind::Free)
     return error(ErrorCode::Internal, "hip: a scan without a free plan", s.loc);
-  // A replica: some replicating thread factor's digit is not 0.
-  Value* replica = b.getFalse();
-  int64_t radix = 1;
-  for (const ir::Factor& f : plan.threads.threads) {
-    if (f.dim < 0 && f.size > 1)
-      replica =
-          b.CreateOr(replica, b.CreateICmpNE(b.CreateURem(b.CreateUDiv(thread_id(), ci(radix)), ci(f.size)), ci(0)));
-    radix *= f.size;
-  }
+  Value* replica = this->replica(plan.threads);
   TG_ASSIGN_OR_RETURN(std::vector<Element> lines, elements(s, plan, carry->shape));
   return if_then(b.CreateNot(replica), [&]() -> Status {
     for (const Element& line : lines) {

@@ -7,12 +7,11 @@
 /// allows 3 + 2|x| ulp for exp and absolute error for log near 1), and lavapipe flushes
 /// subnormal inputs and results to zero. The conformance table wants 3 ulp (5 for tanh)
 /// against the float64 reference in every range, with the reference's infinities, NaNs,
-/// signed zeros and subnormals. These routines reach that with the classic fdlibm recipes:
-/// Cody-Waite argument reduction, short polynomials, powers of two built from integer bits,
-/// and subnormals scaled into the normal range before any bit manipulation. Their float
-/// operations are add, sub, mul, div (correctly rounded on lavapipe, subnormals kept),
-/// RoundEven and FAbs; every float result is marked NoContraction so that drivers neither
-/// fuse nor reassociate them.
+/// signed zeros and subnormals. The SDK's recipes (plugins/support/MathRecipes.h: fdlibm's
+/// Cody-Waite reduction, short polynomials, powers of two from integer bits, subnormals
+/// scaled before any bit manipulation) reach that; here they run over the SPIR-V builder with
+/// add, sub, mul, div (correctly rounded on lavapipe, subnormals kept), RoundEven and FAbs,
+/// every float result marked NoContraction so that drivers neither fuse nor reassociate them.
 #pragma once
 
 #include "plugins/vulkan/spirv/Builder.h"
