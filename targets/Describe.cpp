@@ -64,6 +64,9 @@ std::string describe_target(const TargetDescription& t) {
     peak += (peak.empty() ? "" : ", ") + std::string(dtype_name(dtype)) + " " + number(tflops) + " TFLOPS";
   }
   if (t.peak.memory_gbps) peak += (peak.empty() ? "" : ", ") + number(*t.peak.memory_gbps) + " GB/s";
+  if (t.peak.clock_mhz) peak += (peak.empty() ? "" : ", ") + number(*t.peak.clock_mhz) + " MHz";
+  if (t.peak.subgroups_per_cu) peak += (peak.empty() ? "" : ", ") + std::to_string(*t.peak.subgroups_per_cu) + " subgroups/CU";
+  if (t.peak.fma_lanes_per_cu) peak += (peak.empty() ? "" : ", ") + std::to_string(*t.peak.fma_lanes_per_cu) + " FMA lanes/CU";
   if (!peak.empty()) out += "  peak: " + peak + "\n";
   std::string features;
   for (Feature f : t.features) features += std::string(" ") + feature_name(f);

@@ -174,9 +174,22 @@ struct SharedMemoryBanks {
   int width_bytes = 0;
 };
 
+/// What a device declares it can reach (targets/Peak.h turns these into the peak of each
+/// matrix instruction, of the FMA fallback and of memory, for the conformance suite's
+/// performance section).
 struct PeakRates {
   std::vector<std::pair<DType, double>> tflops;  ///< dense peak per input dtype
   std::optional<double> memory_gbps;
+  /// The clock the data sheet's peaks assume (NVIDIA's "boost for tensor cores", AMD's peak
+  /// engine clock); absent: derived from `tflops` and the catalogue's rates.
+  std::optional<double> clock_mhz;
+  /// Subgroups (warps, waves) a compute unit issues from at once: its schedulers (4 on an
+  /// NVIDIA SM since Volta, 4 SIMDs on an AMD CDNA CU). An instruction whose issuing group
+  /// spans g subgroups runs in subgroups_per_cu / g groups at once.
+  std::optional<int64_t> subgroups_per_cu;
+  /// FP32 fused multiply-adds a compute unit completes per clock (128 on an H100 SM, 64 on
+  /// A100, 128 on an MI300 CU counting dual issue).
+  std::optional<int64_t> fma_lanes_per_cu;
 };
 
 struct TargetDescription {

@@ -270,10 +270,21 @@ Result<std::optional<int64_t>> read_optional_int(const Json& root, const JsonPat
 }
 
 Status read_peak(const Json& v, const JsonPath& path, PeakRates& peak) {
-  TG_RETURN_IF_ERROR(check_object(v, path, {"tflops", "memory_gbps"}));
+  TG_RETURN_IF_ERROR(
+      check_object(v, path, {"tflops", "memory_gbps", "clock_mhz", "subgroups_per_cu", "fma_lanes_per_cu"}));
   if (const Json* mem = v.find("memory_gbps")) {
     TG_ASSIGN_OR_RETURN(double gbps, read_number(*mem, path.field("memory_gbps")));
     peak.memory_gbps = gbps;
+  }
+  if (const Json* clock = v.find("clock_mhz")) {
+    TG_ASSIGN_OR_RETURN(double mhz, read_number(*clock, path.field("clock_mhz")));
+    peak.clock_mhz = mhz;
+  }
+  for (const char* key : {"subgroups_per_cu", "fma_lanes_per_cu"}) {
+    const Json* n = v.find(key);
+    if (n == nullptr) continue;
+    TG_ASSIGN_OR_RETURN(int64_t i, read_int(*n, path.field(key), 1, 1 << 20));
+    (std::string_view(key) == "subgroups_per_cu" ? peak.subgroups_per_cu : peak.fma_lanes_per_cu) = i;
   }
   const Json* tflops = v.find("tflops");
   if (tflops == nullptr) return Status::ok();

@@ -313,6 +313,7 @@ Status check_limits(const TargetDescription& t, const JsonPath& path) {
   if (t.peak.memory_gbps && !(*t.peak.memory_gbps > 0)) {
     return pp.field("memory_gbps").fail("must be positive");
   }
+  if (t.peak.clock_mhz && !(*t.peak.clock_mhz > 0)) return pp.field("clock_mhz").fail("must be positive");
   return Status::ok();
 }
 

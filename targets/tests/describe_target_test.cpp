@@ -23,7 +23,7 @@ TEST_CASE("the summary of sm_90a") {
   Result<TargetDescription> t = builtin_target("sm_90a");
   REQUIRE(t.is_ok());
   std::string text = describe_target(*t);
-  CHECK(text.rfind("sm_90a (version 1): nvidia hopper, backend cuda\n", 0) == 0);
+  CHECK(text.rfind("sm_90a (version 2): nvidia hopper, backend cuda\n", 0) == 0);
   CHECK(text.find("subgroup 32, max 1024 threads/block, shared memory 232448 B/block (32 banks x 4 B), vector 16 B") !=
         std::string::npos);
   CHECK(text.find("132 compute units") != std::string::npos);
