@@ -42,6 +42,9 @@ void print_usage(FILE* to) {
                "  --seed N           the seed every input derives from (default 1234)\n"
                "  --strict           also fail on unexpected passes and stale expectation entries\n"
                "  --quick            a few cases per primitive (development; not for certification)\n"
+               "  --perf             also measure each device against its declared peaks: copy paths, reductions,\n"
+               "                     exp, atomics, launches, compiles, every catalogue instruction, the examples\n"
+               "  --perf-filter GLOBS  only these figures (\"tegula.perf.copy.*,tegula.perf.gemm.wgmma*\"); implies --perf\n"
                "  --no-offline       skip CompileOnly targets (offline compilation)\n"
                "  --expectations DIR expected-failure lists (default: the installed ones)\n"
                "  --quiet            no progress\n"
@@ -117,6 +120,12 @@ int cmd_run(const std::vector<std::string>& args) {
       o.strict = true;
     } else if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--perf") {
+      o.perf = true;
+    } else if (a == "--perf-filter") {
+      if (!take_value(args, i, v)) return 2;
+      o.perf = true;
+      o.perf_filter += (o.perf_filter.empty() ? "" : ",") + v;
     } else if (a == "--no-offline") {
       o.offline = false;
     } else if (a == "--quiet") {

@@ -19,6 +19,7 @@
 #include "conformance/HtmlParts.h"
 #include "conformance/Progress.h"
 #include "conformance/Report.h"
+#include "conformance/perf/PerfHtml.h"
 
 namespace tegula::conformance {
 namespace {
@@ -300,6 +301,7 @@ std::string render_html(const Json& report) {
   h += html::case_details_html(report, listed);
   // Reports made before the optimization matrix existed have none.
   if (const Json* o = report.find("optimizations")) h += optimizations_html(*o);
+  h += performance_html(report);
   h += run_html(report) + plugins_html(report) + devices_html(devices);
   h += "<script>" + std::string(html::kScript) + "</script>\n</body>\n</html>\n";
   return h;

@@ -23,6 +23,7 @@
 #include "conformance/Signing.h"
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
+#include "conformance/perf/PerfRun.h"
 #include "core/Files.h"
 #include "core/Sha256.h"
 #include "runtime/Runtime.h"
@@ -64,6 +65,7 @@ struct DeviceRun {
   std::vector<std::string> unexpected_passes;
   double seconds = 0;
   std::string error;  ///< why the device could not be tested at all
+  Json performance;   ///< --perf: the measured figures (null when not asked for)
 };
 
 }  // namespace
@@ -129,6 +131,8 @@ public:
     if (o_.offline) probe_offline();
     if (int rc = check_selection()) return rc;
     for (DeviceRun& d : runs_) run_device(d);
+    if (o_.perf)
+      for (DeviceRun& d : runs_) measure_device(d);
     if (int rc = apply_expectation_lists()) return rc;
     return write_report();
   }
@@ -436,6 +440,27 @@ private:
     d.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
 
+  /// The performance figures of a device (not of an offline target), after its cases, so
+  /// no case's worker runs beside them.
+  void measure_device(DeviceRun& d) {
+    if (d.offline || !d.error.empty()) return;
+    Result<TargetDescription> t = parse_target(d.target_json, d.name + " target");
+    if (!t.is_ok()) return;
+    const Json* type = d.identity.find("device_type");
+    PerfCall call;
+    call.device = d.name;
+    Json hello = Json::object();
+    hello.set("op", "hello");
+    hello.set("device", d.name);
+    call.worker = worker(d.plugin, hello, d.name + ".perf");
+    call.timeout_s = std::max(o_.timeout_s, 120.0);  // a figure: a compile, 100 ms of warm-up, ten batches
+    call.model = type && type->as_int() == TEGULA_DEVICE_TYPE_REFERENCE;
+    call.large = type && type->as_int() == TEGULA_DEVICE_TYPE_GPU;
+    call.quiet = o_.quiet;
+    call.filter = o_.perf_filter;
+    d.performance = run_device_perf(call, *t);
+  }
+
   int apply_expectation_lists() {
     std::string dir = o_.expectations_dir.empty() ? default_expectations_dir() : o_.expectations_dir;
     for (const Json& p : discovery_.find("plugins")->items()) {
@@ -474,6 +499,8 @@ private:
     run.set("strict", o_.strict);
     run.set("jobs", Json(int64_t(jobs_)));
     run.set("timeout_s", o_.timeout_s);
+    run.set("perf", o_.perf);
+    run.set("perf_filter", o_.perf_filter);
     run.set("started", started_);
     run.set("finished", timestamp());
     report.set("run", run);
@@ -519,6 +546,7 @@ private:
       for (const Record& r : d.records) recs.push(r.to_json());
       x.set("records", recs);
       derive_device(x, d.records, d.unexpected_passes, !d.error.empty());
+      if (!d.performance.is_null()) x.set("performance", d.performance);
       devices.push(x);
     }
     report.set("devices", devices);

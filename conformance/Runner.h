@@ -26,6 +26,8 @@ struct RunOptions {
   std::vector<std::string> command_line;
   std::string sign_key;              ///< --sign-key: sign the bundle with this Ed25519 secret key file
   bool quiet = false;                ///< no progress lines (failures are still listed)
+  bool perf = false;                 ///< --perf: measure each device's performance figures (conformance/perf/)
+  std::string perf_filter;           ///< --perf-filter: globs over figure names ("" for all)
 };
 
 /// Runs the suite and writes the report; returns the exit status (0 conformant, 1 not,

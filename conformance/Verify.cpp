@@ -21,6 +21,7 @@
 #include "conformance/Runner.h"
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
+#include "conformance/perf/PerfCheck.h"
 #include "core/Files.h"
 #include "core/Sha256.h"
 #include "ir/Parser.h"
@@ -244,7 +245,27 @@ private:
       const Json* got = d.find(key);
       if (!got || !(*got == value)) error(where + key + " should be " + value.dump());
     }
+    check_performance(where, d, offline, *t);
     return true;
+  }
+
+  /// --perf: every device (not an offline target) has the section, consistent with its
+  /// description; without --perf none has one.
+  void check_performance(const std::string& where, const Json& d, bool offline, const TargetDescription& t) {
+    const Json* run = r_.find("run");
+    const Json* asked = run ? run->find("perf") : nullptr;
+    bool perf = asked && asked->is_bool() && asked->as_bool();
+    const Json* section = d.find("performance");
+    if (!section) {
+      if (perf && !offline) error(where + "the run measured performance (--perf), this device has no performance section");
+      return;
+    }
+    if (!perf || offline) return error(where + "a performance section the run did not ask for");
+    const Json* filter = run->find("perf_filter");
+    std::string globs = filter && filter->is_string() ? filter->as_string() : "";
+    if (std::string diff = performance_difference(*section, t, globs); !diff.empty()) return error(where + "performance: " + diff);
+    out_.notes.push_back(where + std::to_string(measured_figures(*section)) +
+                         " performance figures measured: their derived values and declared peaks are checked, the measurements are covered by the integrity hash");
   }
 
   void check_record(const std::string& where, bool offline, bool runs_erroneous, const CaseSpec& spec, const Record& r) {

@@ -15,6 +15,7 @@
 
 #include "conformance/Executor.h"
 #include "conformance/Suite.h"
+#include "conformance/perf/PerfMeasure.h"
 #include "conformance/Tolerances.h"
 #include "core/Json.h"
 #include "ir/Parser.h"
@@ -27,8 +28,10 @@ constexpr int kReplyFd = 3;
 
 struct DeviceState {
   DeviceContext ctx;
+  TargetDescription target;
   std::vector<CaseSpec> cases;
   std::map<std::string, size_t> index;
+  std::vector<PerfSpec> perf;  ///< built at the first "perf" command
 };
 
 struct OfflineState {
@@ -56,6 +59,7 @@ public:
     if (o == "run") return run(str(cmd, "device"), str(cmd, "case"));
     if (o == "probe") return probe(str(cmd, "plugin"), str(cmd, "target"));
     if (o == "offline") return offline(str(cmd, "plugin"), str(cmd, "target"), str(cmd, "case"));
+    if (o == "perf") return perf(str(cmd, "device"), str(cmd, "figure"));
     return error_reply("unknown command '" + o + "'");
   }
 
@@ -76,6 +80,7 @@ private:
     TG_ASSIGN_OR_RETURN(TargetDescription target, parse_target(json, name + " target"));
     auto state = std::make_unique<DeviceState>();
     state->ctx.device = d;
+    state->target = target;
     state->cases = build_suite(target);
     for (size_t i = 0; i < state->cases.size(); ++i) state->index[state->cases[i].name] = i;
     DeviceState* raw = state.get();
@@ -165,6 +170,24 @@ private:
     const CaseSpec& spec = (*d)->cases[it->second];
     if (!spec.unsupported.empty()) return record_reply(not_supported_record(spec));
     return record_reply(run_case((*d)->ctx, spec, options_.seed, Tolerances::builtin()));
+  }
+
+  Json perf(const std::string& dev, const std::string& figure) {
+    Result<DeviceState*> d = device(dev);
+    if (!d.is_ok()) return error_reply(d.status().message());
+    DeviceState& state = **d;
+    if (state.perf.empty()) {
+      Result<DeviceInfo> info = state.ctx.device.info();
+      bool large = info.is_ok() && info->device_type == TEGULA_DEVICE_TYPE_GPU;
+      state.perf = build_perf_suite(state.target, large);
+    }
+    for (const PerfSpec& spec : state.perf) {
+      if (spec.name != figure) continue;
+      Json j = Json::object();
+      j.set("figure", measure_figure(state.ctx.device, state.target, spec, options_.seed));
+      return j;
+    }
+    return error_reply("device " + dev + " has no performance figure '" + figure + "'");
   }
 
   Result<OfflineState*> offline_suite(const std::string& target) {

@@ -9,6 +9,7 @@
 ///   {"op": "run", "device": D, "case": C}    {"record": {...}}
 ///   {"op": "probe", "plugin": P, "target": T}   can P compile offline for T?
 ///   {"op": "offline", "plugin": P, "target": T, "case": C}   {"record": {...}}
+///   {"op": "perf", "device": D, "figure": F}   {"figure": {...}}: one performance figure
 ///
 /// A case that crashes or hangs takes the worker with it; the parent (Pool.h) records
 /// Crash or Timeout and starts a fresh worker.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the conformance suite on every device this machine has (and offline for
-# targets with no device here), writing a report bundle into ./tegula-conformance-<date>/,
-# verified afterwards; then every example kernel on the default device, checked against its
+# targets with no device here) with each device's performance figures (--perf), writing a
+# report bundle into ./tegula-conformance-<date>/, verified afterwards; then every example kernel on the default device, checked against its
 # direct computation. Every step runs whatever the earlier ones gave; the script exits with
 # the status of the first step that failed (0 when all passed), so a non-conformant run is
 # still verified and the examples still run.
@@ -23,7 +23,7 @@ step() {
 
 step "$tegula" devices
 out="tegula-conformance-$(date +%Y%m%d-%H%M%S)"
-step "$tegula" conformance --out "$out"
+step "$tegula" conformance --perf --out "$out"
 step "$tegula" conformance verify "$out"
 
 runs=(

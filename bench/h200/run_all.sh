@@ -75,14 +75,36 @@ for step in "$@"; do
     tests)
       (cd "$BUILD" && timeout 240 ctest -R 'cuda_tests|vulkan_tests' -j4 --timeout 200 --output-on-failure) > "$OUT/tests.log" 2>&1
       grep -E "tests passed|tests failed|\(Failed\)|Timeout" "$OUT/tests.log" | tail -12 ;;
-    conformance)
+    conformance)  # PERF=1: with the performance section (--perf; PERF_FILTER="globs" for --perf-filter)
       rm -rf /tmp/conformance
-      timeout 330 "$BUILD/bin/tegula" conformance --device cuda --device vulkan --jobs 16 --no-offline --quiet --out /tmp/conformance \
-        > /tmp/conformance.txt 2>&1
+      perf=(); limit=330
+      [ "${PERF:-0}" = 1 ] && perf=(--perf) && limit=${CONFORMANCE_LIMIT:-520}
+      [ -n "${PERF_FILTER:-}" ] && perf=(--perf-filter "$PERF_FILTER") && limit=${CONFORMANCE_LIMIT:-520}
+      timeout "$limit" "$BUILD/bin/tegula" conformance --device cuda --device vulkan --jobs 16 --no-offline --quiet \
+        "${perf[@]}" --out /tmp/conformance > /tmp/conformance.txt 2>&1
       echo "conformance rc=$?"
       tail -3 /tmp/conformance.txt
       "$BUILD/bin/tegula" conformance verify /tmp/conformance
+      python3 - /tmp/conformance/report.json <<'PY' || true
+import json, sys
+for d in json.load(open(sys.argv[1]))["devices"]:
+    for f in d.get("performance", {}).get("figures", []):
+        m = f.get("method", {})
+        print("perf %s %s: %s %s (%s%% of %s; spread %s%%, compile %s ms)%s" % (d["name"], f["name"], f.get("value"), f.get("unit"),
+              f.get("percent"), f.get("peak"), m.get("spread_pct"), m.get("compile_ms"),
+              "  not measured: " + f["not_measured"] if "not_measured" in f else ""))
+PY
       tar -czf "$OUT/conformance-h200.tar.gz" -C /tmp conformance ;;
+    perf)  # the performance section alone (one fill case per device for the run's verdict), with
+           # a progress line per figure in perf.log; PERF_FILTER narrows the figures
+      rm -rf /tmp/conformance-perf
+      pf=(--perf); [ -n "${PERF_FILTER:-}" ] && pf=(--perf-filter "$PERF_FILTER")
+      timeout "${PERF_LIMIT:-420}" "$BUILD/bin/tegula" conformance --device "${PERF_DEVICES:-cuda,vulkan}" --filter 'tegula.fill.global.f32.lattice' \
+        --no-offline "${pf[@]}" --out /tmp/conformance-perf > "$OUT/perf.log" 2>&1
+      echo "perf rc=$?"
+      tail -2 "$OUT/perf.log"
+      "$BUILD/bin/tegula" conformance verify /tmp/conformance-perf | tail -3
+      tar -czf "$OUT/conformance-perf-h200.tar.gz" -C /tmp conformance-perf ;;
     vkbench)
       timeout 150 "$BUILD/bin/vulkan_gemm_bench" 4096 20
       timeout 60 python3 bench/vulkan/torch_gemm.py 4096 50 ;;

@@ -109,7 +109,7 @@ const CommandHelp kCommands[] = {
      "  --out FILE               write the kernel to FILE instead of stdout\n"
      "  Errors point at the column of the spec. tegula check FILE verifies every candidate.\n"},
     {"conformance",
-     "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] ...\n"
+     "conformance [--device D] [--filter GLOBS] [--out DIR] [--jobs N] [--quick] [--perf] ...\n"
      "conformance list [--device D | --target T] [--filter GLOBS] [--quick]\n"
      "conformance verify REPORT [--no-library-check] [--recheck N]\n"
      "                                      the conformance suite (tegula conformance --help)\n",
