@@ -45,6 +45,7 @@ void print_usage(FILE* to) {
                "  --perf             also measure each device against its declared peaks: copy paths, reductions,\n"
                "                     exp, atomics, launches, compiles, every catalogue instruction, the examples\n"
                "  --perf-filter GLOBS  only these figures (\"tegula.perf.copy.*,tegula.perf.gemm.wgmma*\"); implies --perf\n"
+               "  --perf-baseline BUNDLE  list the figures that moved beyond their measured spread since BUNDLE\n"
                "  --no-offline       skip CompileOnly targets (offline compilation)\n"
                "  --expectations DIR expected-failure lists (default: the installed ones)\n"
                "  --quiet            no progress\n"
@@ -126,6 +127,9 @@ int cmd_run(const std::vector<std::string>& args) {
       if (!take_value(args, i, v)) return 2;
       o.perf = true;
       o.perf_filter += (o.perf_filter.empty() ? "" : ",") + v;
+    } else if (a == "--perf-baseline") {
+      if (!take_value(args, i, o.perf_baseline)) return 2;
+      o.perf = true;
     } else if (a == "--no-offline") {
       o.offline = false;
     } else if (a == "--quiet") {

@@ -23,6 +23,7 @@
 #include "conformance/Signing.h"
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
+#include "conformance/perf/PerfDrift.h"
 #include "conformance/perf/PerfRun.h"
 #include "core/Files.h"
 #include "core/Sha256.h"
@@ -126,6 +127,11 @@ public:
     }
     if (Status st = make_dirs(out_ + "/logs"); !st.is_ok()) return fatal(st.message());
     jobs_ = o_.jobs > 0 ? o_.jobs : std::max(1, int(::sysconf(_SC_NPROCESSORS_ONLN)));
+    if (!o_.perf_baseline.empty()) {
+      Result<Json> b = load_perf_baseline(o_.perf_baseline);
+      if (!b.is_ok()) return fatal("--perf-baseline: " + b.status().message());
+      baseline_ = *b;
+    }
     if (int rc = discover()) return rc;
     if (int rc = choose_devices()) return rc;
     if (o_.offline) probe_offline();
@@ -459,6 +465,18 @@ private:
     call.quiet = o_.quiet;
     call.filter = o_.perf_filter;
     d.performance = run_device_perf(call, *t);
+    if (baseline_.is_null()) return;
+    Json none;
+    const Json* before = &none;
+    if (const Json* devices = baseline_.find("devices"); devices && devices->is_array())
+      for (const Json& b : devices->items())
+        if (str(b, "name") == d.name && b.find("performance")) before = b.find("performance");
+    Json drift = perf_drift(*before, d.performance, str(*baseline_.find("integrity"), "sha256"));
+    for (const Json& e : drift.find("figures")->items())
+      std::fprintf(stderr, "  perf drift on %s: %s %s -> %s %s (%+.3g%%, beyond the measured spread of %.3g%%)\n", d.name.c_str(),
+                   str(e, "name").c_str(), e.find("baseline_value")->dump().c_str(), e.find("value")->dump().c_str(),
+                   str(e, "unit").c_str(), e.find("change_pct")->as_double(), e.find("spread_pct")->as_double());
+    d.performance.set("drift", drift);
   }
 
   int apply_expectation_lists() {
@@ -501,6 +519,7 @@ private:
     run.set("timeout_s", o_.timeout_s);
     run.set("perf", o_.perf);
     run.set("perf_filter", o_.perf_filter);
+    run.set("perf_baseline", o_.perf_baseline);
     run.set("started", started_);
     run.set("finished", timestamp());
     report.set("run", run);
@@ -591,6 +610,7 @@ private:
   std::string out_, started_;
   int jobs_ = 1;
   Json discovery_;
+  Json baseline_;  ///< --perf-baseline's report
   struct DeadPlugin {
     std::string name, failure;
   };

@@ -28,6 +28,7 @@ struct RunOptions {
   bool quiet = false;                ///< no progress lines (failures are still listed)
   bool perf = false;                 ///< --perf: measure each device's performance figures (conformance/perf/)
   std::string perf_filter;           ///< --perf-filter: globs over figure names ("" for all)
+  std::string perf_baseline;         ///< --perf-baseline: an earlier bundle to report drift against
 };
 
 /// Runs the suite and writes the report; returns the exit status (0 conformant, 1 not,

@@ -22,6 +22,7 @@
 #include "conformance/Suite.h"
 #include "conformance/Tolerances.h"
 #include "conformance/perf/PerfCheck.h"
+#include "conformance/perf/PerfDrift.h"
 #include "core/Files.h"
 #include "core/Sha256.h"
 #include "ir/Parser.h"
@@ -264,6 +265,8 @@ private:
     const Json* filter = run->find("perf_filter");
     std::string globs = filter && filter->is_string() ? filter->as_string() : "";
     if (std::string diff = performance_difference(*section, t, globs); !diff.empty()) return error(where + "performance: " + diff);
+    if (const Json* drift = section->find("drift"))
+      if (std::string diff = drift_difference(*drift, *section); !diff.empty()) return error(where + "performance: " + diff);
     out_.notes.push_back(where + std::to_string(measured_figures(*section)) +
                          " performance figures measured: their derived values and declared peaks are checked, the measurements are covered by the integrity hash");
   }

@@ -89,6 +89,21 @@ std::string figure_row(const Json& f) {
          (method ? fmt(number(*method, "compile_ms"), "%.3g") + " ms" : "") + "</td></tr>\n";
 }
 
+/// The figures that moved beyond their measured spread since the baseline bundle.
+std::string drift_html(const Json& drift) {
+  const Json* figures = drift.find("figures");
+  std::string h = "<p class=\"drift\">Against the baseline report (integrity " + esc(text(drift, "baseline_integrity")).substr(0, 16) +
+                  "...): " + text(drift, "compared") + " figures compared, " +
+                  std::to_string(figures && figures->is_array() ? figures->size() : 0) + " moved beyond their measured spread.</p>\n";
+  if (!figures || !figures->is_array() || figures->size() == 0) return h;
+  h += "<table class=\"drift\">\n<tr><th>figure</th><th>baseline</th><th>now</th><th>change</th><th>spread</th></tr>\n";
+  for (const Json& e : figures->items())
+    h += "<tr><td>" + esc(text(e, "name")) + "</td><td>" + fmt(number(e, "baseline_value")) + " " + esc(text(e, "unit")) + "</td><td>" +
+         fmt(number(e, "value")) + " " + esc(text(e, "unit")) + "</td><td>" + fmt(number(e, "change_pct"), "%+.3g") + "%</td><td>" +
+         fmt(number(e, "spread_pct"), "%.3g") + "%</td></tr>\n";
+  return h + "</table>\n";
+}
+
 }  // namespace
 
 std::string performance_html(const Json& report) {
@@ -116,6 +131,7 @@ std::string performance_html(const Json& report) {
          "<th>spread</th><th>compile</th></tr>\n";
     for (const Json& f : figures->items()) h += figure_row(f);
     h += "</table>\n";
+    if (const Json* drift = perf->find("drift")) h += drift_html(*drift);
   }
   if (h.empty()) return "";
   // The section's own style, here rather than in the page's: a report without figures renders
