@@ -125,16 +125,24 @@ constexpr int kReps = 10;
 constexpr double kWarmupMs = 100;
 constexpr double kRepMs = 5;
 
-Result<Json> time_kernel(const Device& device, const PerfSpec& spec, uint64_t seed) {
-  TG_ASSIGN_OR_RETURN(Launch l, prepare(device, spec, seed));
+/// The kernel compiled (the cache is off) and launched once; `ms` gets the wall time of both:
+/// the runtime may compile again at the first launch (a variant for the launch's shapes).
+Result<Kernel> compile_and_launch(const Device& device, const PerfSpec& spec, const Launch& l, double& ms) {
   Clock::time_point start = Clock::now();
   TG_ASSIGN_OR_RETURN(Kernel k, device.compile(spec.kernel));
   TG_RETURN_IF_ERROR(k.launch(l.args));
   TG_RETURN_IF_ERROR(device.synchronize());
-  double compile_ms = ms_since(start);
+  ms = ms_since(start);
+  return k;
+}
+
+Result<Json> time_kernel(const Device& device, const PerfSpec& spec, uint64_t seed) {
+  TG_ASSIGN_OR_RETURN(Launch l, prepare(device, spec, seed));
+  double compile_ms = 0;
+  TG_ASSIGN_OR_RETURN(Kernel k, compile_and_launch(device, spec, l, compile_ms));
   // Warm-up, which also estimates a launch's time.
   int64_t warmup = 0;
-  start = Clock::now();
+  Clock::time_point start = Clock::now();
   while (warmup < 3 || ms_since(start) < kWarmupMs) {
     TG_RETURN_IF_ERROR(k.launch(l.args));
     if (++warmup % 8 == 0 || warmup < 8) TG_RETURN_IF_ERROR(device.synchronize());
@@ -158,13 +166,10 @@ Result<Json> time_kernel(const Device& device, const PerfSpec& spec, uint64_t se
 
 Result<Json> time_launches(const Device& device, const PerfSpec& spec, uint64_t seed) {
   TG_ASSIGN_OR_RETURN(Launch l, prepare(device, spec, seed));
-  Clock::time_point start = Clock::now();
-  TG_ASSIGN_OR_RETURN(Kernel k, device.compile(spec.kernel));
-  TG_RETURN_IF_ERROR(k.launch(l.args));
-  TG_RETURN_IF_ERROR(device.synchronize());
-  double compile_ms = ms_since(start);
+  double compile_ms = 0;
+  TG_ASSIGN_OR_RETURN(Kernel k, compile_and_launch(device, spec, l, compile_ms));
   constexpr int64_t kBatch = 1000;
-  start = Clock::now();
+  Clock::time_point start = Clock::now();
   for (int64_t i = 0; i < kBatch; ++i) TG_RETURN_IF_ERROR(k.launch(l.args));
   TG_RETURN_IF_ERROR(device.synchronize());
   double warmup_ms = ms_since(start);
@@ -182,11 +187,9 @@ Result<Json> time_compiles(const Device& device, const PerfSpec& spec, uint64_t 
   TG_ASSIGN_OR_RETURN(Launch l, prepare(device, spec, seed));
   std::vector<double> reps;
   for (int r = 0; r < 3; ++r) {
-    Clock::time_point start = Clock::now();
-    TG_ASSIGN_OR_RETURN(Kernel k, device.compile(spec.kernel));
-    TG_RETURN_IF_ERROR(k.launch(l.args));
-    TG_RETURN_IF_ERROR(device.synchronize());
-    reps.push_back(ms_since(start));
+    double ms = 0;
+    TG_ASSIGN_OR_RETURN(Kernel k, compile_and_launch(device, spec, l, ms));
+    reps.push_back(ms);
   }
   return method_json(reps.front(), 0, 0, 1, reps, "host wall clock: compile, first launch, synchronise");
 }

@@ -7,10 +7,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "conformance/Report.h"
+#include "conformance/Verify.h"
 #include "core/Files.h"
 #include "core/Json.h"
 
@@ -86,6 +89,32 @@ inline std::map<std::string, int> tally(const std::vector<Json>& recs) {
   std::map<std::string, int> t;
   for (const Json& r : recs) ++t[field(r, "outcome") + "/" + field(r, "check")];
   return t;
+}
+
+/// A fresh integrity hash over the report as it now stands: what a forger does after an edit.
+inline void reseal(Json& report) {
+  Json integrity = Json::object();
+  integrity.set("sha256", integrity_hash(report));
+  report.set("integrity", integrity);
+}
+
+/// verify's errors for `base` edited by `edit` (resealed when `seal`), written to the scratch
+/// folder `name`; a single "cannot write" error when it could not be written.
+inline std::vector<std::string> verify_edited_report(const Json& base, const std::string& name,
+                                                     const std::function<void(Json&)>& edit, bool seal = true) {
+  Json report = base;
+  edit(report);
+  if (seal) reseal(report);
+  std::string dir = scratch(name);
+  if (!write_file_atomic(dir + "/report.json", report.dump(1)).is_ok()) return {"cannot write " + dir + "/report.json"};
+  return conformance::verify_report(dir + "/report.json").errors;
+}
+
+/// Whether some error contains `text`.
+inline bool mentions(const std::vector<std::string>& errors, const std::string& text) {
+  for (const std::string& e : errors)
+    if (e.find(text) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace tegula::conformance::testing

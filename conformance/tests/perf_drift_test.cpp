@@ -27,12 +27,6 @@ Json& figures_of(Json& report) {
   return *const_cast<Json*>(const_cast<Json*>(d.find("performance"))->find("figures"));
 }
 
-void reseal(Json& report) {
-  Json integrity = Json::object();
-  integrity.set("sha256", integrity_hash(report));
-  report.set("integrity", integrity);
-}
-
 }  // namespace
 
 TEST_CASE("a figure that moved beyond its spread is drift, and verify checks it") {

@@ -42,22 +42,7 @@ Json& cell_of(Json& report, const std::string& row, const std::string& device) {
 
 std::vector<std::string> verify_edited(const Json& base, const std::string& name,
                                        const std::function<void(Json&)>& edit, bool seal) {
-  Json report = base;
-  edit(report);
-  if (seal) {
-    Json integrity = Json::object();
-    integrity.set("sha256", integrity_hash(report));
-    report.set("integrity", integrity);
-  }
-  std::string dir = scratch("report_optimization_matrix_" + name);
-  REQUIRE(write_file_atomic(dir + "/report.json", report.dump(1)).is_ok());
-  return verify_report(dir + "/report.json").errors;
-}
-
-bool mentions(const std::vector<std::string>& errors, const std::string& text) {
-  for (const std::string& e : errors)
-    if (e.find(text) != std::string::npos) return true;
-  return false;
+  return verify_edited_report(base, "report_optimization_matrix_" + name, edit, seal);
 }
 
 }  // namespace

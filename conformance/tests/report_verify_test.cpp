@@ -55,12 +55,6 @@ std::vector<std::string> verify_edit(const Json& base, const std::string& name, 
   return v.errors;
 }
 
-bool mentions(const std::vector<std::string>& errors, const std::string& text) {
-  for (const std::string& e : errors)
-    if (e.find(text) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
 
 /// One run for every subcase (doctest runs the test body once per subcase).
