@@ -1,5 +1,6 @@
 #include "conformance/perf/PerfRun.h"
 
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -32,6 +33,7 @@ Json run_device_perf(const PerfCall& call, const TargetDescription& target) {
       job_spec.push_back(i);
     }
     size_t done = 0;
+    auto last = std::chrono::steady_clock::now();
     run_jobs(call.worker, jobs, 1, call.timeout_s, [&](size_t job, const JobResult& r) {
       size_t i = job_spec[job];
       const Json* f = r.replied ? r.reply.find("figure") : nullptr;
@@ -45,8 +47,11 @@ Json run_device_perf(const PerfCall& call, const TargetDescription& target) {
       }
       if (!call.quiet) {
         const Json* value = measured[i].find("value");
-        std::fprintf(stderr, "%s perf %zu/%zu %s: %s %s\n", call.device.c_str(), ++done, jobs.size(), specs[i].name.c_str(),
-                     value ? value->dump().c_str() : "not measured", value ? str(measured[i], "unit").c_str() : "");
+        auto now = std::chrono::steady_clock::now();
+        double seconds = std::chrono::duration<double>(now - last).count();
+        last = now;
+        std::fprintf(stderr, "%s perf %zu/%zu %s: %s %s (%.1f s)\n", call.device.c_str(), ++done, jobs.size(), specs[i].name.c_str(),
+                     value ? value->dump().c_str() : "not measured", value ? str(measured[i], "unit").c_str() : "", seconds);
       }
     });
     for (Json& m : measured) figures.push(m);
