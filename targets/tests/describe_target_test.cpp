@@ -28,6 +28,7 @@ TEST_CASE("the summary of sm_90a") {
         std::string::npos);
   CHECK(text.find("132 compute units") != std::string::npos);
   CHECK(text.find("peak: bf16 989 TFLOPS") != std::string::npos);
+  CHECK(text.find("4800 GB/s, 1830 MHz, 4 subgroups/CU, 128 FMA lanes/CU\n") != std::string::npos);
   CHECK(text.find(" wgmma") != std::string::npos);
   CHECK(text.find("    wgmma.m64nNk16.bf16_f32  wgmma  m64 n8..256/8 k16  bf16 x bf16 + f32 -> f32  "
                   "warpgroup/128  a:registers|shared b:shared acc:registers  rate 4096\n") != std::string::npos);
