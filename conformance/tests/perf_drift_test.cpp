@@ -1,6 +1,7 @@
 // --perf-baseline: a re-run against an earlier bundle lists the figures whose value moved
 // beyond the larger of the two runs' measured spreads (here a baseline whose copy bandwidth
-// was written ten times higher, and resealed), on the run's output, in the report and on
+// was written a thousand times lower, and resealed: a rise, since a fall can never exceed a
+// spread over 100%, which this shared 2-core machine shows under load), on the run's output, in the report and on
 // the page; verify checks each entry against its figure; an edited entry is refused, and so
 // is a baseline whose integrity hash does not hold.
 #include <doctest/doctest.h>
@@ -37,7 +38,7 @@ TEST_CASE("a figure that moved beyond its spread is drift, and verify checks it"
   Json& copy = figures_of(baseline).items()[0];
   REQUIRE(field(copy, "name") == "tegula.perf.copy.registers");
   double measured = copy.find("value")->as_double();
-  copy.set("value", measured * 10);
+  copy.set("value", measured / 1000);
   reseal(baseline);
   REQUIRE(write_file_atomic(base + "/report.json", baseline.dump(1)).is_ok());
 
@@ -54,8 +55,8 @@ TEST_CASE("a figure that moved beyond its spread is drift, and verify checks it"
   for (const Json& e : drift->find("figures")->items())
     if (field(e, "name") == "tegula.perf.copy.registers") entry = &e;
   REQUIRE(entry);
-  CHECK(entry->find("change_pct")->as_double() < -50);
-  CHECK(entry->find("baseline_value")->as_double() == measured * 10);
+  CHECK(entry->find("change_pct")->as_double() > 10000);
+  CHECK(entry->find("baseline_value")->as_double() == measured / 1000);
   Result<std::string> page = read_file(dir + "/report.html");
   REQUIRE(page.is_ok());
   CHECK(page->find("moved beyond their measured spread") != std::string::npos);
