@@ -15,4 +15,10 @@ inline std::string str(const Json& j, const char* key) {
   return v && v->is_string() ? v->as_string() : "";
 }
 
+/// The member's number; 0 when it is absent or not a number.
+inline double number(const Json& j, const char* key) {
+  const Json* v = j.find(key);
+  return v && v->is_number() ? v->as_double() : 0;
+}
+
 }  // namespace tegula::conformance

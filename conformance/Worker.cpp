@@ -32,6 +32,7 @@ struct DeviceState {
   std::vector<CaseSpec> cases;
   std::map<std::string, size_t> index;
   std::vector<PerfSpec> perf;  ///< built at the first "perf" command
+  bool perf_large = false;     ///< the sizes `perf` was built for
 };
 
 struct OfflineState {
@@ -59,7 +60,10 @@ public:
     if (o == "run") return run(str(cmd, "device"), str(cmd, "case"));
     if (o == "probe") return probe(str(cmd, "plugin"), str(cmd, "target"));
     if (o == "offline") return offline(str(cmd, "plugin"), str(cmd, "target"), str(cmd, "case"));
-    if (o == "perf") return perf(str(cmd, "device"), str(cmd, "figure"));
+    if (o == "perf") {
+      const Json* large = cmd.find("large");
+      return perf(str(cmd, "device"), str(cmd, "figure"), large && large->is_bool() && large->as_bool());
+    }
     return error_reply("unknown command '" + o + "'");
   }
 
@@ -172,14 +176,13 @@ private:
     return record_reply(run_case((*d)->ctx, spec, options_.seed, Tolerances::builtin()));
   }
 
-  Json perf(const std::string& dev, const std::string& figure) {
+  Json perf(const std::string& dev, const std::string& figure, bool large) {
     Result<DeviceState*> d = device(dev);
     if (!d.is_ok()) return error_reply(d.status().message());
     DeviceState& state = **d;
-    if (state.perf.empty()) {
-      Result<DeviceInfo> info = state.ctx.device.info();
-      bool large = info.is_ok() && info->device_type == TEGULA_DEVICE_TYPE_GPU;
+    if (state.perf.empty() || state.perf_large != large) {
       state.perf = build_perf_suite(state.target, large);
+      state.perf_large = large;
     }
     for (const PerfSpec& spec : state.perf) {
       if (spec.name != figure) continue;

@@ -9,7 +9,8 @@
 ///   {"op": "run", "device": D, "case": C}    {"record": {...}}
 ///   {"op": "probe", "plugin": P, "target": T}   can P compile offline for T?
 ///   {"op": "offline", "plugin": P, "target": T, "case": C}   {"record": {...}}
-///   {"op": "perf", "device": D, "figure": F}   {"figure": {...}}: one performance figure
+///   {"op": "perf", "device": D, "figure": F, "large": L}   {"figure": {...}}: one performance
+///                                            figure, at accelerator sizes when L
 ///
 /// A case that crashes or hangs takes the worker with it; the parent (Pool.h) records
 /// Crash or Timeout and starts a fresh worker.

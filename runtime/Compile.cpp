@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "ir/FirstInstance.h"
 #include "ir/Lower.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -227,9 +228,7 @@ namespace {
 
 /// The symbols of a tunable kernel, from its first candidate (they cannot depend on it).
 Result<std::vector<std::string>> tunable_symbols(std::string_view text, const std::string& name, const ir::TuneSpace& space) {
-  TG_ASSIGN_OR_RETURN(std::vector<ir::Binding> bindings, ir::enumerate_bindings(space));
-  if (bindings.empty()) return error(ErrorCode::InvalidArgument, name + ": no binding of the tunables meets the where conditions");
-  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_kernel(text, name, &bindings.front()));
+  TG_ASSIGN_OR_RETURN(ir::Kernel k, ir::parse_first_instance(text, name, space, /*verify=*/false));
   return k.symbols();
 }
 

@@ -82,14 +82,15 @@ std::string resolve_cache_dir(const char* option, const Env& env);
 uint64_t resolve_cache_limit(const Env& env, const Log& log);
 inline constexpr uint64_t kDefaultCacheLimit = uint64_t(1) << 30;
 
-/// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
-/// names what is wrong).
-/// `binding` is what cache_binding gives for the request ("" for tests of the format alone).
 /// Where an entry's digest and key sit, and where its binding starts: for tests that damage
 /// or rebuild an entry (the layout is kEntryVersion's, in CompileCache.cpp).
 inline constexpr size_t kCacheEntryDigestAt = 24;
 inline constexpr size_t kCacheEntryKeyAt = 32;
 inline constexpr size_t kCacheEntryHeaderBytes = 64;
+
+/// An entry's bytes for `payload`, and the payload back out of an entry (a Corrupt status
+/// names what is wrong).
+/// `binding` is what cache_binding gives for the request ("" for tests of the format alone).
 std::string encode_cache_entry(const std::string& key, const std::string& payload, const std::string& binding = "");
 /// (Takes the entry by value: the payload is what is left of it, with no second copy.)
 Result<std::string> decode_cache_entry(const std::string& key, std::string bytes, const std::string& binding = "");

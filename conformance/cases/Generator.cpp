@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/Lower.h"
+#include "ir/Parser.h"
 #include "ir/Printer.h"
 
 namespace tegula::conformance {
@@ -63,4 +65,12 @@ std::string dims(const std::vector<int64_t>& parts) {
 }
 
 }  // namespace kt
+
+std::string lowering_refusal(const std::string& text, const TargetDescription& target) {
+  auto k = ir::parse_and_verify(text, "workload.tile");
+  if (!k.is_ok()) return "";
+  auto lowered = ir::lower(*k, target);
+  return lowered.is_ok() || lowered.status().code() != ErrorCode::Unsupported ? "" : lowered.status().message();
+}
+
 }  // namespace tegula::conformance

@@ -77,4 +77,10 @@ inline TensorSpec inout(Values v) { return {Role::InOut, v, 0}; }
 inline TensorSpec scalar() { return {Role::Input, Values::Lattice, 0}; }
 
 }  // namespace kt
+
+/// "" when `text` lowers for the target, else why not (a kernel that needs more shared memory
+/// than the device has is NotSupported there, with the lowering's reason). A kernel that does
+/// not verify gives "": the suite's own test (cases_lower_on_every_target) reports it.
+std::string lowering_refusal(const std::string& text, const TargetDescription& target);
+
 }  // namespace tegula::conformance

@@ -40,11 +40,7 @@ namespace {
 
 using namespace kt;
 
-std::string example(const std::string& name) {
-  for (const auto& [n, text] : kWorkloadKernels)
-    if (name == n) return text;
-  return "";
-}
+std::string example(const std::string& name) { return workload_kernel(name); }
 
 /// `text` with every `from_dtype` (f16 or bf16) tensor and tile made `d`.
 std::string with_dtype(std::string text, DType from_dtype, DType d) {
@@ -57,14 +53,6 @@ std::string with_dtype(std::string text, DType from_dtype, DType d) {
   return text;
 }
 
-/// "" when `text` lowers for the target, else why not (a kernel that needs more shared memory
-/// than the device has is NotSupported there, with the lowering's reason).
-std::string lowering_refusal(const std::string& text, const TargetDescription& target) {
-  auto k = ir::parse_and_verify(text, "workload.tile");
-  if (!k.is_ok()) return "";  // the suite's own test (cases_lower_on_every_target) reports it
-  auto lowered = ir::lower(*k, target);
-  return lowered.is_ok() || lowered.status().code() != ErrorCode::Unsupported ? "" : lowered.status().message();
-}
 
 struct Workload {
   const char* file;  ///< under examples/, without .tile

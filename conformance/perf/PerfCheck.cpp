@@ -2,20 +2,12 @@
 
 #include <vector>
 
+#include "conformance/JsonFields.h"
 #include "conformance/perf/PerfMeasure.h"
 #include "conformance/perf/PerfRun.h"
 #include "conformance/perf/PerfSuite.h"
 
 namespace tegula::conformance {
-namespace {
-
-std::string text(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_string() ? v->as_string() : "";
-}
-
-}  // namespace
-
 size_t measured_figures(const Json& performance) {
   const Json* figures = performance.find("figures");
   size_t n = 0;
@@ -25,7 +17,7 @@ size_t measured_figures(const Json& performance) {
 }
 
 std::string performance_difference(const Json& performance, const TargetDescription& target, const std::string& filter) {
-  std::string profile = text(performance, "profile");
+  std::string profile = str(performance, "profile");
   if (profile != "accelerator" && profile != "host" && profile != "none") return "unknown profile '" + profile + "'";
   const Json* figures = performance.find("figures");
   if (!figures || !figures->is_array()) return "no 'figures' array";
@@ -35,15 +27,15 @@ std::string performance_difference(const Json& performance, const TargetDescript
   for (size_t i = 0; i < specs.size(); ++i) {
     const Json& f = figures->items()[i];
     const PerfSpec& spec = specs[i];
-    if (text(f, "name") != spec.name) return "figure " + std::to_string(i) + " is '" + text(f, "name") + "', the suite's is '" + spec.name + "'";
+    if (str(f, "name") != spec.name) return "figure " + std::to_string(i) + " is '" + str(f, "name") + "', the suite's is '" + spec.name + "'";
     const Json* method = f.find("method");
     if (!method) {
-      if (text(f, "not_measured").empty()) return spec.name + ": neither measured nor a reason why not";
-      if (!(f == unmeasured_figure(spec, text(f, "not_measured")))) return spec.name + ": an unmeasured figure carries other fields";
-      if (profile == "none" && text(f, "not_measured") != kModelNotMeasured)
-        return spec.name + ": a software model's figure says '" + text(f, "not_measured") + "', not '" + kModelNotMeasured + "'";
-      if (profile != "none" && !spec.unsupported.empty() && text(f, "not_measured") != spec.unsupported)
-        return spec.name + ": not measured for '" + text(f, "not_measured") + "', the suite says '" + spec.unsupported + "'";
+      if (str(f, "not_measured").empty()) return spec.name + ": neither measured nor a reason why not";
+      if (!(f == unmeasured_figure(spec, str(f, "not_measured")))) return spec.name + ": an unmeasured figure carries other fields";
+      if (profile == "none" && str(f, "not_measured") != kModelNotMeasured)
+        return spec.name + ": a software model's figure says '" + str(f, "not_measured") + "', not '" + kModelNotMeasured + "'";
+      if (profile != "none" && !spec.unsupported.empty() && str(f, "not_measured") != spec.unsupported)
+        return spec.name + ": not measured for '" + str(f, "not_measured") + "', the suite says '" + spec.unsupported + "'";
       continue;
     }
     if (profile == "none") return spec.name + ": a software model's figure cannot be measured";

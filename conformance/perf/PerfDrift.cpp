@@ -7,15 +7,11 @@
 
 #include "conformance/JsonFields.h"
 #include "conformance/Report.h"
+#include "conformance/perf/PerfMeasure.h"
 #include "core/Files.h"
 
 namespace tegula::conformance {
 namespace {
-
-double number(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_number() ? v->as_double() : 0;
-}
 
 double spread(const Json& figure) {
   const Json* m = figure.find("method");
@@ -23,12 +19,7 @@ double spread(const Json& figure) {
 }
 
 /// The change in percent, to three significant digits (what the entry stores).
-double change_pct(double baseline, double value) {
-  double c = (value / baseline - 1) * 100;
-  if (c == 0 || !std::isfinite(c)) return c;
-  double scale = std::pow(10.0, 2 - int(std::floor(std::log10(std::fabs(c)))));
-  return std::round(c * scale) / scale;
-}
+double change_pct(double baseline, double value) { return significant((value / baseline - 1) * 100, 3); }
 
 std::map<std::string, const Json*> measured(const Json& perf) {
   std::map<std::string, const Json*> out;

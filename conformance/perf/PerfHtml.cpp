@@ -7,17 +7,13 @@
 #include <vector>
 
 #include "conformance/HtmlParts.h"
+#include "conformance/JsonFields.h"
 
 namespace tegula::conformance {
 namespace {
 
 using html::esc;
 using html::text;
-
-double number(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  return v && v->is_number() ? v->as_double() : 0;
-}
 
 std::string fmt(double v, const char* spec = "%.4g") {
   char buf[64];

@@ -16,14 +16,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
-/// `v` to `digits` significant digits: figures are measurements, and a stored figure must
-/// read back exactly as the number it was derived from.
-double significant(double v, int digits) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  double scale = std::pow(10.0, digits - 1 - int(std::floor(std::log10(std::fabs(v)))));
-  return std::round(v * scale) / scale;
-}
-
 const char* kind_name(PerfKind k) {
   switch (k) {
     case PerfKind::Kernel: return "kernel";
@@ -195,6 +187,12 @@ Result<Json> time_compiles(const Device& device, const PerfSpec& spec, uint64_t 
 }
 
 }  // namespace
+
+double significant(double v, int digits) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  double scale = std::pow(10.0, digits - 1 - int(std::floor(std::log10(std::fabs(v)))));
+  return std::round(v * scale) / scale;
+}
 
 double figure_value(const PerfSpec& spec, double ms) {
   if (!(ms > 0)) return 0;

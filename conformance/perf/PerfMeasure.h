@@ -26,6 +26,10 @@
 
 namespace tegula::conformance {
 
+/// `v` to `digits` significant digits: figures are measurements, and a stored figure must read
+/// back exactly as the number it was derived from (verify derives it again).
+double significant(double v, int digits);
+
 /// The figure's value from its time per launch (ms): GB/s, TFLOP/s, G items/s, or the time
 /// itself (us for launches, ms for compiles). verify recomputes it with this function.
 double figure_value(const PerfSpec& spec, double median_ms);

@@ -29,6 +29,7 @@ Json run_device_perf(const PerfCall& call, const TargetDescription& target) {
       j.set("op", "perf");
       j.set("device", call.device);
       j.set("figure", specs[i].name);
+      j.set("large", call.large);  // the worker builds the same suite, at the same sizes
       jobs.push_back(j);
       job_spec.push_back(i);
     }

@@ -5,8 +5,9 @@
 
 #include "conformance/Glob.h"
 #include "conformance/WorkloadKernels.h"
-#include "ir/Lower.h"
-#include "ir/Parser.h"
+#include "conformance/cases/Generator.h"
+#include "ir/FirstInstance.h"
+#include "ir/Tunables.h"
 
 namespace tegula::conformance {
 namespace {
@@ -15,11 +16,6 @@ std::string n(int64_t v) { return std::to_string(v); }
 
 const char* dt(DType d) { return dtype_name(d); }
 
-std::string example_text(const std::string& file) {
-  for (const auto& [name, text] : kWorkloadKernels)
-    if (file == name) return text;
-  return "";
-}
 
 /// Why `spec` cannot run on `target`, or "": a dtype the description does not list, or a
 /// lowering refusal (the shared memory a small device lacks).
@@ -30,9 +26,7 @@ std::string refusal(const PerfSpec& spec, const TargetDescription& target) {
     if (!target.has_dtype(p.dtype)) return std::string("the device has no ") + dt(p.dtype);
   auto space = ir::parse_tune_space(spec.kernel, spec.name);
   if (space.is_ok() && !space->empty()) return "";  // the ranking decides, at compile time
-  auto lowered = ir::lower(*k, target);
-  if (!lowered.is_ok() && lowered.status().code() == ErrorCode::Unsupported) return lowered.status().message();
-  return "";
+  return lowering_refusal(spec.kernel, target);
 }
 
 PerfSpec memory_figure(std::string name, std::string what, std::string kernel,
@@ -220,7 +214,7 @@ void add_examples(std::vector<PerfSpec>& out, bool large) {
     PerfSpec s;
     std::string file = e.file;
     s.name = "tegula.perf.example." + file.substr(file.find('/') + 1);
-    s.kernel = example_text(file);
+    s.kernel = workload_kernel(file);
     s.symbols = large ? e.large : e.small;
     std::string shape;
     for (const auto& [k, v] : s.symbols) shape += (shape.empty() ? "" : ",") + k + "=" + n(v);
@@ -244,14 +238,7 @@ std::vector<PerfSpec> select_figures(std::vector<PerfSpec> specs, const std::str
   return out;
 }
 
-Result<ir::Kernel> parse_perf_kernel(const PerfSpec& spec) {
-  TG_ASSIGN_OR_RETURN(ir::TuneSpace space, ir::parse_tune_space(spec.kernel, spec.name));
-  if (space.empty()) return ir::parse_and_verify(spec.kernel, spec.name);
-  // The parameters do not depend on the tunables: any instance gives them.
-  TG_ASSIGN_OR_RETURN(std::vector<ir::Binding> bindings, ir::enumerate_bindings(space));
-  if (bindings.empty()) return error(ErrorCode::InvalidArgument, spec.name + ": no binding satisfies the kernel's conditions");
-  return ir::parse_and_verify(spec.kernel, spec.name, &bindings.front());
-}
+Result<ir::Kernel> parse_perf_kernel(const PerfSpec& spec) { return ir::parse_first_instance(spec.kernel, spec.name, /*verify=*/true); }
 
 std::vector<PerfSpec> build_perf_suite(const TargetDescription& target, bool large) {
   std::vector<PerfSpec> out;

@@ -104,7 +104,8 @@ TEST_CASE("--perf measures the CPU device, says why the reference model is not m
   CHECK(page->find("<circle class=\"point\"") != std::string::npos);  // the gemm and the rmsnorm do arithmetic
   CHECK(page->find("not measured: a software model") != std::string::npos);
 
-  if (std::system("command -v chromium > /dev/null 2>&1") != 0) return;  // report_page_in_chromium fails for that
+  REQUIRE_MESSAGE(std::system("command -v chromium > /dev/null 2>&1") == 0,
+                  "chromium is not installed: scripts/setup.sh installs it (Debian's chromium package)");
   std::string cmd = "timeout 60 chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + dir + "/report.html' 2>/dev/null";
   std::string dom;
   FILE* p = ::popen(cmd.c_str(), "r");
