@@ -13,7 +13,10 @@ namespace {
 constexpr char kMagic[8] = {'t', 'g', 'v', 'k', 's', 'p', 'v', 0};
 /// 2: the fields moved into the SDK container (plugins/support/Container.h).
 // 3: the block base (and rasterised grid) push constants of split dispatches.
-constexpr uint32_t kVersion = 3;
+// 4: the fault word (a flag in the interface) and the fault sites' field.
+constexpr uint32_t kVersion = 4;
+/// At most this many fault sites, each a line of at most kMaxFaultSite bytes.
+constexpr size_t kMaxFaultSites = 4096, kMaxFaultSite = 4096;
 
 void put_u32(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
@@ -53,6 +56,9 @@ std::string write_executable(const Executable& e) {
     put_u32(iface, p.kind);
     put_u32(iface, p.offset);
   }
+  put_u32(iface, i.fault_word ? 1 : 0);
+  std::string sites;
+  for (const std::string& site : i.fault_sites) sites += site + "\n";
   std::string words;
   for (uint32_t w : e.words) put_u32(words, w);
   return plugin::ContainerWriter(std::string_view(kMagic, sizeof(kMagic)), kVersion)
@@ -61,6 +67,7 @@ std::string write_executable(const Executable& e) {
       .field(e.kernel_name)
       .field(e.ir_text)
       .field(iface)
+      .field(sites)
       .field(words)
       .finish();
 }
@@ -69,8 +76,9 @@ Result<Executable> read_executable(const void* data, size_t size) {
   auto r = plugin::ContainerReader::open(data, size, std::string_view(kMagic, sizeof(kMagic)), kVersion, "vulkan executable");
   if (!r.is_ok()) return r.status();
   Executable e;
-  Result<std::string_view> fields[6] = {r->field("target name"), r->field("target hash"), r->field("kernel name"),
-                                        r->field("lowered IR"),  r->field("interface"),   r->field("SPIR-V")};
+  Result<std::string_view> fields[7] = {r->field("target name"), r->field("target hash"), r->field("kernel name"),
+                                        r->field("lowered IR"),  r->field("interface"),   r->field("fault sites"),
+                                        r->field("SPIR-V")};
   for (const auto& f : fields)
     if (!f.is_ok()) return f.status();
   TG_RETURN_IF_ERROR(r->finish());
@@ -100,8 +108,20 @@ Result<Executable> read_executable(const void* data, size_t size) {
     i.push.push_back(pe);
   }
   if (!w.ok) return corrupt("a push constant lies outside the push-constant block");
+  uint32_t fault_word = w.u32();
+  if (!w.ok || fault_word > 1) return corrupt("bad fault-word flag");
+  i.fault_word = fault_word == 1;
   if (w.at != w.bytes.size()) return corrupt("trailing bytes in the interface");
-  std::string_view spirv = *fields[5];
+  std::string_view sites = *fields[5];
+  while (!sites.empty()) {
+    size_t end = sites.find('\n');
+    if (end == std::string_view::npos || end == 0 || end > kMaxFaultSite || i.fault_sites.size() == kMaxFaultSites)
+      return corrupt("bad fault sites");
+    i.fault_sites.emplace_back(sites.substr(0, end));
+    sites.remove_prefix(end + 1);
+  }
+  if (!i.fault_word && !i.fault_sites.empty()) return corrupt("fault sites without a fault word");
+  std::string_view spirv = *fields[6];
   if (spirv.size() % 4 != 0 || spirv.size() < 20) return corrupt("bad SPIR-V length");
   WordReader sw{spirv};
   for (size_t k = 0; k < spirv.size() / 4; ++k) e.words.push_back(sw.u32());

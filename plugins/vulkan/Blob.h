@@ -6,7 +6,8 @@
 /// size, SHA-256); its fields, in order: target name, target hash, kernel name, the lowered
 /// IR text, the shader interface (u32s: spirv version, workgroup size, shared bytes, push
 /// bytes, subgroup size, binding count + one argument index each, push entry count +
-/// (argument, kind, offset) each) and the SPIR-V words.
+/// (argument, kind, offset) each, the fault-word flag), the fault sites (one line each,
+/// codegen/Generate.h) and the SPIR-V words.
 ///
 /// Any mismatch (magic, version, size, digest, a field that runs past the end, a push
 /// constant outside the push bytes, SPIR-V without its magic number) is TG_ERR_CORRUPT, so a

@@ -4,6 +4,7 @@
 /// atomics, subgroup size control, cooperative matrices) switched on where supported, and
 /// VK_KHR_shader_float_controls on a Vulkan 1.1 device whose shaders declare them. The
 /// core robustBufferAccess stays off: generated code bounds-checks its own accesses.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -156,6 +157,7 @@ tg_error* device_open(tg_plugin* plugin, uint32_t index, tg_device** out_device)
     VkPhysicalDeviceProperties props;
     vk.vkGetPhysicalDeviceProperties(p.handle, &props);
     d->max_storage_range = props.limits.maxStorageBufferRange;
+    d->fault_stride = uint32_t(std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16));
     for (int i = 0; i < 3; ++i) d->max_group_count[i] = props.limits.maxComputeWorkGroupCount[i];
     *out_device = d;
     return nullptr;
@@ -199,7 +201,12 @@ void queue_destroy(tg_queue* queue) {
 tg_error* queue_synchronize(tg_queue* queue) {
   return guarded("queue_synchronize", [&]() -> tg_error* {
     if (!queue) return make_error(TG_ERR_INVALID_ARGUMENT, "vulkan: queue_synchronize: NULL queue");
-    return drain(queue);
+    if (tg_error* e = drain(queue)) return e;
+    if (queue->fault.empty()) return nullptr;
+    // An element access outside its tensor since the last synchronize (codegen/Generate.h).
+    std::string fault = std::move(queue->fault);
+    queue->fault.clear();
+    return make_error(TG_ERR_INVALID_ARGUMENT, fault);
   });
 }
 

@@ -102,6 +102,11 @@ tg_error* executable_describe(tg_plugin* plugin, const void* data, size_t size, 
     text += "; workgroup " + std::to_string(i.workgroup_size) + ", shared " + std::to_string(i.shared_bytes) + " bytes, push constants " +
             std::to_string(i.push_bytes) + " bytes, subgroup " + std::to_string(i.subgroup_size) + ", " +
             std::to_string(i.bindings.size()) + " storage buffers\n";
+    if (i.fault_word) {
+      text += "; fault word at binding " + std::to_string(i.bindings.size()) + ", element accesses:";
+      for (size_t n = 0; n < i.fault_sites.size(); ++n) text += " " + std::to_string(n + 1) + "=" + i.fault_sites[n];
+      text += "\n";
+    }
     text += spirv_text(e->words);
     plugin::give_string_blob(std::move(text), out_text);
     return nullptr;
@@ -179,6 +184,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     e->device = device;
     e->kernel = std::move(kernel).value();
     e->iface = iface;
+    e->fault_sites = std::make_shared<const std::vector<std::string>>(iface.fault_sites);
     Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(e->kernel);
     if (!signature.is_ok()) {
       destroy_executable(e);
@@ -194,7 +200,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     mi.pCode = exe->words.data();
     VkResult r = device->fn.vkCreateShaderModule(device->device, &mi, nullptr, &e->module);
     if (r != VK_SUCCESS) return fail(r, "vkCreateShaderModule");
-    std::vector<VkDescriptorSetLayoutBinding> bindings(iface.bindings.size());
+    std::vector<VkDescriptorSetLayoutBinding> bindings(iface.bindings.size() + (iface.fault_word ? 1 : 0));
     for (size_t i = 0; i < bindings.size(); ++i) {
       std::memset(&bindings[i], 0, sizeof(bindings[i]));
       bindings[i].binding = uint32_t(i);

@@ -449,9 +449,10 @@ tg_error* device_properties(tg_plugin* plugin, uint32_t index, tg_device_propert
     case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: out->device_type = TG_DEVICE_TYPE_GPU; break;
     default: out->device_type = TG_DEVICE_TYPE_UNKNOWN; break;
   }
-  // Generated code tests every element index against its tensor (codegen/Access.cpp):
-  // stores outside are dropped, loads outside read 0, and nothing reports them.
-  plugin::set_out_of_range(out, TG_OUT_OF_RANGE_SILENT);
+  // Generated code tests every element index against its tensor (codegen/Access.cpp): an
+  // element access outside is not made and writes the launch's fault word, which
+  // queue_synchronize reports (codegen/Generate.h).
+  plugin::set_out_of_range(out, TG_OUT_OF_RANGE_DETECTED);
   return nullptr;
 }
 

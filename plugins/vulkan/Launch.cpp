@@ -4,7 +4,8 @@
 /// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
 /// (32-bit element indices, loops counted in i32: check_loop_counts), packed into push
 /// constants per the executable's interface, and a descriptor set from the batch's pool binds
-/// one storage buffer per tensor. A grid larger than the device's group counts runs as
+/// one storage buffer per tensor (and the launch's fault word, codegen/Generate.h, where the
+/// kernel accesses tensor elements; the queue reports what it records). A grid larger than the device's group counts runs as
 /// several dispatches (dispatch_grid).
 #include <algorithm>
 #include <array>
@@ -22,7 +23,7 @@ namespace {
 constexpr uint32_t kSetsPerPool = 64;
 
 Result<VkDescriptorSet> allocate_set(tg_device* d, Submission* s, tg_executable* e) {
-  uint32_t descriptors = std::max<uint32_t>(uint32_t(e->iface.bindings.size()), 1);
+  uint32_t descriptors = std::max<uint32_t>(uint32_t(e->iface.bindings.size()) + (e->iface.fault_word ? 1 : 0), 1);
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!s->pools.empty() && s->pool_sets_left > 0) {
       VkDescriptorSetAllocateInfo info;
@@ -164,13 +165,27 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     Submission* s = *rec;
     auto set = allocate_set(d, s, executable);
     if (!set.is_ok()) return from_status(set.status(), "launch");
-    std::vector<VkDescriptorBufferInfo> infos(iface.bindings.size());
-    std::vector<VkWriteDescriptorSet> writes(iface.bindings.size());
-    for (size_t b = 0; b < iface.bindings.size(); ++b) {
-      tg_buffer* buf = params->args[iface.bindings[b]].buffer;
-      infos[b].buffer = buf->buffer;
-      infos[b].offset = 0;
-      infos[b].range = std::min<VkDeviceSize>(vk_buffer_bytes(buf->size), d->max_storage_range);
+    size_t tensors = iface.bindings.size();
+    std::vector<VkDescriptorBufferInfo> infos(tensors + (iface.fault_word ? 1 : 0));
+    std::vector<VkWriteDescriptorSet> writes(infos.size());
+    for (size_t b = 0; b < infos.size(); ++b) {
+      if (b == tensors) {
+        // The fault word (codegen/Generate.h): this launch's slot of the batch's buffer.
+        auto slot = fault_slot(queue, s);
+        if (!slot.is_ok()) return from_status(slot.status(), "launch");
+        infos[b].buffer = s->fault.buffer;
+        infos[b].offset = VkDeviceSize(*slot) * d->fault_stride;
+        infos[b].range = 16;
+        s->fault_launches.push_back({*slot, k.name, executable->fault_sites});
+      } else {
+        tg_buffer* buf = params->args[iface.bindings[b]].buffer;
+        infos[b].buffer = buf->buffer;
+        infos[b].offset = 0;
+        infos[b].range = std::min<VkDeviceSize>(vk_buffer_bytes(buf->size), d->max_storage_range);
+        if (buf->size > d->max_storage_range)
+          return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: a buffer of " + std::to_string(buf->size) +
+                                                    " bytes exceeds the device's storage-buffer range of " + std::to_string(d->max_storage_range));
+      }
       std::memset(&writes[b], 0, sizeof(writes[b]));
       writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
       writes[b].dstSet = *set;
@@ -178,9 +193,6 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
       writes[b].descriptorCount = 1;
       writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       writes[b].pBufferInfo = &infos[b];
-      if (buf->size > d->max_storage_range)
-        return make_error(TG_ERR_UNSUPPORTED, "vulkan: launch: a buffer of " + std::to_string(buf->size) +
-                                                  " bytes exceeds the device's storage-buffer range of " + std::to_string(d->max_storage_range));
     }
     if (!writes.empty()) d->fn.vkUpdateDescriptorSets(d->device, uint32_t(writes.size()), writes.data(), 0, nullptr);
     VkCommandBuffer cmd = s->cmd;

@@ -27,9 +27,18 @@ void full_barrier(tg_device* d, VkCommandBuffer cmd) {
   d->fn.vkCmdPipelineBarrier(cmd, stages, stages | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
-static void release_submission(tg_device* d, Submission& s, VkCommandPool pool) {
+/// A batch's fault buffer goes back to the queue, zeroed, for a later batch.
+static void release_submission(tg_queue* q, Submission& s) {
+  tg_device* d = q->device;
+  VkCommandPool pool = q->pool;
   for (HostBuffer& h : s.staging) destroy_host_buffer(d, h);
   s.staging.clear();
+  if (s.fault.buffer) {
+    std::memset(s.fault.mapped, 0, size_t(s.fault.size));
+    q->fault_free.push_back(s.fault);
+    s.fault = HostBuffer{};
+  }
+  s.fault_launches.clear();
   for (VkDescriptorPool p : s.pools) d->fn.vkDestroyDescriptorPool(d->device, p, nullptr);
   s.pools.clear();
   if (s.cmd) d->fn.vkFreeCommandBuffers(d->device, pool, 1, &s.cmd);
@@ -61,6 +70,43 @@ Result<Submission*> recording(tg_queue* q) {
   return q->current.get();
 }
 
+/// The completed batch's fault words: the first nonzero one becomes the queue's fault
+/// (reported by queue_synchronize), unless one is pending already.
+static void read_faults(tg_queue* q, const Submission& s) {
+  for (const Submission::FaultLaunch& f : s.fault_launches) {
+    if (!q->fault.empty()) return;
+    uint32_t word;
+    std::memcpy(&word, static_cast<const uint8_t*>(s.fault.mapped) + size_t(f.slot) * q->device->fault_stride, 4);
+    if (word == 0) continue;
+    std::string site = f.sites && word <= f.sites->size() ? (*f.sites)[word - 1] : "access number " + std::to_string(word);
+    q->fault = "vulkan: kernel '" + f.kernel + "': " + site +
+               " is outside the tensor (an element index past its extent); the access was not made (a load reads 0), and "
+               "the launch's results are those of an erroneous program";
+  }
+}
+
+Result<uint32_t> fault_slot(tg_queue* q, Submission* s) {
+  tg_device* d = q->device;
+  if (!s->fault.buffer) {
+    if (!q->fault_free.empty()) {
+      s->fault = q->fault_free.back();
+      q->fault_free.pop_back();
+    } else {
+      HostBuffer h;
+      if (tg_error* e = create_host_buffer(d, uint64_t(kBatchLaunches) * d->fault_stride, h)) {
+        Status st = error(ErrorCode::Device, std::string("the fault buffer: ") + error_message(e));
+        error_destroy(e);
+        return st;
+      }
+      std::memset(h.mapped, 0, size_t(h.size));
+      s->fault = h;
+    }
+  }
+  // A batch holds at most kBatchLaunches launches (launch flushes at that count).
+  if (s->fault_launches.size() >= kBatchLaunches) return error(ErrorCode::Internal, "vulkan: more launches in a batch than fault slots");
+  return uint32_t(s->fault_launches.size());
+}
+
 /// Retire finished batches from the front (all of them, waiting, when `wait`).
 static tg_error* retire(tg_queue* q, bool wait) {
   tg_device* d = q->device;
@@ -73,7 +119,8 @@ static tg_error* retire(tg_queue* q, bool wait) {
       break;
     }
     for (const Submission::Readback& rb : s.readbacks) std::memcpy(rb.dst, s.staging[rb.staging].mapped, size_t(rb.size));
-    release_submission(d, s, q->pool);
+    read_faults(q, s);
+    release_submission(q, s);
     q->in_flight.pop_front();
   }
   return nullptr;
@@ -95,7 +142,7 @@ tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence) {
   // batch is dropped (with its staging buffers and pools) so the next command begins a
   // fresh one; the caller gets the error.
   auto abandon = [&](VkResult r, const char* what) {
-    release_submission(d, s, q->pool);
+    release_submission(q, s);
     q->current.reset();
     return vk_error(r, what);
   };
@@ -134,12 +181,13 @@ void destroy_queue(tg_queue* q) {
   tg_device* d = q->device;
   if (q->current) {
     d->fn.vkEndCommandBuffer(q->current->cmd);
-    release_submission(d, *q->current, q->pool);
+    release_submission(q, *q->current);
   }
   for (auto& s : q->in_flight) {
     if (s->fence) d->fn.vkWaitForFences(d->device, 1, &s->fence->fence, VK_TRUE, UINT64_MAX);
-    release_submission(d, *s, q->pool);
+    release_submission(q, *s);
   }
+  for (HostBuffer& h : q->fault_free) destroy_host_buffer(d, h);
   d->fn.vkDestroyCommandPool(d->device, q->pool, nullptr);
   delete q;
 }

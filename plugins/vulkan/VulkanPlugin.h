@@ -84,6 +84,15 @@ struct Submission {
   std::vector<Readback> readbacks;
   uint32_t launches = 0;
   uint32_t pool_sets_left = 0;
+  /// The fault words of the batch's launches that bind one (codegen/Generate.h): a slot of
+  /// tg_device::fault_stride bytes each, zeroed, read when the batch completes.
+  HostBuffer fault;
+  struct FaultLaunch {
+    uint32_t slot;
+    std::string kernel;
+    std::shared_ptr<const std::vector<std::string>> sites;
+  };
+  std::vector<FaultLaunch> fault_launches;
 };
 
 inline constexpr uint32_t kBatchLaunches = 64;
@@ -119,6 +128,9 @@ struct tg_device {
   uint32_t device_memory_type = 0;  ///< device-local, for tg_buffers
   uint32_t host_memory_type = 0;    ///< host-visible and coherent (cached if any), for staging
   VkDeviceSize max_storage_range = 0;
+  /// Bytes between two launches' fault words in a batch's fault buffer: the device's
+  /// minStorageBufferOffsetAlignment, at least 16.
+  uint32_t fault_stride = 256;
   uint32_t max_group_count[3] = {0, 0, 0};
   tegula::TargetDescription target;
   std::string target_hash;  ///< target_hash(target), computed once: every executable load compares it
@@ -137,6 +149,11 @@ struct tg_queue {
   VkCommandPool pool = VK_NULL_HANDLE;
   std::unique_ptr<tegula::vulkan::Submission> current;  ///< being recorded, or null
   std::deque<std::unique_ptr<tegula::vulkan::Submission>> in_flight;
+  /// Zeroed fault buffers of retired batches, for the next ones.
+  std::vector<tegula::vulkan::HostBuffer> fault_free;
+  /// The first out-of-range access a completed batch reported, until queue_synchronize
+  /// returns it (other drains, at buffer_free or executable_free, leave it here).
+  std::string fault;
 };
 
 struct tg_buffer {
@@ -150,6 +167,8 @@ struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
   tegula::vulkan::ShaderInterface iface;
+  /// iface.fault_sites, shared with the batches whose launches may report one.
+  std::shared_ptr<const std::vector<std::string>> fault_sites;
   /// The launch signature of `kernel` with what it was lowered assuming (lower.assume,
   /// lower.tensor_align), checked at every launch: the generated code has no fallback.
   tegula::plugin::LaunchSignature signature;
@@ -204,8 +223,11 @@ void destroy_host_buffer(tg_device* d, HostBuffer& b);
 Result<Submission*> recording(tg_queue* q);
 /// Submit what is being recorded; `out_fence` receives its fence.
 tg_error* flush(tg_queue* q, std::shared_ptr<FenceRef>* out_fence = nullptr);
-/// Wait for everything submitted and run the host copies.
+/// Wait for everything submitted and run the host copies; a fault a batch reported stays
+/// in tg_queue::fault.
 tg_error* drain(tg_queue* q);
+/// The fault buffer slot of a launch being recorded into `s` (allocating the batch's buffer).
+Result<uint32_t> fault_slot(tg_queue* q, Submission* s);
 void destroy_queue(tg_queue* q);
 /// A barrier after every command: later commands see its writes.
 void full_barrier(tg_device* d, VkCommandBuffer cmd);

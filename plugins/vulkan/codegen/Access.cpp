@@ -3,10 +3,13 @@
 // has them, compare-and-swap loops on the containing word otherwise).
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <string>
 
 #include "plugins/vulkan/codegen/KernelGen.h"
 
 #include "ir/Analysis.h"
+#include "ir/Printer.h"
 #include "ir/lower/Lowered.h"
 
 namespace tegula::vulkan {
@@ -167,23 +170,44 @@ void KernelGen::write_memory_raw(const Buf& b, const std::vector<Value>& coords,
   b_.if_(global_inside(b, coords), [&] { store_raw(b, index, raw); });
 }
 
-Value KernelGen::read_memory(const Buf& b, const std::vector<Value>& coords, double pad) {
+Value KernelGen::read_memory(const Buf& b, const std::vector<Value>& coords, double pad, uint32_t fault) {
   if (b.scope == ir::Scope::Shared) return cv_.decode(b.dtype, load_raw(b, shared_index(b, coords)));
   T vt = Conversions::value_type(b.dtype);
   Value pad_value = vt == T::Bool ? b_.cb(pad != 0) : (vt == T::I32 ? b_.ci(int32_t(round_to_dtype(DType::I32, pad))) : b_.c(vt, pad));
   uint32_t tmp = b_.var(vt, pad_value);
   Value index = global_index(b, coords);
-  b_.if_(global_inside(b, coords), [&] { b_.store(tmp, cv_.decode(b.dtype, load_raw(b, index))); });
+  std::function<void()> outside;
+  if (fault) outside = [&] { record_fault(fault); };
+  b_.if_(global_inside(b, coords), [&] { b_.store(tmp, cv_.decode(b.dtype, load_raw(b, index))); }, outside);
   return b_.load(tmp, vt);
 }
 
-void KernelGen::write_memory(const Buf& b, const std::vector<Value>& coords, Value value) {
+void KernelGen::write_memory(const Buf& b, const std::vector<Value>& coords, Value value, uint32_t fault) {
   if (b.scope == ir::Scope::Shared) {
     store_raw(b, shared_index(b, coords), cv_.encode(b.dtype, value));
     return;
   }
   Value index = global_index(b, coords);
-  b_.if_(global_inside(b, coords), [&] { store_raw(b, index, cv_.encode(b.dtype, value)); });
+  std::function<void()> outside;
+  if (fault) outside = [&] { record_fault(fault); };
+  b_.if_(global_inside(b, coords), [&] { store_raw(b, index, cv_.encode(b.dtype, value)); }, outside);
+}
+
+uint32_t KernelGen::fault_site(const std::string& buffer, const std::vector<ir::Expr>& index, bool store) {
+  if (!fault_var_) return 0;
+  // Named as the program writes it: the lowered form's line numbers are not the user's.
+  std::string site = std::string(store ? "store to " : "load of ") + buffer + "[";
+  for (size_t d = 0; d < index.size(); ++d) site += (d ? ", " : "") + ir::print_expr(index[d]);
+  site += "]";
+  for (size_t i = 0; i < iface_.fault_sites.size(); ++i)
+    if (iface_.fault_sites[i] == site) return uint32_t(i + 1);
+  iface_.fault_sites.push_back(site);
+  return uint32_t(iface_.fault_sites.size());
+}
+
+void KernelGen::record_fault(uint32_t fault) {
+  // Any one number among racing invocations is a true report: a plain store is enough.
+  b_.store_shared(b_.chain(SCStorageBuffer, m_.type(T::U32), fault_var_, {b_.cu(0).id, b_.cu(0).id}), b_.cu(fault));
 }
 
 void KernelGen::atomic_add_global(const Buf& b, const std::vector<Value>& coords, Value value) {

@@ -74,6 +74,7 @@ Result<Value> KernelGen::expr(const ir::Expr& e, const MapCtx* map) {
     case ir::ExprKind::Select: {
       TG_ASSIGN_OR_RETURN(Value c, expr_as(e->args[0], T::Bool, map));
       T ty = type_of(e->type);
+      if (reads_tensor(e->args[1]) || reads_tensor(e->args[2])) return lazy_select(c, e->args[1], e->args[2], ty, map);
       TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[1], ty, map));
       TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[2], ty, map));
       return b_.select(c, a, b);
@@ -119,6 +120,18 @@ Result<Value> KernelGen::binary_expr(const ir::Expr& e, const MapCtx* map) {
   if (ir::is_bitwise(op)) return bitwise_expr(e, map);
   if (ir::is_logical(op)) {
     TG_ASSIGN_OR_RETURN(Value a, expr_as(e->args[0], T::Bool, map));
+    // `i < N && X[i] > 0`: X[i] is read only where i < N, as the interpreter reads it.
+    if (reads_tensor(e->args[1])) {
+      uint32_t out = b_.var(T::Bool, a);  // what a alone decides: false for &&, true for ||
+      Status st;
+      b_.if_(op == ir::BinaryOp::And ? a : b_.lnot(a), [&] {
+        auto v = expr_as(e->args[1], T::Bool, map);
+        if (v.is_ok()) b_.store(out, *v);
+        else st = v.status();
+      });
+      TG_RETURN_IF_ERROR(st);
+      return b_.load(out, T::Bool);
+    }
     TG_ASSIGN_OR_RETURN(Value b, expr_as(e->args[1], T::Bool, map));
     return op == ir::BinaryOp::And ? b_.land(a, b) : b_.lor(a, b);
   }
@@ -169,7 +182,7 @@ Result<Value> KernelGen::load_expr(const ir::Expr& e, const MapCtx* map) {
     idx.push_back(v);
   }
   switch (b->scope) {
-    case ir::Scope::Global:
+    case ir::Scope::Global: return read_memory(*b, idx, 0.0, fault_site(e->name, e->args, false));
     case ir::Scope::Shared: return read_memory(*b, idx, 0.0);
     case ir::Scope::Local: {
       Value lin = idx[0];
@@ -202,6 +215,34 @@ Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {
   std::vector<Value> c;
   for (size_t d = 0; d < b->shape.size(); ++d) c.push_back(b->shape[d] == 1 ? b_.ci(0) : map->coords[d + lead]);
   return read_memory(*b, c, 0.0);
+}
+
+bool KernelGen::reads_tensor(const ir::Expr& e) {
+  if (e->kind == ir::ExprKind::Load) {
+    Buf* b = find_buf(e->name);
+    if (b && b->scope == ir::Scope::Global) return true;
+  }
+  for (const ir::Expr& a : e->args)
+    if (reads_tensor(a)) return true;
+  return false;
+}
+
+Result<Value> KernelGen::lazy_select(Value cond, const ir::Expr& a, const ir::Expr& b, T ty, const MapCtx* map) {
+  uint32_t out = b_.var(ty);
+  Status st;
+  auto arm = [&](const ir::Expr& x) {
+    return [&, x] {
+      auto v = expr_as(x, ty, map);
+      if (!v.is_ok()) {
+        st = v.status();
+        return;
+      }
+      b_.store(out, *v);
+    };
+  };
+  b_.if_(cond, arm(a), arm(b));
+  TG_RETURN_IF_ERROR(st);
+  return b_.load(out, ty);
 }
 
 }  // namespace tegula::vulkan

@@ -10,6 +10,13 @@
 /// into several dispatches) and, for a rasterised 2-D grid, the whole grid along x and y
 /// (u32; the dispatch's own group count is one piece's), each at the offset the interface
 /// lists. The workgroup is the kernel's threads along x; a dispatch is one piece of the grid.
+///
+/// A kernel with element loads or stores of tensors (`X[i]`, `store Y[i] = ...`) also binds,
+/// after the tensors, a fault word (a storage buffer of u32s, the launch's own slot): an
+/// access outside its tensor is not made (a load reads 0) and writes the access's site
+/// number (1-based, into ShaderInterface::fault_sites) there, which the queue reads when the
+/// batch completes and reports at synchronize. The interpreter, the oracle, refuses such
+/// accesses; with the word the device detects them too (tg_out_of_range DETECTED).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +55,10 @@ struct ShaderInterface {
   uint32_t subgroup_size = 0;
   std::vector<uint32_t> bindings;  ///< binding -> launch argument index
   std::vector<PushEntry> push;
+  /// Whether the shader binds the fault word (binding = bindings.size()).
+  bool fault_word = false;
+  /// What each fault number means: "store to 'Y' at 3:5", one per element access site.
+  std::vector<std::string> fault_sites;
 };
 
 struct GeneratedShader {

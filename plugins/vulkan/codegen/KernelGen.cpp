@@ -543,6 +543,22 @@ KernelGen::ModulePlan KernelGen::plan_module() {
   // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { mp.coop = mp.coop || ir::is_opaque(s); });
   find_atomic_targets(k_.body, mp.atomic_targets);
+  auto is_tensor = [&](const std::string& name) {
+    const ir::Param* p = k_.find_param(name);
+    return p && p->is_tensor;
+  };
+  std::function<bool(const ir::Expr&)> loads_tensor = [&](const ir::Expr& e) {
+    if (e->kind == ir::ExprKind::Load && is_tensor(e->name)) return true;
+    for (const ir::Expr& a : e->args)
+      if (loads_tensor(a)) return true;
+    return false;
+  };
+  ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
+    if (s.op == ir::OpKind::Store && is_tensor(s.target().buffer)) mp.element_access = true;
+    for (const ir::Expr& e : s.exprs) mp.element_access = mp.element_access || loads_tensor(e);
+    for (const ir::TileRef& t : s.tiles)
+      for (const ir::Expr& e : t.offsets) mp.element_access = mp.element_access || loads_tensor(e);
+  });
   return mp;
 }
 
@@ -586,6 +602,19 @@ Result<GeneratedShader> KernelGen::run() {
 
 Status KernelGen::emit_interface(const ModulePlan& mp) {
   TG_RETURN_IF_ERROR(declare_interface(mp.kernel.raster));
+  if (mp.element_access) {
+    // The fault word (Generate.h), bound after the tensors.
+    uint32_t rarr = m_.type_runtime_array(m_.type(T::U32), 4);
+    uint32_t block = m_.type_struct({rarr});
+    m_.decorate(block, DecBlock);
+    m_.member_decorate(block, 0, DecOffset, {0});
+    m_.member_name(block, 0, "fault");
+    fault_var_ = m_.global_variable(SCStorageBuffer, block);
+    m_.decorate(fault_var_, DecDescriptorSet, {0});
+    m_.decorate(fault_var_, DecBinding, {uint32_t(iface_.bindings.size())});
+    m_.name(fault_var_, "tg_fault");
+    iface_.fault_word = true;
+  }
   for (Buf& b : bufs_) {
     if (b.scope != ir::Scope::Global || !mp.atomic_targets.count(b.name)) continue;
     bool cas = b.elem == T::U16 || (b.dtype == DType::F32 && !t_.atomic_float32_add) ||

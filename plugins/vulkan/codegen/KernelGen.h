@@ -111,6 +111,7 @@ public:
     bool any8 = false, any16 = false, any64 = false;  ///< dtypes of 1, 2 bytes; f64
     bool coop = false;                                ///< opaque fragments: the Vulkan memory model
     std::set<std::string> atomic_targets;             ///< tensors atomic_add writes
+    bool element_access = false;  ///< an element load or store of a tensor: the fault word
     ir::KernelPlan kernel;                            ///< the lowered kernel's lower.* plan
   };
   ModulePlan plan_module();
@@ -264,10 +265,16 @@ public:
   Value read_slot(const Buf& b, int64_t slot);
   void write_slot(const Buf& b, int64_t slot, Value value);  ///< rounds to the dtype
   /// Read an element of a shared or global buffer at absolute coords (globals masked: `pad`
-  /// outside), as the dtype's value type.
-  Value read_memory(const Buf& b, const std::vector<Value>& coords, double pad);
-  /// Write (encode) an element of a shared or global buffer (globals masked).
-  void write_memory(const Buf& b, const std::vector<Value>& coords, Value value);
+  /// outside), as the dtype's value type. A nonzero `fault` (fault_site) is an element
+  /// access of the program: outside its tensor it also writes the fault word.
+  Value read_memory(const Buf& b, const std::vector<Value>& coords, double pad, uint32_t fault = 0);
+  /// Write (encode) an element of a shared or global buffer (globals masked; `fault` as above).
+  void write_memory(const Buf& b, const std::vector<Value>& coords, Value value, uint32_t fault = 0);
+  /// The fault number of an element access of a tensor (Generate.h: the fault word), one
+  /// per access as written ("store to Y[i + N]") however often its code is emitted.
+  uint32_t fault_site(const std::string& buffer, const std::vector<ir::Expr>& index, bool store);
+  /// The `else` of a masked element access: record `fault` in the fault word.
+  void record_fault(uint32_t fault);
   void atomic_add_global(const Buf& b, const std::vector<Value>& coords, Value value);
   /// Read the raw storage value (no decode) of a shared or global element; `pad` (a value of
   /// the dtype) outside a global tensor. It is what a store of the element's value writes
@@ -297,6 +304,12 @@ public:
   /// Convert between register types (numbers, bools).
   Value cast_value(Value v, T to);
   Result<Value> load_expr(const ir::Expr& e, const MapCtx* map);
+  /// Whether an expression reads a tensor element: such an operand of select, && or || is
+  /// evaluated only where the IR evaluates it (lazy_select), so a guarded load outside its
+  /// tensor raises no fault (Generate.h).
+  bool reads_tensor(const ir::Expr& e);
+  /// cond ? a : b, evaluating only the arm taken.
+  Result<Value> lazy_select(Value cond, const ir::Expr& a, const ir::Expr& b, T ty, const MapCtx* map);
   Result<Value> tile_expr(const ir::Expr& e, const MapCtx* map);
   Result<Value> unary_expr(const ir::Expr& e, const MapCtx* map);
   Result<Value> binary_expr(const ir::Expr& e, const MapCtx* map);
@@ -322,6 +335,7 @@ public:
   spv::Builder b_{m_};
   Conversions cv_{b_};
   ShaderInterface iface_;
+  uint32_t fault_var_ = 0;  ///< the fault word's storage buffer, when the kernel binds it
 
   std::deque<Buf> bufs_;
   std::vector<std::map<std::string, Buf*>> buf_scopes_;

@@ -198,7 +198,7 @@ Status KernelGen::gen_store(const ir::Stmt& s) {
   }
   TG_ASSIGN_OR_RETURN(Value value, expr(s.value()));
   switch (b->scope) {
-    case ir::Scope::Global:
+    case ir::Scope::Global: write_memory(*b, idx, value, fault_site(b->name, s.target().offsets, true)); return Status::ok();
     case ir::Scope::Shared: write_memory(*b, idx, value); return Status::ok();
     case ir::Scope::Local: {
       Value lin = idx[0];
