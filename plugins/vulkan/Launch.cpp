@@ -2,7 +2,7 @@
 /// Launching: the arguments are checked by the SDK's validate_launch (kinds, buffers of this
 /// device, the grid the kernel's grid expressions give, tensors large enough, the lowering's
 /// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
-/// (32-bit element indices, loops counted in i32: check_loop_counts), packed into push
+/// (32-bit element indices, loops counted and indices computed in i32: check_index_widths), packed into push
 /// constants per the executable's interface, and a descriptor set from the batch's pool binds
 /// one storage buffer per tensor (and the launch's fault word, codegen/Generate.h, where the
 /// kernel accesses tensor elements; the queue reports what it records). A grid larger than the device's group counts runs as
@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "plugins/support/LaunchCheck.h"
-#include "plugins/support/LoopCounts.h"
+#include "plugins/support/IntegerWidths.h"
 #include "plugins/vulkan/VulkanPlugin.h"
 
 namespace tegula::vulkan {
@@ -88,6 +88,31 @@ tg_error* check_vulkan_limits(const ir::Kernel& k, const plugin::LaunchSignature
   return nullptr;
 }
 
+/// check_index_widths for this launch, remembered for the executable's last launch values
+/// (the scalars, symbols and grid it depends on): a loop of launches of one shape checks once.
+tg_error* check_widths(tg_executable* e, const tg_launch_params& params, const std::array<uint32_t, 3>& grid) {
+  std::vector<uint64_t> key(grid.begin(), grid.end());
+  for (size_t i = 0; i < params.arg_count; ++i) {
+    const tg_launch_arg& a = params.args[i];
+    if (i < e->kernel.params.size() && e->kernel.params[i].is_tensor) continue;
+    uint64_t bits;
+    if (a.kind == TG_ARG_I64) std::memcpy(&bits, &a.i64, 8);
+    else std::memcpy(&bits, &a.f64, 8);
+    key.push_back(bits);
+    key.push_back(a.kind);
+  }
+  {
+    std::lock_guard<std::mutex> lock(e->widths_mu);
+    if (e->widths_checked && e->widths_key == key) return nullptr;
+  }
+  Status widths = plugin::check_index_widths(e->kernel, params, grid, 32);
+  if (!widths.is_ok()) return plugin::launch_error("vulkan", widths);
+  std::lock_guard<std::mutex> lock(e->widths_mu);
+  e->widths_key = std::move(key);
+  e->widths_checked = true;
+  return nullptr;
+}
+
 /// Records the launch's grid as one dispatch per piece of at most the device's group counts
 /// (maxComputeWorkGroupCount) along each dimension, each told through the push constants
 /// where its blocks start; the blocks of a launch are independent, so no barrier separates
@@ -123,9 +148,9 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
     Result<std::array<uint32_t, 3>> grid = plugin::validate_launch(executable->signature, *params, buffer_of, d);
     if (!grid.is_ok()) return plugin::launch_error("vulkan", grid.status());
     if (tg_error* e = check_vulkan_limits(k, executable->signature, params)) return e;
-    // The generated loops count in i32: a bound past it would run a truncated count.
-    Status counts = plugin::check_loop_counts(k, *params, *grid, 32);
-    if (!counts.is_ok()) return plugin::launch_error("vulkan", counts);
+    // The generated code counts loops and computes indices in i32: a bound past it would run
+    // a truncated count, an index past it could wrap back inside a tensor.
+    if (tg_error* e = check_widths(executable, *params, *grid)) return e;
 
     // Push constants.
     const ShaderInterface& iface = executable->iface;

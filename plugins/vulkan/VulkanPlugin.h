@@ -169,6 +169,10 @@ struct tg_executable {
   tegula::vulkan::ShaderInterface iface;
   /// iface.fault_sites, shared with the batches whose launches may report one.
   std::shared_ptr<const std::vector<std::string>> fault_sites;
+  /// The launch values (grid, scalars, symbols) that last passed check_index_widths.
+  std::mutex widths_mu;
+  std::vector<uint64_t> widths_key;
+  bool widths_checked = false;
   /// The launch signature of `kernel` with what it was lowered assuming (lower.assume,
   /// lower.tensor_align), checked at every launch: the generated code has no fallback.
   tegula::plugin::LaunchSignature signature;

@@ -2,7 +2,7 @@
 // the way to them or its trip count could leave a narrower counter (i32, as Vulkan's), from
 // what the launch fixes: constants, shape symbols, scalars, the grid's block indices, the
 // enclosing loops' variables and elements' dtypes; loops that fit run, up to the margin.
-#include "plugins/support/LoopCounts.h"
+#include "plugins/support/IntegerWidths.h"
 
 #include <algorithm>
 
@@ -91,7 +91,7 @@ TEST_CASE("block indices, enclosing loops and elements give ranges") {
   check_refused(counts(", C: i32[4]", "for i in 0 .. C[0] + C[1]", {buffer_arg(nullptr), int_arg(1)}),
                 "loop 'i in 0 .. C[0] + C[1]': its upper bound may be anything in [-4294967296, 4294967294] for this launch" + kRule);
   // A bound that is an element is known only on the device: a segment table's loop runs
-  // (the launch cannot range it; LoopCounts.h says what that leaves unchecked).
+  // (the launch cannot range it; IntegerWidths.h says what that leaves unchecked).
   CHECK(counts(", C: i32[N]", "for i in C[bx] .. C[bx + 1]", {buffer_arg(nullptr), int_arg(5)}, {4, 1, 1}).is_ok());
   CHECK(counts(", C: i32[4]", "for i in 0 .. C[0]", {buffer_arg(nullptr), int_arg(1)}).is_ok());
 }

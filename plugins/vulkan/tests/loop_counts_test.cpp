@@ -1,6 +1,6 @@
 // The generated loops count in i32, so a launch whose loop bounds or trip count leave it
 // (2^32 + 1 iterations ran at most twice, 2^62 none, and the launch reported success) is
-// refused at launch with the loop and the value (plugins/support/LoopCounts.h), leaving the
+// refused at launch with the loop and the value (plugins/support/IntegerWidths.h), leaving the
 // outputs untouched; loops up to the edge of the range still run, matching the reference.
 #include "plugins/vulkan/tests/VulkanTestUtil.h"
 

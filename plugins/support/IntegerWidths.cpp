@@ -1,7 +1,7 @@
-// Interval evaluation of loop bounds for one launch (LoopCounts.h). Intervals are held in
-// 128 bits and clamped to +-2^63, far past any counter a backend has, so no arithmetic
-// here overflows and a clamped bound is still refused.
-#include "plugins/support/LoopCounts.h"
+// Interval evaluation of loop bounds and indices for one launch (IntegerWidths.h).
+// Intervals are held in 128 bits and clamped to +-2^63, far past any counter a backend has,
+// so no arithmetic here overflows and a clamped bound is still refused.
+#include "plugins/support/IntegerWidths.h"
 
 #include <algorithm>
 #include <map>
@@ -55,10 +55,20 @@ Interval divide(const Interval& a, const Interval& b) {
   return parts.size() == 1 ? parts[0] : hull(parts[0], parts[1]);
 }
 
-class LoopCounter {
+/// Whether an expression's value depends on a tensor element or a tile's values (known
+/// only on the device).
+bool reads_device(const ir::Expr& e) {
+  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::Tile) return true;
+  for (const ir::Expr& a : e->args)
+    if (reads_device(a)) return true;
+  return false;
+}
+
+class WidthChecker {
  public:
-  LoopCounter(const ir::Kernel& k, const tg_launch_params& params, const std::array<uint32_t, 3>& grid, int bits)
-      : k_(k), bits_(bits), limit_((Wide(1) << (bits - 1)) - 1) {
+  /// `indices`: check every integer the kernel computes (check_index_widths), not only loops.
+  WidthChecker(const ir::Kernel& k, const tg_launch_params& params, const std::array<uint32_t, 3>& grid, int bits, bool indices)
+      : k_(k), bits_(bits), indices_(indices), limit_((Wide(1) << (bits - 1)) - 1) {
     scopes_.emplace_back();
     for (size_t i = 0; i < k.params.size(); ++i) {
       const ir::Param& p = k.params[i];
@@ -84,6 +94,7 @@ class LoopCounter {
       case ir::OpKind::For:
       case ir::OpKind::Pipelined: return loop(s);
       case ir::OpKind::Parallel: {
+        for (const ir::Expr& e : s.exprs) TG_RETURN_IF_ERROR(check_index(s, e));
         scopes_.emplace_back();
         for (size_t i = 0; i < s.vars.size(); ++i) {
           Interval extent = value(s.exprs[i]);
@@ -94,9 +105,12 @@ class LoopCounter {
         return st;
       }
       case ir::OpKind::If:
+        TG_RETURN_IF_ERROR(check_index(s, s.cond()));
         for (const ir::Block& b : s.blocks) TG_RETURN_IF_ERROR(block(b));
         return Status::ok();
       case ir::OpKind::Alloc:
+        shapes_[s.name] = s.type.shape;
+        return Status::ok();
       case ir::OpKind::Copy:
       case ir::OpKind::Fill:
       case ir::OpKind::Gemm:
@@ -104,14 +118,57 @@ class LoopCounter {
       case ir::OpKind::Scan:
       case ir::OpKind::Map:
       case ir::OpKind::Store:
-      case ir::OpKind::AtomicAdd:
+      case ir::OpKind::AtomicAdd: return check_indices(s);
       case ir::OpKind::Barrier: return Status::ok();
     }
     return Status::ok();
   }
 
+  /// Every expression of a statement (tile offsets, element indices, values), with idx(a)
+  /// over the extent of a map's or store's destination along a.
+  Status check_indices(const ir::Stmt& s) {
+    if (!indices_) return Status::ok();
+    element_extent_.clear();
+    if (s.op == ir::OpKind::Map || s.op == ir::OpKind::Store) element_extent_ = extent_of(s.target().buffer);
+    for (const ir::TileRef& t : s.tiles)
+      for (const ir::Expr& e : t.offsets) TG_RETURN_IF_ERROR(check_index(s, e));
+    for (const ir::Expr& e : s.exprs) TG_RETURN_IF_ERROR(check_index(s, e));
+    element_extent_.clear();
+    return Status::ok();
+  }
+
+  /// The largest extent along each axis of a buffer: an alloc's shape, or a tensor's
+  /// dimensions for this launch.
+  std::vector<Wide> extent_of(const std::string& name) {
+    std::vector<Wide> out;
+    auto alloc = shapes_.find(name);
+    if (alloc != shapes_.end()) {
+      for (int64_t d : alloc->second) out.push_back(d);
+      return out;
+    }
+    if (const ir::Param* p = k_.find_param(name))
+      for (const ir::Expr& d : p->shape) out.push_back(eval(d).hi);
+    return out;
+  }
+
+  /// One expression: no integer it computes from the launch's values leaves the range.
+  Status check_index(const ir::Stmt& s, const ir::Expr& e) {
+    if (!indices_) return Status::ok();
+    fits_ = true;
+    only_launch_values_ = true;
+    eval(e);
+    only_launch_values_ = false;
+    if (fits_) return Status::ok();
+    return error(ErrorCode::Unsupported,
+                 "'" + ir::print_expr(*wide_expr_) + "' may be " + str(wide_value_) + " for this launch; this device computes indices in " +
+                     std::to_string(bits_) + "-bit integers, where it would wrap" +
+                     (wide_expr_->get() == e.get() ? std::string() : " (in '" + ir::print_expr(e) + "')"),
+                 s.loc);
+  }
+
   Status loop(const ir::Stmt& s) {
     fits_ = true;
+    only_launch_values_ = false;
     Interval lo = eval(s.lo()), hi = eval(s.hi());
     const Wide edge = limit_ - kLoopCountMargin;
     auto refuse = [&](const std::string& what, const Interval& r) {
@@ -159,7 +216,7 @@ class LoopCounter {
 
   Interval eval(const ir::Expr& e) {
     Interval r = eval_node(e);
-    if (fits_ && e->type.is_index() && (r.lo < -limit_ - 1 || r.hi > limit_)) {
+    if (fits_ && e->type.is_index() && (r.lo < -limit_ - 1 || r.hi > limit_) && !(only_launch_values_ && reads_device(e))) {
       fits_ = false;
       wide_expr_ = &e;
       wide_value_ = r;
@@ -188,7 +245,11 @@ class LoopCounter {
         if (p && dtype_is_float(p->dtype)) return any_float();
         return e->type.is_bool() ? Interval::of(0, 1) : dtype_range(p ? p->dtype : DType::I32);
       }
-      case ir::ExprKind::ElemIndex: return dtype_range(DType::I32);
+      case ir::ExprKind::ElemIndex: {
+        size_t axis = size_t(e->int_value);
+        if (axis < element_extent_.size()) return Interval::of(0, std::max<Wide>(element_extent_[axis] - 1, 0));
+        return dtype_range(DType::I32);
+      }
       case ir::ExprKind::Cast:
       case ir::ExprKind::Bitcast: {
         Interval x = eval(e->args[0]);
@@ -271,7 +332,12 @@ class LoopCounter {
 
   const ir::Kernel& k_;
   int bits_;
+  bool indices_;
   Wide limit_;  ///< the counter's largest value
+  std::map<std::string, std::vector<int64_t>> shapes_;  ///< allocs seen so far
+  std::vector<Wide> element_extent_;  ///< the destination's extent, while checking a map or store
+  /// While checking an index (not a loop bound): values read on the device are not ranged.
+  bool only_launch_values_ = false;
   std::vector<std::map<std::string, Interval>> scopes_;
   bool fits_ = true;
   const ir::Expr* wide_expr_ = nullptr;
@@ -287,7 +353,13 @@ Status check_loop_counts(const ir::Kernel& k, const tg_launch_params& params, co
   bool loops = false;
   ir::for_each_stmt(k.body, [&](const ir::Stmt& s) { loops = loops || s.op == ir::OpKind::For || s.op == ir::OpKind::Pipelined; });
   if (!loops) return Status::ok();
-  return LoopCounter(k, params, grid, bits).block(k.body);
+  return WidthChecker(k, params, grid, bits, false).block(k.body);
+}
+
+Status check_index_widths(const ir::Kernel& k, const tg_launch_params& params, const std::array<uint32_t, 3>& grid,
+                          int bits) {
+  if (bits < 2 || bits > 63) return error(ErrorCode::InvalidArgument, "check_index_widths: " + std::to_string(bits) + " bits");
+  return WidthChecker(k, params, grid, bits, true).block(k.body);
 }
 
 }  // namespace tegula::plugin
