@@ -1,8 +1,11 @@
 // The optimization matrix of a report: ir/lower/optimizations' rows on the target description
 // of every device tested, derived from the report's own devices (so verify derives it again
-// and compares). Measured effects are not derived: they are figures, covered by the
-// integrity hash like every other field, and verify compares the rest without them.
+// and compares). A cell that applies on a device run with --perf carries its measured effect,
+// from two of that device's figures (perf/PerfEffects.h). Measured effects are figures,
+// covered by the integrity hash like every other field; verify compares the rest without
+// them (bundles written before the pairs existed say "not measured").
 #include "conformance/Report.h"
+#include "conformance/perf/PerfEffects.h"
 #include "ir/lower/optimizations/Optimizations.h"
 #include "targets/Target.h"
 
@@ -13,6 +16,7 @@ namespace opt = ir::optimizations;
 Json derive_optimizations(const Json& report) {
   std::vector<TargetDescription> targets;
   std::vector<std::string> names;
+  std::vector<const Json*> device_json;
   if (const Json* devices = report.find("devices"); devices && devices->is_array()) {
     for (const Json& d : devices->items()) {
       const Json* t = d.find("target");
@@ -23,15 +27,25 @@ Json derive_optimizations(const Json& report) {
       if (!parsed.is_ok()) continue;
       targets.push_back(std::move(*parsed));
       names.push_back(name->as_string());
+      device_json.push_back(&d);
     }
   }
   std::vector<opt::Column> columns;
   for (size_t i = 0; i < targets.size(); ++i) columns.push_back({names[i], &targets[i]});
-  Json m = opt::matrix_json(opt::compute_matrix(columns));
+  opt::Matrix matrix = opt::compute_matrix(columns);
+  for (size_t i = 0; i < matrix.rows.size(); ++i)
+    for (size_t j = 0; j < columns.size(); ++j) {
+      opt::Cell& cell = matrix.cells[i][j];
+      if (cell.state != opt::CellState::Applies) continue;
+      std::string effect = measured_effect(matrix.rows[i]->id, *device_json[j]);
+      if (!effect.empty()) cell.measured = effect;
+    }
+  Json m = opt::matrix_json(matrix);
   Json column_targets = Json::object();
   for (size_t i = 0; i < targets.size(); ++i) column_targets.set(names[i], targets[i].name);
   m.set("column_targets", column_targets);
-  m.set("measured", "not measured: no measurement hook is installed (ir::optimizations::Measure; issue 21's --perf)");
+  m.set("measured", "where a cell applies on a device run with --perf: two of its figures, with and without the "
+                    "optimization (conformance/perf/PerfEffects.h)");
   return m;
 }
 

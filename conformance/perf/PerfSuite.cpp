@@ -49,6 +49,12 @@ void add_primitives(std::vector<PerfSpec>& out, bool large) {
                               "kernel perf_copy_registers(X: f32[N], Y: f32[N]) grid(ceildiv(N, 4096)) threads(256) {\n"
                               "  alloc t: fragment f32[4096]\n  copy X[bx * 4096], t\n  copy t, Y[bx * 4096]\n}\n",
                               {{"N", n_elems}}, copy_bytes));
+  // The same copy where no vector width is provable (N one short of a multiple of 4): the
+  // vectorised-access row's "off" (PerfEffects.h).
+  out.push_back(memory_figure("tegula.perf.copy.scalar", "global -> registers -> global, N odd: one element per access",
+                              "kernel perf_copy_scalar(X: f32[N], Y: f32[N]) grid(ceildiv(N, 4096)) threads(256) {\n"
+                              "  alloc t: fragment f32[4096]\n  copy X[bx * 4096], t\n  copy t, Y[bx * 4096]\n}\n",
+                              {{"N", n_elems - 1}}, 2.0 * 4 * double(n_elems - 1)));
   out.push_back(memory_figure("tegula.perf.copy.shared", "global -> shared memory -> global",
                               "kernel perf_copy_shared(X: f32[N], Y: f32[N]) grid(ceildiv(N, 4096)) threads(256) {\n"
                               "  alloc s: shared f32[4096]\n  copy X[bx * 4096], s\n  copy s, Y[bx * 4096]\n}\n",
@@ -60,6 +66,13 @@ void add_primitives(std::vector<PerfSpec>& out, bool large) {
       "kernel perf_copy_pipelined(X: f32[M, 1024], Y: f32[M, 1024]) grid(ceildiv(M, 64)) threads(256) {\n"
       "  alloc s: shared f32[8, 1024]\n"
       "  pipelined j in 0 .. 8, stages=3 {\n    copy X[bx * 64 + j * 8, 0], s\n    copy s, Y[bx * 64 + j * 8, 0]\n  }\n}\n",
+      {{"M", rows}}, copy_bytes));
+  // The pipelined copy's loop, not pipelined: the copy-engine and pipelining rows' "off".
+  out.push_back(memory_figure(
+      "tegula.perf.copy.loop", "the pipelined copy's loop as a plain for loop (no copy engine, no stages)",
+      "kernel perf_copy_loop(X: f32[M, 1024], Y: f32[M, 1024]) grid(ceildiv(M, 64)) threads(256) {\n"
+      "  alloc s: shared f32[8, 1024]\n"
+      "  for j in 0 .. 8 {\n    copy X[bx * 64 + j * 8, 0], s\n    copy s, Y[bx * 64 + j * 8, 0]\n  }\n}\n",
       {{"M", rows}}, copy_bytes));
   out.push_back(memory_figure("tegula.perf.reduce.rows", "row sums of f32 rows of 1024, bandwidth-bound",
                               "kernel perf_reduce_rows(X: f32[M, 1024], Y: f32[M]) grid(ceildiv(M, 8)) threads(256) {\n"

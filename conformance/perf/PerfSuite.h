@@ -5,9 +5,11 @@
 ///
 /// Figures, names dotted like case names:
 ///   tegula.perf.copy.<route>          global memory bandwidth by copy path: registers
-///                                     (vectorised), shared memory, a pipelined loop (the
+///                                     (vectorised; `scalar`: the same, no vector width
+///                                     provable), shared memory, a pipelined loop (the
 ///                                     lowering's copy engine: cp.async or TMA where the
-///                                     description offers them)
+///                                     description offers them; `loop`: the same loop not
+///                                     pipelined)
 ///   tegula.perf.reduce.rows           a row sum, bandwidth-bound
 ///   tegula.perf.map.exp_chain         four dependent exps per element: the transcendental rate
 ///   tegula.perf.atomic_add.contended  every block adds into the same 1024 floats

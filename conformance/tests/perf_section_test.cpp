@@ -22,7 +22,8 @@ using namespace tegula::conformance::testing;
 
 namespace {
 
-const char* kFigures = "tegula.perf.copy.registers,tegula.perf.launch,tegula.perf.gemm.fma*,tegula.perf.example.rmsnorm";
+const char* kFigures =
+    "tegula.perf.copy.registers,tegula.perf.copy.scalar,tegula.perf.launch,tegula.perf.gemm.fma*,tegula.perf.example.rmsnorm";
 
 const Json* performance_of(const Json& report, const std::string& device) {
   for (const Json& d : report.find("devices")->items())
@@ -55,7 +56,7 @@ TEST_CASE("--perf measures the CPU device, says why the reference model is not m
   const Json* cpu = performance_of(report, "cpu:0");
   REQUIRE(cpu);
   CHECK(field(*cpu, "profile") == "host");
-  REQUIRE(cpu->find("figures")->size() == 4);
+  REQUIRE(cpu->find("figures")->size() == 5);
   for (const Json& f : cpu->find("figures")->items()) {
     CAPTURE(field(f, "name"));
     REQUIRE_MESSAGE(f.find("method"), f.dump());
@@ -83,6 +84,15 @@ TEST_CASE("--perf measures the CPU device, says why the reference model is not m
   CHECK(field(*gemm, "unit") == "TFLOP/s");
   CHECK(num(*gemm, "flops") == 2.0 * 256 * 256 * 256);
 
+  // The optimization matrix's vectorised-access cell on cpu:0 carries the effect, from the
+  // two copies (perf/PerfEffects.h).
+  std::string effect;
+  for (const Json& r : report.find("optimizations")->find("rows")->items())
+    if (field(r, "id") == "vector_access") effect = field(*r.find("cells")->find("cpu:0"), "measured");
+  CHECK_MESSAGE(effect.find("on ") == 0, effect);
+  CHECK_MESSAGE(effect.find(" GB/s (tegula.perf.copy.registers), off ") != std::string::npos, effect);
+  CHECK_MESSAGE(effect.find("GB/s (tegula.perf.copy.scalar): ") != std::string::npos, effect);
+
   const Json* ref = performance_of(report, "reference:0");
   REQUIRE(ref);
   CHECK(field(*ref, "profile") == "none");
@@ -94,7 +104,7 @@ TEST_CASE("--perf measures the CPU device, says why the reference model is not m
   VerifyOutcome v = verify_report(dir + "/report.json");
   CHECK_MESSAGE(v.errors.empty(), (v.errors.empty() ? "" : v.errors.front()));
   bool noted = false;
-  for (const std::string& n : v.notes) noted = noted || n.find("4 performance figures measured") != std::string::npos;
+  for (const std::string& n : v.notes) noted = noted || n.find("5 performance figures measured") != std::string::npos;
   CHECK(noted);
 
   Result<std::string> page = read_file(dir + "/report.html");

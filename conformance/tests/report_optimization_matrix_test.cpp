@@ -57,7 +57,7 @@ TEST_CASE("the report's matrix has a column per tested device and a cell per row
   std::string device = field(devices.items()[0], "name");
   CHECK(m->find("columns")->items()[0].as_string() == device);
   CHECK(field(*m->find("column_targets"), device.c_str()) == field(*devices.items()[0].find("target"), "name"));
-  CHECK(field(*m, "measured").find("not measured") == 0);
+  CHECK(field(*m, "measured").find("PerfEffects.h") != std::string::npos);
   for (const Json& r : m->find("rows")->items()) {
     const Json* cell = r.find("cells")->find(device);
     REQUIRE(cell);

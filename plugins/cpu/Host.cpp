@@ -55,6 +55,35 @@ uint64_t read_cache_size(const char* path) {
   return v;
 }
 
+/// The clock of HostCpu::clock_mhz (see there), with its source.
+void detect_clock(HostCpu& h) {
+  {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    uint64_t khz = 0;
+    if (in >> khz && khz >= 100000) {
+      h.clock_mhz = uint32_t(khz / 1000);
+      h.clock_source = "cpufreq cpuinfo_max_freq";
+      return;
+    }
+  }
+  size_t at = h.brand.find('@');
+  if (at != std::string::npos) {
+    double ghz = std::strtod(h.brand.c_str() + at + 1, nullptr);
+    if (ghz > 0.1 && ghz < 10 && h.brand.find("GHz", at) != std::string::npos) {
+      h.clock_mhz = uint32_t(ghz * 1000 + 0.5);
+      h.clock_source = "the brand string";
+      return;
+    }
+  }
+  std::string flags = cpuinfo_field("flags");
+  if ((" " + flags + " ").find(" hypervisor ") == std::string::npos) return;
+  double mhz = std::strtod(cpuinfo_field("cpu MHz").c_str(), nullptr);
+  if (mhz > 100 && mhz < 10000) {
+    h.clock_mhz = uint32_t(mhz + 0.5);
+    h.clock_source = "/proc/cpuinfo under a hypervisor";
+  }
+}
+
 std::string json_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -94,6 +123,7 @@ HostCpu detect_host() {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   h.memory_bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
   h.l2_bytes = read_cache_size("/sys/devices/system/cpu/cpu0/cache/index2/size");
+  detect_clock(h);
   return h;
 }
 
@@ -120,10 +150,15 @@ std::string host_target_json(const HostCpu& h) {
   "vector_bytes": )j" + std::to_string(h.vector_bytes) + R"j(,
   "compute_units": )j" + std::to_string(h.cores) + ",\n";
   if (h.l2_bytes) json += "  \"l2_bytes\": " + std::to_string(h.l2_bytes) + ",\n";
+  // What the cores can reach (targets/Peak.h): f32 FMAs per core per clock, at the clock
+  // found; memory bandwidth is no fact a host can read, so it is not declared.
+  json += "  \"peak\": {\"subgroups_per_cu\": 1, \"fma_lanes_per_cu\": " + std::to_string(h.fma_lanes()) +
+          (h.clock_mhz ? ", \"clock_mhz\": " + std::to_string(h.clock_mhz) : std::string()) + "},\n";
   json += R"j(  "features": [)j" + features + R"j(],
   "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool"],
   "notes": [
-    "Detected by the cpu plugin: )j" + json_escape(h.brand) + ", LLVM CPU " + json_escape(h.cpu_name) + R"j(. A block runs on one core; a subgroup is the f32 lanes of one vector register. Shared and fragment buffers are per-core host memory."
+    "Detected by the cpu plugin: )j" + json_escape(h.brand) + ", LLVM CPU " + json_escape(h.cpu_name) +
+          (h.clock_mhz ? ", " + std::to_string(h.clock_mhz) + " MHz from " + h.clock_source : std::string(", clock unknown")) + R"j(. A block runs on one core; a subgroup is the f32 lanes of one vector register. Shared and fragment buffers are per-core host memory."
   ],
   "matrix_instructions": [
     {

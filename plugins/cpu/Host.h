@@ -23,11 +23,20 @@ struct HostCpu {
   bool avx2 = false;
   bool fma = false;
   bool avx512 = false;        ///< AVX-512 F+BW+DQ+VL
+  /// The clock the description's peaks assume (MHz; 0 when unknown) and where it came from:
+  /// cpufreq's cpuinfo_max_freq, the brand string's "@ 2.20GHz", or, under a hypervisor
+  /// without cpufreq, /proc/cpuinfo's "cpu MHz" (the constant nominal clock there). Never a
+  /// clock that moves from run to run: it is part of the description, hence of cache keys.
+  uint32_t clock_mhz = 0;
+  std::string clock_source;
 
   /// Object code compiled for one HostCpu runs on another when this string is equal.
   std::string identity() const { return triple + "|" + cpu_name + "|" + features; }
   /// f32 lanes of one vector register.
   uint32_t f32_lanes() const { return vector_bytes / 4; }
+  /// f32 FMAs a core completes per clock: two FMA pipes of f32_lanes (every x86 core with FMA3
+  /// since Haswell and Zen 2; a part with one AVX-512 FMA unit reaches half and shows it).
+  uint32_t fma_lanes() const { return fma ? 2 * f32_lanes() : f32_lanes(); }
 };
 
 /// Detect the host (reads /proc and asks LLVM; never fails: missing facts get defaults).

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/Json.h"
+#include "plugins/vulkan/DeclaredPeaks.h"
 #include "plugins/vulkan/codegen/CodegenTarget.h"
 
 namespace tegula::vulkan {
@@ -307,6 +308,19 @@ std::string device_target_json(const DeviceCaps& caps) {
   t.set("max_threads_per_block", Json(int64_t(max_threads)));
   t.set("shared_memory_per_block", Json(int64_t(caps.max_shared_memory)));
   if (caps.compute_units) t.set("compute_units", Json(int64_t(caps.compute_units)));
+  if (const DataSheetPeak* sheet = data_sheet_peak(caps.vendor_id, caps.name)) {
+    // Vulkan reports no clock or bandwidth: the data sheet's (DeclaredPeaks.h).
+    Json peak = Json::object();
+    Json tflops = Json::object();
+    for (const char* d : {"f16", "bf16"})
+      if (contains(dtypes, d)) tflops.set(d, Json(sheet->f16_tflops));
+    peak.set("tflops", tflops);
+    peak.set("memory_gbps", Json(sheet->memory_gbps));
+    peak.set("clock_mhz", Json(sheet->clock_mhz));
+    peak.set("subgroups_per_cu", Json(sheet->subgroups_per_cu));
+    peak.set("fma_lanes_per_cu", Json(sheet->fma_lanes_per_cu));
+    t.set("peak", peak);
+  }
   if (caps.vendor_id == 0x10DE || caps.vendor_id == 0x1002) {
     // Not reported by Vulkan; 32 banks of 4 bytes on every NVIDIA and AMD GPU.
     Json banks = Json::object();

@@ -85,7 +85,8 @@ struct Matrix {
 };
 /// The hook for the measured effect of a cell where a device ran it with the optimization on
 /// and off (bank conflicts, bandwidth, TFLOP/s): returns the figure as text, or "" for "not
-/// measured". Nothing measures yet; `tegula conformance --perf` (issue 21) is to pass one.
+/// measured". The conformance report fills its cells from the performance section's figure
+/// pairs instead (conformance/perf/PerfEffects.h), after compute_matrix.
 using Measure = std::string (*)(const Optimization& row, const Column& column, const Cell& cell);
 Matrix compute_matrix(const std::vector<Column>& columns, Measure measure = nullptr);
 

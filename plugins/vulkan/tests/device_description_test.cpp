@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "targets/Peak.h"
+
 namespace device_description_test {
 
 using namespace tegula;
@@ -42,6 +44,31 @@ TEST_CASE("an H200's description has its limits and cooperative-matrix catalogue
   CHECK(t.find_instruction("coopmat.m16n16k16.f16_f32"));
   CHECK(t.find_instruction("coopmat.m16n8k32.u8_i32"));
   CHECK(t.find_instruction("fma.scalar"));
+}
+
+TEST_CASE("a device the data-sheet table knows declares its peaks; others declare none") {
+  // Vulkan reports neither clock nor bandwidth: the H200's are sm_90a.json's facts
+  // (DeclaredPeaks.h), so the performance section can give percentages on vulkan:0.
+  TargetDescription t = describe(h200_caps());
+  REQUIRE(t.peak.memory_gbps.has_value());
+  CHECK(*t.peak.memory_gbps == 4800);
+  CHECK(t.peak.clock_mhz == 1830);
+  CHECK(t.peak.subgroups_per_cu == 4);
+  CHECK(t.peak.fma_lanes_per_cu == 128);
+  DeclaredPeak fma = instruction_peak_tflops(t, *t.find_instruction("fma.scalar"));
+  REQUIRE_MESSAGE(fma.declared(), fma.basis);
+  CHECK(fma.value == doctest::Approx(2.0 * 128 * 132 * 1830e6 / 1e12));
+  DeclaredPeak mma = instruction_peak_tflops(t, *t.find_instruction("coopmat.m16n16k16.f16_f32"));
+  CHECK_MESSAGE(mma.declared(), mma.basis);
+  CHECK(memory_peak_gbps(t).value == 4800);
+  // lavapipe (a CPU behind Vulkan) and an unknown GPU: nothing declared, and said so.
+  for (DeviceCaps c : {lavapipe_caps(), h200_caps()}) {
+    if (c.name == "NVIDIA H200") c.name = "NVIDIA Hypothetical";
+    TargetDescription u = describe(c);
+    CHECK_FALSE(u.peak.memory_gbps.has_value());
+    CHECK_FALSE(u.peak.clock_mhz.has_value());
+    CHECK_FALSE(memory_peak_gbps(u).declared());
+  }
 }
 
 TEST_CASE("a device without 8- or 16-bit storage does not claim those dtypes") {
