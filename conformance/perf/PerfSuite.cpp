@@ -6,8 +6,11 @@
 #include "conformance/Glob.h"
 #include "conformance/WorkloadKernels.h"
 #include "conformance/cases/Generator.h"
+#include "ir/Analysis.h"
 #include "ir/FirstInstance.h"
+#include "ir/Lower.h"
 #include "ir/Tunables.h"
+#include "ir/lower/Lowered.h"
 
 namespace tegula::conformance {
 namespace {
@@ -253,6 +256,38 @@ std::vector<PerfSpec> select_figures(std::vector<PerfSpec> specs, const std::str
 
 Result<ir::Kernel> parse_perf_kernel(const PerfSpec& spec) { return ir::parse_first_instance(spec.kernel, spec.name, /*verify=*/true); }
 
+/// Which unit moves the copies of a figure's pipelined loop on `target`, as the lowering
+/// decides it for the launch (each symbol's power-of-two divisibility up to 16, tensors
+/// aligned, as the runtime specialises): "" when the kernel has no pipelined copy.
+std::string copy_engine(const PerfSpec& spec, const TargetDescription& target) {
+  Result<ir::Kernel> k = parse_perf_kernel(spec);
+  if (!k.is_ok()) return "";
+  ir::LowerOptions o;
+  for (const auto& [symbol, value] : spec.symbols) {
+    int64_t d = 1;
+    while (d < 16 && value % (2 * d) == 0) d *= 2;
+    o.divisibility[symbol] = d;
+  }
+  o.tensors_aligned = true;
+  Result<ir::LowerResult> lowered = ir::lower(*k, target, o);
+  if (!lowered.is_ok()) return "";
+  std::string engines;
+  ir::for_each_stmt(lowered->kernel.body, [&](const ir::Stmt& s) {
+    if (s.op != ir::OpKind::Pipelined) return;
+    for (const ir::Stmt& c : s.body().stmts) {
+      if (c.op != ir::OpKind::Copy) continue;
+      Result<ir::CopyPlan> p = ir::get_copy_plan(c);
+      if (!p.is_ok() || !p->async) continue;
+      const char* name = p->engine == ir::CopyEngine::Bulk        ? "the bulk tensor copy engine (TMA)"
+                         : p->engine == ir::CopyEngine::Async     ? "cp.async"
+                         : p->engine == ir::CopyEngine::Registers ? "registers, one iteration ahead"
+                                                                  : "the threads, issued ahead";
+      if (engines.find(name) == std::string::npos) engines += std::string(engines.empty() ? "" : " and ") + name;
+    }
+  });
+  return engines.empty() ? "no copy issued ahead (the loop runs as a plain loop)" : engines;
+}
+
 std::vector<PerfSpec> build_perf_suite(const TargetDescription& target, bool large) {
   std::vector<PerfSpec> out;
   add_primitives(out, large);
@@ -263,6 +298,10 @@ std::vector<PerfSpec> build_perf_suite(const TargetDescription& target, bool lar
     if (!s.unsupported.empty()) continue;
     s.unsupported = refusal(s, target);
   }
+  // The pipelined copy names the engine the lowering took on this target.
+  for (PerfSpec& s : out)
+    if (s.name == "tegula.perf.copy.pipelined" && s.unsupported.empty())
+      if (std::string engine = copy_engine(s, target); !engine.empty()) s.what += "; on " + target.name + ": " + engine;
   return out;
 }
 

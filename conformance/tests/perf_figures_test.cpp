@@ -2,11 +2,13 @@
 // instruction once, compiles every example into the build, gives each a positive size, and
 // sets each figure against the right declared peak: memory figures against
 // peak.memory_gbps, a forced instruction against its own peak, a compute-bound example
-// against the best instruction for its dtype; rates and times against none.
+// against the best instruction for its dtype; rates and times against none. The pipelined
+// copy names the copy engine the lowering takes on the target.
 #include <doctest/doctest.h>
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "conformance/perf/PerfMeasure.h"
 #include "conformance/perf/PerfSuite.h"
@@ -113,6 +115,26 @@ TEST_CASE("what a small device cannot run is not measured, with the lowering's r
   const PerfSpec* fp8 = find(specs, "tegula.perf.example.gemm_fp8");
   REQUIRE(fp8);
   CHECK(fp8->unsupported == "the device has no e4m3");
+}
+
+TEST_CASE("the pipelined copy names the engine the lowering takes on each target") {
+  // On sm_90a too the copy is cp.async: the shared tile's rows of 4 KiB are padded against
+  // bank conflicts (layout.pad), which the tensor copy engine cannot write; TMA takes the
+  // swizzled operand tiles of the gemms instead (their figures).
+  for (auto [target, engine] : {std::pair{"sm_90a", "cp.async"}, std::pair{"sm_80", "cp.async"},
+                                std::pair{"vulkan_generic", "registers, one iteration ahead"}}) {
+    CAPTURE(target);
+    Result<TargetDescription> t = builtin_target(target);
+    REQUIRE(t.is_ok());
+    std::vector<PerfSpec> specs = build_perf_suite(*t, false);
+    const PerfSpec* copy = find(specs, "tegula.perf.copy.pipelined");
+    REQUIRE(copy);
+    CHECK_MESSAGE(copy->what.find(std::string("; on ") + target + ": " + engine) != std::string::npos, copy->what);
+    // The plain loop it is compared with takes none.
+    const PerfSpec* loop = find(specs, "tegula.perf.copy.loop");
+    REQUIRE(loop);
+    CHECK(loop->what.find("; on ") == std::string::npos);
+  }
 }
 
 TEST_CASE("a figure filter selects by name") {
