@@ -1,0 +1,91 @@
+// The optimization matrix says what the lowering decides (ir/lower/optimizations/); this
+// checks what the CUDA backend then emits. For every row that applies on a CUDA target, the
+// row's solution kernel, lowered and compiled offline for that target, holds the PTX
+// instruction that carries the optimization (cp.async.bulk.tensor for the tensor copy
+// engine, wgmma.mma_async for wgmma, ...). A row with no instruction of its own (a shared
+// layout, a block order) says why; a row added without an entry here fails, so the matrix
+// never claims for CUDA what its code does not do.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/lower/optimizations/Optimizations.h"
+#include "plugins/cuda/tests/CudaTest.h"
+
+namespace optimization_rows_emitted_test {
+
+using namespace tegula;
+using namespace tegula::cuda::testing;
+namespace opt = tegula::ir::optimizations;
+
+namespace {
+
+/// Per row: PTX text of which one must appear where the row applies; empty with a reason
+/// when the optimization has no instruction of its own.
+struct Emits {
+  std::vector<std::string> any_of;
+  std::string none_because;
+};
+
+const std::map<std::string, Emits>& emitted() {
+  static const std::map<std::string, Emits> table = {
+      {"vector_access", {{"ld.global.v4", "ld.global.nc.v4", "st.global.v4"}, ""}},
+      {"async_copy", {{"cp.async.cg.shared.global", "cp.async.ca.shared.global"}, ""}},
+      {"bulk_tensor_copy", {{"cp.async.bulk.tensor"}, ""}},
+      {"swizzled_shared", {{}, "a shared layout: addresses, no instruction of its own"}},
+      {"padded_shared", {{}, "a shared layout: addresses, no instruction of its own"}},
+      {"software_pipelining", {{"cp.async.wait_group", "mbarrier.try_wait"}, ""}},
+      {"register_prefetch", {{}, "loads issued one iteration early: ordinary loads"}},
+      {"rasterised_order", {{}, "a block order: index arithmetic"}},
+      {"split_k", {{"red.global.add", "atom.global.add"}, ""}},
+      {"ldmatrix", {{"ldmatrix.sync.aligned"}, ""}},
+      {"stmatrix", {{"stmatrix.sync.aligned"}, ""}},
+      {"mma_sync", {{"mma.sync.aligned"}, ""}},
+      {"wgmma", {{"wgmma.mma_async"}, ""}},
+      {"wgmma_register_a", {{"wgmma.mma_async"}, ""}},
+      {"wgmma_overlap", {{"wgmma.wait_group.sync.aligned 1"}, ""}},
+      {"warp_specialisation", {{"setmaxnreg"}, ""}},
+      {"tcgen05", {{"tcgen05.mma"}, ""}},
+      {"block_scaled_mma", {{"block_scale"}, ""}},
+      {"subgroup_reduce", {{"shfl.sync.bfly"}, ""}},
+      {"bounds_elision", {{}, "tests removed: an absence, checked by proven_bounds_test"}},
+      {"subgroup_coopmat", {{}, "a Vulkan instruction family"}},
+      {"workgroup_coopmat", {{}, "a Vulkan instruction family"}},
+      {"mfma", {{}, "an AMD instruction family"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("every row that applies on a CUDA target has its instruction in the PTX") {
+  int checked = 0;
+  for (const char* tname : {"sm_80", "sm_89", "sm_90a", "sm_100a"}) {
+    TargetDescription t = target(tname);
+    for (const opt::Optimization* row : opt::all_optimizations()) {
+      CAPTURE(tname);
+      CAPTURE(row->id);
+      opt::Cell cell = opt::evaluate(*row, t);
+      if (cell.state != opt::CellState::Applies) continue;
+      auto entry = emitted().find(row->id);
+      REQUIRE_MESSAGE(entry != emitted().end(), "row " << row->id << " applies on " << tname << ": say what CUDA emits for it here");
+      if (entry->second.any_of.empty()) {
+        CHECK(!entry->second.none_because.empty());
+        continue;
+      }
+      ir::LowerOptions o;
+      o.raster_group = row->raster_group;
+      auto ptx = ptx_for(row->kernel, tname, o);
+      REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
+      bool found = false;
+      for (const std::string& p : entry->second.any_of) found = found || contains(*ptx, p);
+      std::string wanted;
+      for (const std::string& p : entry->second.any_of) wanted += (wanted.empty() ? "" : " or ") + p;
+      CHECK_MESSAGE(found, "the PTX of row " << row->id << " on " << tname << " has no " << wanted << " (lowering's marker: " << cell.reason << ")");
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
+}
+
+}  // namespace optimization_rows_emitted_test
