@@ -161,4 +161,11 @@ std::set<std::string> element_loads(const Block& b) {
   return out;
 }
 
+bool any_node(const Expr& e, const std::function<bool(const Expr&)>& pred) {
+  if (pred(e)) return true;
+  for (const Expr& a : e->args)
+    if (any_node(a, pred)) return true;
+  return false;
+}
+
 }  // namespace tegula::ir

@@ -85,4 +85,7 @@ std::vector<size_t> written_params(const Kernel& k);
 /// offset), at any depth: what a parallel loop needs readable from every thread.
 std::set<std::string> element_loads(const Block& b);
 
+/// Whether `pred` holds for `e` or any expression below it.
+bool any_node(const Expr& e, const std::function<bool(const Expr&)>& pred);
+
 }  // namespace tegula::ir

@@ -58,10 +58,7 @@ Interval divide(const Interval& a, const Interval& b) {
 /// Whether an expression's value depends on a tensor element or a tile's values (known
 /// only on the device).
 bool reads_device(const ir::Expr& e) {
-  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::Tile) return true;
-  for (const ir::Expr& a : e->args)
-    if (reads_device(a)) return true;
-  return false;
+  return ir::any_node(e, [](const ir::Expr& x) { return x->kind == ir::ExprKind::Load || x->kind == ir::ExprKind::Tile; });
 }
 
 class WidthChecker {

@@ -184,7 +184,7 @@ tg_error* executable_load(tg_device* device, const void* data, size_t size, tg_e
     e->device = device;
     e->kernel = std::move(kernel).value();
     e->iface = iface;
-    e->fault_sites = std::make_shared<const std::vector<std::string>>(iface.fault_sites);
+    e->faults = std::make_shared<const FaultTable>(FaultTable{e->kernel.name, iface.fault_sites});
     Result<plugin::LaunchSignature> signature = plugin::lowered_launch_signature(e->kernel);
     if (!signature.is_ok()) {
       destroy_executable(e);

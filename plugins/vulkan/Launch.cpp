@@ -2,11 +2,12 @@
 /// Launching: the arguments are checked by the SDK's validate_launch (kinds, buffers of this
 /// device, the grid the kernel's grid expressions give, tensors large enough, the lowering's
 /// assumptions: symbol divisibility, tensor alignment) and against this backend's own limits
-/// (32-bit element indices, loops counted and indices computed in i32: check_index_widths), packed into push
-/// constants per the executable's interface, and a descriptor set from the batch's pool binds
-/// one storage buffer per tensor (and the launch's fault word, codegen/Generate.h, where the
-/// kernel accesses tensor elements; the queue reports what it records). A grid larger than the device's group counts runs as
-/// several dispatches (dispatch_grid).
+/// (32-bit element indices, loops counted and indices computed in i32: check_index_widths),
+/// packed into push constants per the executable's interface, and a descriptor set from the
+/// batch's pool binds one storage buffer per tensor (and the launch's fault word,
+/// codegen/Generate.h, where the kernel accesses tensor elements; the queue reports what it
+/// records). A grid larger than the device's group counts runs as several dispatches
+/// (dispatch_grid).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -91,7 +92,9 @@ tg_error* check_vulkan_limits(const ir::Kernel& k, const plugin::LaunchSignature
 /// check_index_widths for this launch, remembered for the executable's last launch values
 /// (the scalars, symbols and grid it depends on): a loop of launches of one shape checks once.
 tg_error* check_widths(tg_executable* e, const tg_launch_params& params, const std::array<uint32_t, 3>& grid) {
-  std::vector<uint64_t> key(grid.begin(), grid.end());
+  // The key is rebuilt in this thread's buffer: no allocation on a launch after the first.
+  thread_local std::vector<uint64_t> key;
+  key.assign(grid.begin(), grid.end());
   for (size_t i = 0; i < params.arg_count; ++i) {
     const tg_launch_arg& a = params.args[i];
     if (i < e->kernel.params.size() && e->kernel.params[i].is_tensor) continue;
@@ -108,7 +111,7 @@ tg_error* check_widths(tg_executable* e, const tg_launch_params& params, const s
   Status widths = plugin::check_index_widths(e->kernel, params, grid, 32);
   if (!widths.is_ok()) return plugin::launch_error("vulkan", widths);
   std::lock_guard<std::mutex> lock(e->widths_mu);
-  e->widths_key = std::move(key);
+  e->widths_key = key;
   e->widths_checked = true;
   return nullptr;
 }
@@ -201,7 +204,7 @@ tg_error* launch(tg_queue* queue, tg_executable* executable, const tg_launch_par
         infos[b].buffer = s->fault.buffer;
         infos[b].offset = VkDeviceSize(*slot) * d->fault_stride;
         infos[b].range = 16;
-        s->fault_launches.push_back({*slot, k.name, executable->fault_sites});
+        s->fault_launches.push_back({*slot, executable->faults});
       } else {
         tg_buffer* buf = params->args[iface.bindings[b]].buffer;
         infos[b].buffer = buf->buffer;

@@ -78,8 +78,9 @@ static void read_faults(tg_queue* q, const Submission& s) {
     uint32_t word;
     std::memcpy(&word, static_cast<const uint8_t*>(s.fault.mapped) + size_t(f.slot) * q->device->fault_stride, 4);
     if (word == 0) continue;
-    std::string site = f.sites && word <= f.sites->size() ? (*f.sites)[word - 1] : "access number " + std::to_string(word);
-    q->fault = "vulkan: kernel '" + f.kernel + "': " + site +
+    const FaultTable& t = *f.table;
+    std::string site = word <= t.sites.size() ? t.sites[word - 1] : "access number " + std::to_string(word);
+    q->fault = "vulkan: kernel '" + t.kernel + "': " + site +
                " is outside the tensor (an element index past its extent); the access was not made (a load reads 0), and "
                "the launch's results are those of an erroneous program";
   }

@@ -69,6 +69,13 @@ struct HostBuffer {
   uint64_t size = 0;
 };
 
+/// What an executable's fault numbers mean (codegen/Generate.h): its kernel's name and the
+/// accesses as written, shared by the batches whose launches may report one.
+struct FaultTable {
+  std::string kernel;
+  std::vector<std::string> sites;
+};
+
 /// One batch of recorded commands.
 struct Submission {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
@@ -89,8 +96,7 @@ struct Submission {
   HostBuffer fault;
   struct FaultLaunch {
     uint32_t slot;
-    std::string kernel;
-    std::shared_ptr<const std::vector<std::string>> sites;
+    std::shared_ptr<const FaultTable> table;  ///< the executable's, outliving it if need be
   };
   std::vector<FaultLaunch> fault_launches;
 };
@@ -167,8 +173,7 @@ struct tg_executable {
   tg_device* device = nullptr;
   tegula::ir::Kernel kernel;
   tegula::vulkan::ShaderInterface iface;
-  /// iface.fault_sites, shared with the batches whose launches may report one.
-  std::shared_ptr<const std::vector<std::string>> fault_sites;
+  std::shared_ptr<const tegula::vulkan::FaultTable> faults;
   /// The launch values (grid, scalars, symbols) that last passed check_index_widths.
   std::mutex widths_mu;
   std::vector<uint64_t> widths_key;

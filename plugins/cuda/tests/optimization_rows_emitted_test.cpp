@@ -5,11 +5,9 @@
 // engine, wgmma.mma_async for wgmma, ...). A row with no instruction of its own (a shared
 // layout, a block order) says why; a row added without an entry here fails, so the matrix
 // never claims for CUDA what its code does not do.
-#include <map>
 #include <string>
-#include <vector>
 
-#include "ir/lower/optimizations/Optimizations.h"
+#include "ir/lower/optimizations/EmittedInstructions.h"
 #include "plugins/cuda/tests/CudaTest.h"
 
 namespace optimization_rows_emitted_test {
@@ -20,15 +18,9 @@ namespace opt = tegula::ir::optimizations;
 
 namespace {
 
-/// Per row: PTX text of which one must appear where the row applies; empty with a reason
-/// when the optimization has no instruction of its own.
-struct Emits {
-  std::vector<std::string> any_of;
-  std::string none_because;
-};
-
-const std::map<std::string, Emits>& emitted() {
-  static const std::map<std::string, Emits> table = {
+/// Per row: PTX text of which one must appear where the row applies, or why there is none.
+const opt::EmissionTable& emitted() {
+  static const opt::EmissionTable table = {
       {"vector_access", {{"ld.global.v4", "ld.global.nc.v4", "st.global.v4"}, ""}},
       {"async_copy", {{"cp.async.cg.shared.global", "cp.async.ca.shared.global"}, ""}},
       {"bulk_tensor_copy", {{"cp.async.bulk.tensor"}, ""}},
@@ -59,33 +51,18 @@ const std::map<std::string, Emits>& emitted() {
 }  // namespace
 
 TEST_CASE("every row that applies on a CUDA target has its instruction in the PTX") {
-  int checked = 0;
+  int searched = 0;
   for (const char* tname : {"sm_80", "sm_89", "sm_90a", "sm_100a"}) {
-    TargetDescription t = target(tname);
-    for (const opt::Optimization* row : opt::all_optimizations()) {
-      CAPTURE(tname);
-      CAPTURE(row->id);
-      opt::Cell cell = opt::evaluate(*row, t);
-      if (cell.state != opt::CellState::Applies) continue;
-      auto entry = emitted().find(row->id);
-      REQUIRE_MESSAGE(entry != emitted().end(), "row " << row->id << " applies on " << tname << ": say what CUDA emits for it here");
-      if (entry->second.any_of.empty()) {
-        CHECK(!entry->second.none_because.empty());
-        continue;
-      }
+    CAPTURE(tname);
+    opt::EmissionReport r = opt::check_emitted(target(tname), emitted(), [&](const opt::Optimization& row) {
       ir::LowerOptions o;
-      o.raster_group = row->raster_group;
-      auto ptx = ptx_for(row->kernel, tname, o);
-      REQUIRE_MESSAGE(ptx.is_ok(), ptx.status().str());
-      bool found = false;
-      for (const std::string& p : entry->second.any_of) found = found || contains(*ptx, p);
-      std::string wanted;
-      for (const std::string& p : entry->second.any_of) wanted += (wanted.empty() ? "" : " or ") + p;
-      CHECK_MESSAGE(found, "the PTX of row " << row->id << " on " << tname << " has no " << wanted << " (lowering's marker: " << cell.reason << ")");
-      ++checked;
-    }
+      o.raster_group = row.raster_group;
+      return ptx_for(row.kernel, tname, o);
+    });
+    for (const std::string& p : r.problems) FAIL_CHECK(p);
+    searched += r.searched;
   }
-  CHECK(checked >= 20);
+  CHECK(searched >= 20);
 }
 
 }  // namespace optimization_rows_emitted_test

@@ -4,11 +4,9 @@
 // optimization (v_mfma_* for MFMA, a cross-lane permute for subgroup reductions, 16-byte
 // global accesses for vectorised access). A row with no instruction of its own says why; a
 // row added without an entry here fails.
-#include <map>
 #include <string>
-#include <vector>
 
-#include "ir/lower/optimizations/Optimizations.h"
+#include "ir/lower/optimizations/EmittedInstructions.h"
 #include "plugins/hip/tests/HipTest.h"
 
 namespace optimization_rows_emitted_test {
@@ -19,13 +17,9 @@ namespace opt = tegula::ir::optimizations;
 
 namespace {
 
-struct Emits {
-  std::vector<std::string> any_of;  ///< assembly text, one of which must appear
-  std::string none_because;         ///< no instruction of its own
-};
-
-const std::map<std::string, Emits>& emitted() {
-  static const std::map<std::string, Emits> table = {
+/// Per row: gfx942 assembly text of which one must appear where the row applies, or why there is none.
+const opt::EmissionTable& emitted() {
+  static const opt::EmissionTable table = {
       // The backend writes one access per element; LLVM's load-store vectoriser merges the
       // consecutive ones plan.vec lays out into 8- and 16-byte accesses.
       {"vector_access", {{"global_load_dwordx4", "global_store_dwordx4"}, ""}},
@@ -41,26 +35,10 @@ const std::map<std::string, Emits>& emitted() {
 }  // namespace
 
 TEST_CASE("every row that applies on gfx942 has its instruction in the code object") {
-  int checked = 0;
-  TargetDescription t = target("gfx942");
-  for (const opt::Optimization* row : opt::all_optimizations()) {
-    CAPTURE(row->id);
-    opt::Cell cell = opt::evaluate(*row, t);
-    if (cell.state != opt::CellState::Applies) continue;
-    auto entry = emitted().find(row->id);
-    REQUIRE_MESSAGE(entry != emitted().end(), "row " << row->id << " applies on gfx942: say what the hip backend emits for it here");
-    if (entry->second.any_of.empty()) {
-      CHECK(!entry->second.none_because.empty());
-      continue;
-    }
-    auto text = assembly_for(row->kernel);
-    REQUIRE_MESSAGE(text.is_ok(), text.status().str());
-    bool found = false;
-    for (const std::string& p : entry->second.any_of) found = found || contains(*text, p);
-    CHECK_MESSAGE(found, "the code of row " << row->id << " has none of its instructions (lowering's marker: " << cell.reason << ")");
-    ++checked;
-  }
-  CHECK(checked >= 2);
+  opt::EmissionReport r =
+      opt::check_emitted(target("gfx942"), emitted(), [](const opt::Optimization& row) { return assembly_for(row.kernel); });
+  for (const std::string& p : r.problems) FAIL_CHECK(p);
+  CHECK(r.searched >= 2);
 }
 
 }  // namespace optimization_rows_emitted_test

@@ -4,6 +4,8 @@
 // exact rules of core/DType.h. exp, exp2, log, tanh, log2, log1p, erf and sigmoid come from
 // Math.cpp; bit operators and bitcast from Bits.cpp.
 #include "plugins/vulkan/codegen/KernelGen.h"
+
+#include "ir/Analysis.h"
 #include "plugins/vulkan/codegen/Math.h"
 #include "plugins/vulkan/codegen/Roots.h"
 
@@ -218,13 +220,11 @@ Result<Value> KernelGen::tile_expr(const ir::Expr& e, const MapCtx* map) {
 }
 
 bool KernelGen::reads_tensor(const ir::Expr& e) {
-  if (e->kind == ir::ExprKind::Load) {
-    Buf* b = find_buf(e->name);
-    if (b && b->scope == ir::Scope::Global) return true;
-  }
-  for (const ir::Expr& a : e->args)
-    if (reads_tensor(a)) return true;
-  return false;
+  return ir::any_node(e, [&](const ir::Expr& x) {
+    if (x->kind != ir::ExprKind::Load) return false;
+    Buf* b = find_buf(x->name);
+    return b && b->scope == ir::Scope::Global;
+  });
 }
 
 Result<Value> KernelGen::lazy_select(Value cond, const ir::Expr& a, const ir::Expr& b, T ty, const MapCtx* map) {

@@ -57,7 +57,8 @@ struct ShaderInterface {
   std::vector<PushEntry> push;
   /// Whether the shader binds the fault word (binding = bindings.size()).
   bool fault_word = false;
-  /// What each fault number means: "store to 'Y' at 3:5", one per element access site.
+  /// What each fault number means, the access as the program writes it ("store to
+  /// Y[i + N]"), one per access however often its code is emitted.
   std::vector<std::string> fault_sites;
 };
 

@@ -543,21 +543,14 @@ KernelGen::ModulePlan KernelGen::plan_module() {
   // Cooperative matrices require the Vulkan memory model; other kernels keep GLSL450.
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) { mp.coop = mp.coop || ir::is_opaque(s); });
   find_atomic_targets(k_.body, mp.atomic_targets);
+  // Element loads or stores of a tensor bind the fault word (Generate.h).
   auto is_tensor = [&](const std::string& name) {
     const ir::Param* p = k_.find_param(name);
     return p && p->is_tensor;
   };
-  std::function<bool(const ir::Expr&)> loads_tensor = [&](const ir::Expr& e) {
-    if (e->kind == ir::ExprKind::Load && is_tensor(e->name)) return true;
-    for (const ir::Expr& a : e->args)
-      if (loads_tensor(a)) return true;
-    return false;
-  };
+  for (const std::string& name : ir::element_loads(k_.body)) mp.element_access = mp.element_access || is_tensor(name);
   ir::for_each_stmt(k_.body, [&](const ir::Stmt& s) {
-    if (s.op == ir::OpKind::Store && is_tensor(s.target().buffer)) mp.element_access = true;
-    for (const ir::Expr& e : s.exprs) mp.element_access = mp.element_access || loads_tensor(e);
-    for (const ir::TileRef& t : s.tiles)
-      for (const ir::Expr& e : t.offsets) mp.element_access = mp.element_access || loads_tensor(e);
+    mp.element_access = mp.element_access || (s.op == ir::OpKind::Store && is_tensor(s.target().buffer));
   });
   return mp;
 }
