@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace out_of_range_detected_test {
@@ -57,6 +58,13 @@ Kernel compile(Env& e, const char* text) {
   return std::move(*k);
 }
 
+/// The access as the device compiled it: `Y[i + N]`, or `Y[i + 40]` on a device whose
+/// description asks for shape specialisation (the NVIDIA driver: the runtime compiles the
+/// kernel with its shape symbols replaced by the launch's values).
+bool names_access(const std::string& message, const std::string& prefix) {
+  return message.find(prefix + "N]") != std::string::npos || message.find(prefix + "40]") != std::string::npos;
+}
+
 }  // namespace
 
 TEST_CASE("the device declares out-of-range accesses detected") {
@@ -76,7 +84,7 @@ TEST_CASE("a store past the tensor fails the synchronize, names the access and i
   REQUIRE_FALSE(st.is_ok());
   CHECK(st.code() == ErrorCode::InvalidArgument);
   CHECK_MESSAGE(st.message().find("kernel 'oob_store'") != std::string::npos, st.message());
-  CHECK_MESSAGE(st.message().find("store to Y[i + N]") != std::string::npos, st.message());
+  CHECK_MESSAGE(names_access(st.message(), "store to Y[i + "), st.message());
   CHECK_MESSAGE(st.message().find("outside the tensor") != std::string::npos, st.message());
   // Reported once: the next synchronize has nothing to say, and Y was never written.
   CHECK(e.dev->synchronize().is_ok());
@@ -91,7 +99,7 @@ TEST_CASE("a load past the tensor fails the synchronize and reads 0") {
   REQUIRE(k.launch({Arg::tensor(b.x), Arg::tensor(b.y), Arg::integer(40)}).is_ok());
   Status st = e.dev->synchronize();
   REQUIRE_FALSE(st.is_ok());
-  CHECK_MESSAGE(st.message().find("load of X[i + N]") != std::string::npos, st.message());
+  CHECK_MESSAGE(names_access(st.message(), "load of X[i + "), st.message());
   for (float v : read_floats(b.y, 40)) CHECK(v == 2.0f);
 }
 
@@ -130,7 +138,7 @@ TEST_CASE("a fault survives a drain that is not a synchronize") {
   }
   Status st = e.dev->synchronize();
   REQUIRE_FALSE(st.is_ok());
-  CHECK(st.message().find("store to Y[i + N]") != std::string::npos);
+  CHECK_MESSAGE(names_access(st.message(), "store to Y[i + "), st.message());
 }
 
 TEST_CASE("guarded element loads are evaluated only where the guard holds, as the reference does") {
