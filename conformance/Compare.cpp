@@ -22,7 +22,7 @@ int mantissa_bits(DType d) {
     case DType::BF16: return 7;
     case DType::E4M3: return 3;
     case DType::E5M2: return 2;
-    default: return 0;
+    default: return float_format(d) ? float_format(d)->man_bits : 0;
   }
 }
 

@@ -112,6 +112,13 @@ std::vector<uint8_t> poison_element(DType d) {
     case DType::BF16: return {0xa5, 0x7f};             // sNaN, payload 0x25
     case DType::E4M3: return {0x7f};                   // its one NaN: nothing else is free
     case DType::E5M2: return {0x7d};                   // a NaN other than the canonical 0x7e
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ: return {0x80};               // their one NaN
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::UE4M3: return {0xa5};                  // upper bits set: not a stored encoding
+    case DType::E8M0: return {0xff};                   // its NaN
     case DType::I8:
     case DType::U8:
     case DType::Bool: return {0xa5};                   // not a bool encoding

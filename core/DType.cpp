@@ -13,57 +13,30 @@ namespace {
 
 // --- The generic minifloat codec --------------------------------------------------------
 //
-// Every narrow float dtype (f16, bf16, tf32, e4m3, e5m2) is "sign, exponent field, mantissa
-// field" and differs only in the widths, the bias and how the top exponent field is used.
-// One encoder and one decoder parameterised by MiniFormat serve all of them, so the rounding
+// Every narrow float dtype is "sign (or none), exponent field, mantissa field" and differs
+// only in the widths, the bias, whether field 0 holds subnormals, and what the top of the
+// range holds (FloatFormat). One encoder and one decoder serve all of them, so the rounding
 // logic exists (and is tested) once. The encoder works directly on the bits of the float64,
 // which makes it a single correct rounding: going through float32 first would round twice.
 
-enum class NanStyle : uint8_t {
-  Ieee,     ///< exponent field all ones: mantissa 0 is Inf, anything else is NaN
-  AllOnes,  ///< only exponent and mantissa all ones is NaN; no Inf (OCP E4M3 "FN")
-};
-
-enum class Overflow : uint8_t {
-  Inf,       ///< IEEE: round to +-Inf, or to NaN in a format without Inf
-  Saturate,  ///< clamp to +-max finite (also applied to +-Inf inputs)
-};
-
-struct MiniFormat {
-  int exp_bits;
-  int man_bits;
-  int bias;
-  NanStyle nan_style;
-};
-
-constexpr MiniFormat kF16{5, 10, 15, NanStyle::Ieee};
-constexpr MiniFormat kBF16{8, 7, 127, NanStyle::Ieee};
-constexpr MiniFormat kTF32{8, 10, 127, NanStyle::Ieee};
-constexpr MiniFormat kE4M3{4, 3, 7, NanStyle::AllOnes};
-constexpr MiniFormat kE5M2{5, 2, 15, NanStyle::Ieee};
-
-uint64_t sign_bit(const MiniFormat& f) { return uint64_t(1) << (f.exp_bits + f.man_bits); }
-uint64_t exp_all_ones(const MiniFormat& f) { return (uint64_t(1) << f.exp_bits) - 1; }
-
-uint64_t inf_magnitude(const MiniFormat& f) { return exp_all_ones(f) << f.man_bits; }
-
-/// The canonical NaN magnitude: the quiet NaN for IEEE-style formats, S.1..1.1..1 otherwise.
-uint64_t nan_magnitude(const MiniFormat& f) {
-  if (f.nan_style == NanStyle::AllOnes) return (sign_bit(f) - 1);
-  return inf_magnitude(f) | (uint64_t(1) << (f.man_bits - 1));
-}
-
-/// The magnitude bits of the largest finite value.
-uint64_t max_magnitude(const MiniFormat& f) {
-  // IEEE: the encoding just below Inf. AllOnes: the encoding just below the one NaN.
-  if (f.nan_style == NanStyle::AllOnes) return nan_magnitude(f) - 1;
-  return inf_magnitude(f) - 1;
-}
+constexpr FloatFormat kF16{5, 10, 15, true, true, FloatSpecials::Ieee};
+constexpr FloatFormat kBF16{8, 7, 127, true, true, FloatSpecials::Ieee};
+constexpr FloatFormat kTF32{8, 10, 127, true, true, FloatSpecials::Ieee};
+constexpr FloatFormat kE4M3{4, 3, 7, true, true, FloatSpecials::NanAllOnes};
+constexpr FloatFormat kE5M2{5, 2, 15, true, true, FloatSpecials::Ieee};
+constexpr FloatFormat kE4M3FNUZ{4, 3, 8, true, true, FloatSpecials::NanNegZero};
+constexpr FloatFormat kE5M2FNUZ{5, 2, 16, true, true, FloatSpecials::NanNegZero};
+constexpr FloatFormat kE2M3{2, 3, 1, true, true, FloatSpecials::None};
+constexpr FloatFormat kE3M2{3, 2, 3, true, true, FloatSpecials::None};
+constexpr FloatFormat kE2M1{2, 1, 1, true, true, FloatSpecials::None};
+constexpr FloatFormat kE8M0{8, 0, 127, false, false, FloatSpecials::NanAllOnes};
+constexpr FloatFormat kUE4M3{4, 3, 7, false, true, FloatSpecials::NanAllOnes};
 
 /// Round |x| (finite, non-negative) to the format with RNE and an unbounded exponent range
 /// above; the result is the magnitude bits, which may exceed max_magnitude (the caller
-/// decides what overflow means).
-uint64_t round_magnitude(const MiniFormat& f, double a) {
+/// decides what overflow means). A format without subnormals gives 0, its smallest value,
+/// for everything below it.
+uint64_t round_magnitude(const FloatFormat& f, double a) {
   uint64_t bits = std::bit_cast<uint64_t>(a);
   int biased = int(bits >> 52);
   uint64_t frac = bits & ((uint64_t(1) << 52) - 1);
@@ -85,7 +58,8 @@ uint64_t round_magnitude(const MiniFormat& f, double a) {
 
   // The target's quantum at this magnitude is 2^ulp_exp; below the smallest normal exponent
   // it stays fixed (subnormals).
-  int emin = 1 - f.bias;
+  int emin = f.min_normal_exponent();
+  if (!f.subnormals && e < emin) return 0;
   int ulp_exp = (e < emin ? emin : e) - f.man_bits;
   int shift = ulp_exp - scale;
 
@@ -106,41 +80,110 @@ uint64_t round_magnitude(const MiniFormat& f, double a) {
   // reaching 2^(m+1), or 2^m for subnormals) moves into the exponent field by itself.
   if (e < emin) return q;
   uint64_t implicit = uint64_t(1) << f.man_bits;
-  return (uint64_t(e - emin + 1) << f.man_bits) + (q - implicit);
+  return (uint64_t(e + f.bias) << f.man_bits) + (q - implicit);
 }
 
-uint64_t encode(const MiniFormat& f, double x, Overflow overflow) {
-  uint64_t sign = std::signbit(x) ? sign_bit(f) : 0;
-  if (std::isnan(x)) return sign | nan_magnitude(f);
+/// The bits overflow gives: max when saturating or when the format has nothing else, else
+/// Inf (IEEE formats) or the NaN.
+uint64_t overflow_bits(const FloatFormat& f, uint64_t sign, Fp8Mode mode) {
+  if (mode == Fp8Mode::Saturating || f.specials == FloatSpecials::None) return sign | f.max_magnitude();
+  if (f.specials == FloatSpecials::Ieee) return sign | f.inf_bits();
+  if (f.specials == FloatSpecials::NanNegZero) return f.nan_bits();
+  return sign | f.nan_bits();
+}
 
-  uint64_t mag;
-  bool overflowed;
-  if (std::isinf(x)) {
-    overflowed = true;
-    mag = 0;
-  } else {
-    mag = round_magnitude(f, std::fabs(x));
-    overflowed = mag > max_magnitude(f);
+}  // namespace
+
+uint64_t FloatFormat::max_magnitude() const {
+  switch (specials) {
+    case FloatSpecials::Ieee: return inf_bits() - 1;
+    case FloatSpecials::NanAllOnes: return magnitude_mask() - 1;
+    case FloatSpecials::NanNegZero:
+    case FloatSpecials::None: return magnitude_mask();
   }
-  if (!overflowed) return sign | mag;
-
-  if (overflow == Overflow::Saturate) return sign | max_magnitude(f);
-  // A format without Inf cannot round to it; NaN is the only non-finite answer left.
-  if (f.nan_style == NanStyle::AllOnes) return sign | nan_magnitude(f);
-  return sign | inf_magnitude(f);
+  return 0;
 }
 
-double decode(const MiniFormat& f, uint64_t bits) {
-  bool neg = (bits & sign_bit(f)) != 0;
-  uint64_t exp_field = (bits >> f.man_bits) & exp_all_ones(f);
-  uint64_t man = bits & ((uint64_t(1) << f.man_bits) - 1);
+uint64_t FloatFormat::nan_bits() const {
+  switch (specials) {
+    case FloatSpecials::Ieee: return inf_bits() | (uint64_t(1) << (man_bits - 1));
+    case FloatSpecials::NanAllOnes: return magnitude_mask();
+    case FloatSpecials::NanNegZero: return uint64_t(1) << (exp_bits + man_bits);
+    case FloatSpecials::None: return 0;
+  }
+  return 0;
+}
+
+uint64_t FloatFormat::inf_bits() const {
+  if (specials != FloatSpecials::Ieee) return 0;
+  return ((uint64_t(1) << exp_bits) - 1) << man_bits;
+}
+
+const FloatFormat* float_format(DType t) {
+  switch (t) {
+    case DType::TF32: return &kTF32;
+    case DType::F16: return &kF16;
+    case DType::BF16: return &kBF16;
+    case DType::E4M3: return &kE4M3;
+    case DType::E5M2: return &kE5M2;
+    case DType::E4M3FNUZ: return &kE4M3FNUZ;
+    case DType::E5M2FNUZ: return &kE5M2FNUZ;
+    case DType::E2M3: return &kE2M3;
+    case DType::E3M2: return &kE3M2;
+    case DType::E2M1: return &kE2M1;
+    case DType::E8M0: return &kE8M0;
+    case DType::UE4M3: return &kUE4M3;
+    case DType::F64:
+    case DType::F32:
+    case DType::I8:
+    case DType::U8:
+    case DType::I32:
+    case DType::Bool: return nullptr;
+  }
+  return nullptr;
+}
+
+uint64_t float_encode(const FloatFormat& f, double x, Fp8Mode mode) {
+  bool negative = std::signbit(x);
+  uint64_t sign = negative ? f.sign_bit() : 0;
+  if (std::isnan(x)) {
+    if (f.specials == FloatSpecials::None) return f.max_magnitude();
+    if (f.specials == FloatSpecials::NanNegZero) return f.nan_bits();
+    return sign | f.nan_bits();
+  }
+  uint64_t mag = std::isinf(x) ? f.max_magnitude() + 1 : round_magnitude(f, std::fabs(x));
+  // An unsigned format has no negative values: those that do not round to zero (e8m0 has
+  // no zero, so all of them) become the lowest value, or NaN.
+  if (!f.sign && negative && x != 0 && (mag != 0 || !f.subnormals)) return mode == Fp8Mode::Saturating ? 0 : f.nan_bits();
+  if (mag > f.max_magnitude()) return overflow_bits(f, sign, mode);
+  if (f.specials == FloatSpecials::NanNegZero && mag == 0) return 0;  // no -0
+  return sign | mag;
+}
+
+double float_decode(const FloatFormat& f, uint64_t b) {
+  b &= (uint64_t(1) << f.bits()) - 1;
+  bool neg = (b & f.sign_bit()) != 0;
+  uint64_t mag_bits = b & f.magnitude_mask();
+  uint64_t exp_field = mag_bits >> f.man_bits;
+  uint64_t man = mag_bits & ((uint64_t(1) << f.man_bits) - 1);
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  switch (f.specials) {
+    case FloatSpecials::Ieee:
+      if (exp_field == (uint64_t(1) << f.exp_bits) - 1) {
+        double v = man == 0 ? std::numeric_limits<double>::infinity() : nan;
+        return neg ? -v : v;
+      }
+      break;
+    case FloatSpecials::NanAllOnes:
+      if (mag_bits == f.magnitude_mask()) return neg ? -nan : nan;
+      break;
+    case FloatSpecials::NanNegZero:
+      if (b == f.nan_bits()) return nan;
+      break;
+    case FloatSpecials::None: break;
+  }
   double mag;
-  if (f.nan_style == NanStyle::Ieee && exp_field == exp_all_ones(f)) {
-    mag = man == 0 ? std::numeric_limits<double>::infinity()
-                   : std::numeric_limits<double>::quiet_NaN();
-  } else if (f.nan_style == NanStyle::AllOnes && (bits & ~sign_bit(f)) == nan_magnitude(f)) {
-    mag = std::numeric_limits<double>::quiet_NaN();
-  } else if (exp_field == 0) {
+  if (exp_field == 0 && f.subnormals) {
     mag = std::ldexp(double(man), 1 - f.bias - f.man_bits);
   } else {
     uint64_t sig = man | (uint64_t(1) << f.man_bits);
@@ -149,10 +192,7 @@ double decode(const MiniFormat& f, uint64_t bits) {
   return neg ? -mag : mag;
 }
 
-Overflow fp8_overflow(Fp8Mode mode) {
-  // Non-saturating: E4M3 has no Inf, so encode() turns Overflow::Inf into NaN for it.
-  return mode == Fp8Mode::Saturating ? Overflow::Saturate : Overflow::Inf;
-}
+namespace {
 
 // --- Integers and bool ------------------------------------------------------------------
 
@@ -188,9 +228,6 @@ void store_as(void* p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
-/// The largest finite value of a MiniFormat, from its bits.
-double mini_max(const MiniFormat& f) { return decode(f, max_magnitude(f)); }
-
 }  // namespace
 
 // --- Names and properties -----------------------------------------------------------------
@@ -223,41 +260,28 @@ size_t dtype_size(DType t) {
   return 0;
 }
 
-bool dtype_is_float(DType t) {
-  switch (t) {
-    case DType::F64:
-    case DType::F32:
-    case DType::TF32:
-    case DType::F16:
-    case DType::BF16:
-    case DType::E4M3:
-    case DType::E5M2: return true;
-    default: return false;
-  }
-}
+bool dtype_is_float(DType t) { return t == DType::F64 || t == DType::F32 || float_format(t) != nullptr; }
 
 bool dtype_is_int(DType t) { return t == DType::I8 || t == DType::U8 || t == DType::I32; }
 
 double dtype_max(DType t) {
+  if (const FloatFormat* f = float_format(t)) return float_decode(*f, f->max_magnitude());
   switch (t) {
     case DType::F64: return DBL_MAX;
     case DType::F32: return FLT_MAX;
-    case DType::TF32: return mini_max(kTF32);
-    case DType::F16: return mini_max(kF16);
-    case DType::BF16: return mini_max(kBF16);
-    case DType::E4M3: return mini_max(kE4M3);
-    case DType::E5M2: return mini_max(kE5M2);
     case DType::I8: return 127;
     case DType::U8: return 255;
     case DType::I32: return 2147483647.0;
     case DType::Bool: return 1;
+    default: return 0;
   }
-  return 0;
 }
 
 double dtype_lowest(DType t) {
-  if (dtype_is_float(t)) return -dtype_max(t);
+  if (const FloatFormat* f = float_format(t)) return f->sign ? -dtype_max(t) : float_decode(*f, 0);
   switch (t) {
+    case DType::F64:
+    case DType::F32: return -dtype_max(t);
     case DType::I8: return -128;
     case DType::I32: return -2147483648.0;
     default: return 0;  // u8, bool
@@ -266,26 +290,23 @@ double dtype_lowest(DType t) {
 
 // --- Bit-level conversions ----------------------------------------------------------------
 
-uint16_t f16_from_double(double x) { return uint16_t(encode(kF16, x, Overflow::Inf)); }
-double f16_to_double(uint16_t bits) { return decode(kF16, bits); }
+// f16, bf16 and tf32 are IEEE formats: overflow is Inf whatever the mode.
+uint16_t f16_from_double(double x) { return uint16_t(float_encode(kF16, x, Fp8Mode::NonSaturating)); }
+double f16_to_double(uint16_t bits) { return float_decode(kF16, bits); }
 
-uint16_t bf16_from_double(double x) { return uint16_t(encode(kBF16, x, Overflow::Inf)); }
-double bf16_to_double(uint16_t bits) { return decode(kBF16, bits); }
+uint16_t bf16_from_double(double x) { return uint16_t(float_encode(kBF16, x, Fp8Mode::NonSaturating)); }
+double bf16_to_double(uint16_t bits) { return float_decode(kBF16, bits); }
 
 uint32_t tf32_from_double(double x) {
   // tf32 is the top 19 bits of a binary32; the encoder produces those 19 bits.
-  return uint32_t(encode(kTF32, x, Overflow::Inf)) << 13;
+  return uint32_t(float_encode(kTF32, x, Fp8Mode::NonSaturating)) << 13;
 }
 
-uint8_t e4m3_from_double(double x, Fp8Mode mode) {
-  return uint8_t(encode(kE4M3, x, fp8_overflow(mode)));
-}
-double e4m3_to_double(uint8_t bits) { return decode(kE4M3, bits); }
+uint8_t e4m3_from_double(double x, Fp8Mode mode) { return uint8_t(float_encode(kE4M3, x, mode)); }
+double e4m3_to_double(uint8_t bits) { return float_decode(kE4M3, bits); }
 
-uint8_t e5m2_from_double(double x, Fp8Mode mode) {
-  return uint8_t(encode(kE5M2, x, fp8_overflow(mode)));
-}
-double e5m2_to_double(uint8_t bits) { return decode(kE5M2, bits); }
+uint8_t e5m2_from_double(double x, Fp8Mode mode) { return uint8_t(float_encode(kE5M2, x, mode)); }
+double e5m2_to_double(uint8_t bits) { return float_decode(kE5M2, bits); }
 
 // --- Elements -----------------------------------------------------------------------------
 
@@ -296,8 +317,15 @@ double load_element(DType t, const void* p) {
     case DType::TF32: return double(load_as<float>(p));
     case DType::F16: return f16_to_double(load_as<uint16_t>(p));
     case DType::BF16: return bf16_to_double(load_as<uint16_t>(p));
-    case DType::E4M3: return e4m3_to_double(load_as<uint8_t>(p));
-    case DType::E5M2: return e5m2_to_double(load_as<uint8_t>(p));
+    case DType::E4M3:
+    case DType::E5M2:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return float_decode(*float_format(t), load_as<uint8_t>(p));
     case DType::I8: return double(load_as<int8_t>(p));
     case DType::U8: return double(load_as<uint8_t>(p));
     case DType::I32: return double(load_as<int32_t>(p));
@@ -306,7 +334,7 @@ double load_element(DType t, const void* p) {
   return 0;
 }
 
-void store_element(DType t, double x, void* p) {
+void store_element(DType t, double x, void* p, Fp8Mode mode) {
   switch (t) {
     case DType::F64: store_as<double>(p, x); return;
     // A float64 -> float32 conversion is one IEEE rounding (RNE in the default environment).
@@ -314,8 +342,15 @@ void store_element(DType t, double x, void* p) {
     case DType::TF32: store_as<uint32_t>(p, tf32_from_double(x)); return;
     case DType::F16: store_as<uint16_t>(p, f16_from_double(x)); return;
     case DType::BF16: store_as<uint16_t>(p, bf16_from_double(x)); return;
-    case DType::E4M3: store_as<uint8_t>(p, e4m3_from_double(x)); return;
-    case DType::E5M2: store_as<uint8_t>(p, e5m2_from_double(x)); return;
+    case DType::E4M3:
+    case DType::E5M2:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: store_as<uint8_t>(p, uint8_t(float_encode(*float_format(t), x, mode))); return;
     case DType::I8: store_as<int8_t>(p, int8_t(round_to_int_range(x, -128, 127))); return;
     case DType::U8: store_as<uint8_t>(p, uint8_t(round_to_int_range(x, 0, 255))); return;
     case DType::I32:
@@ -325,9 +360,9 @@ void store_element(DType t, double x, void* p) {
   }
 }
 
-double round_to_dtype(DType t, double x) {
+double round_to_dtype(DType t, double x, Fp8Mode mode) {
   alignas(8) unsigned char buf[8];
-  store_element(t, x, buf);
+  store_element(t, x, buf, mode);
   return load_element(t, buf);
 }
 

@@ -125,7 +125,14 @@ std::optional<std::string> npy_descr(DType t) {
     case DType::TF32:
     case DType::BF16:
     case DType::E4M3:
-    case DType::E5M2: return std::nullopt;
+    case DType::E5M2:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return std::nullopt;
   }
   return std::nullopt;
 }

@@ -161,6 +161,12 @@ std::set<std::string> element_loads(const Block& b) {
   return out;
 }
 
+Fp8Mode store_mode(const Kernel& k) {
+  const Attr* a = find_attr(k.attrs, "saturate");
+  bool saturate = !a || a->value.kind != AttrValue::Kind::Bool || a->value.b;
+  return saturate ? Fp8Mode::Saturating : Fp8Mode::NonSaturating;
+}
+
 bool any_node(const Expr& e, const std::function<bool(const Expr&)>& pred) {
   if (pred(e)) return true;
   for (const Expr& a : e->args)

@@ -85,6 +85,10 @@ std::vector<size_t> written_params(const Kernel& k);
 /// offset), at any depth: what a parallel loop needs readable from every thread.
 std::set<std::string> element_loads(const Block& b);
 
+/// How the kernel's stores round to narrow floats: its `saturate` attribute (core/DType.h's
+/// rules; saturating unless the kernel says saturate=false).
+Fp8Mode store_mode(const Kernel& k);
+
 /// Whether `pred` holds for `e` or any expression below it.
 bool any_node(const Expr& e, const std::function<bool(const Expr&)>& pred);
 

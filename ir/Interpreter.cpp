@@ -117,6 +117,7 @@ private:
       b.name = p.name;
       b.scope = Scope::Global;
       b.dtype = p.dtype;
+      b.mode = store_mode(k_);
       std::vector<int64_t> shape;
       for (const Expr& d : p.shape)
         shape.push_back(d->kind == ExprKind::IntImm ? d->int_value : int64_t(*scope_vars_.front()[d->name]));
@@ -182,7 +183,8 @@ private:
       case ExprKind::Cast: {
         TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
         DType to = e->cast_to;
-        return ExprFn([x, to] { return round_to_dtype(to, x()); });
+        Fp8Mode mode = store_mode(k_);
+        return ExprFn([x, to, mode] { return round_to_dtype(to, x(), mode); });
       }
       case ExprKind::Bitcast: {
         TG_ASSIGN_OR_RETURN(ExprFn x, compile_expr(e->args[0]));
@@ -368,6 +370,7 @@ private:
     b.name = s.name;
     b.scope = s.type.scope;
     b.dtype = s.type.dtype;
+    b.mode = store_mode(k_);
     b.set_shape(s.type.shape);
     b.poison();
     if (lowered_ && b.scope == Scope::Fragment && find_attr(s.attrs, "layout.threads")) {

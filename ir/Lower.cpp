@@ -17,7 +17,8 @@ struct Pass {
   Status (*run)(LowerContext&);
 };
 
-// The pipeline, in order. Each pass is one file in ir/lower/ whose header says what it
+// The pipeline, in order. Dtype legality comes first: nothing is planned for a kernel the
+// target cannot hold. Each pass is one file in ir/lower/ whose header says what it
 // does and why; the order matters: layouts need the instruction choice and the padded
 // shapes, fragment exchange and staging add copies that thread mapping, pipelining, placement and barriers
 // must see, thread mapping needs layouts, in-bounds facts need the final tile offsets and
@@ -26,6 +27,7 @@ struct Pass {
 // last, once every access and every copy's engine is known; whether a gemm stays in flight
 // is decided on the final loop bodies, barriers included (plan.inflight indexes the body).
 const Pass kPipeline[] = {
+    {"check_target_dtypes", check_target_dtypes},
     {"select_instructions", select_instructions},
     {"forward_operands", forward_operands},
     {"legalize_tiles", legalize_tiles},

@@ -190,7 +190,7 @@ private:
     if (k_.grid.empty() || k_.grid.size() > 3)
       return fail(k_.loc, "grid takes 1 to 3 dimensions, found " + std::to_string(k_.grid.size()));
     missing_attr_.clear();
-    TG_RETURN_IF_ERROR(check_attrs(k_.attrs, "reference:ident raster:int=1", "kernel"));
+    TG_RETURN_IF_ERROR(check_attrs(k_.attrs, "reference:ident raster:int=1 saturate:bool=true", "kernel"));
     // raster=G: launch a 2-D grid's blocks in groups of G rows (ir/lower/Rasterize.cpp), a
     // schedule choice the kernel may leave to a tunable; backends index blocks in 32 bits.
     if (const Attr* r = find_attr(k_.attrs, "raster"); r && (r->value.i < 1 || r->value.i > 65535))

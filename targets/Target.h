@@ -47,7 +47,8 @@ namespace tegula {
   X(F64, "f64")                                \
   X(Avx2, "avx2")                              \
   X(Fma3, "fma3")                              \
-  X(ShapeSpecialization, "shape_specialization")
+  X(ShapeSpecialization, "shape_specialization") \
+  X(NonsaturatingStores, "nonsaturating_stores")
 
 enum class Feature : uint8_t {
 #define TG_FEATURE_ENUM(e, name) e,

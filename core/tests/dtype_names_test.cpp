@@ -13,9 +13,9 @@ using namespace tegula;
 
 namespace {
 
-const DType kAll[] = {DType::F64,  DType::F32, DType::TF32, DType::F16,
-                      DType::BF16, DType::E4M3, DType::E5M2, DType::I8,
-                      DType::U8,   DType::I32, DType::Bool};
+const DType kAll[] = {DType::F64,      DType::F32,      DType::TF32, DType::F16,  DType::BF16, DType::E4M3,
+                      DType::E5M2,     DType::I8,       DType::U8,   DType::I32,  DType::Bool, DType::E4M3FNUZ,
+                      DType::E5M2FNUZ, DType::E2M3,     DType::E3M2, DType::E2M1, DType::E8M0, DType::UE4M3};
 
 }  // namespace
 
@@ -39,6 +39,13 @@ TEST_CASE("names are the documented ones") {
   CHECK(std::string(dtype_name(DType::U8)) == "u8");
   CHECK(std::string(dtype_name(DType::I32)) == "i32");
   CHECK(std::string(dtype_name(DType::Bool)) == "bool");
+  CHECK(std::string(dtype_name(DType::E4M3FNUZ)) == "e4m3fnuz");
+  CHECK(std::string(dtype_name(DType::E5M2FNUZ)) == "e5m2fnuz");
+  CHECK(std::string(dtype_name(DType::E2M3)) == "e2m3");
+  CHECK(std::string(dtype_name(DType::E3M2)) == "e3m2");
+  CHECK(std::string(dtype_name(DType::E2M1)) == "e2m1");
+  CHECK(std::string(dtype_name(DType::E8M0)) == "e8m0");
+  CHECK(std::string(dtype_name(DType::UE4M3)) == "ue4m3");
 }
 
 TEST_CASE("parse_dtype round-trips every name") {
@@ -77,9 +84,10 @@ TEST_CASE("sizes") {
 
 TEST_CASE("float and int classification") {
   for (DType t : kAll) {
-    bool is_float = t == DType::F64 || t == DType::F32 || t == DType::TF32 || t == DType::F16 ||
-                    t == DType::BF16 || t == DType::E4M3 || t == DType::E5M2;
     bool is_int = t == DType::I8 || t == DType::U8 || t == DType::I32;
+    bool is_float = !is_int && t != DType::Bool;
+    // Every float but f64 and f32 is narrow: described by a FloatFormat.
+    CHECK((float_format(t) != nullptr) == (is_float && t != DType::F64 && t != DType::F32));
     CHECK(dtype_is_float(t) == is_float);
     CHECK(dtype_is_int(t) == is_int);
   }
@@ -101,7 +109,8 @@ TEST_CASE("max and lowest") {
   CHECK(dtype_max(DType::Bool) == 1.0);
 
   for (DType t : kAll) {
-    if (dtype_is_float(t)) CHECK(dtype_lowest(t) == -dtype_max(t));
+    // Unsigned floats (e8m0, ue4m3) have their smallest value as the lowest.
+    if (dtype_is_float(t) && (!float_format(t) || float_format(t)->sign)) CHECK(dtype_lowest(t) == -dtype_max(t));
   }
   CHECK(dtype_lowest(DType::I8) == -128.0);
   CHECK(dtype_lowest(DType::U8) == 0.0);

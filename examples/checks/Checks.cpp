@@ -662,7 +662,11 @@ double detail::unit_roundoff(DType t) {
     case DType::BF16: return 0x1p-8;
     case DType::E4M3: return 0x1p-4;
     case DType::E5M2: return 0x1p-3;
-    default: return 0.5;  // integers: exact up to rounding of the final store
+    default:
+      // The other narrow floats (core/DType.h's FloatFormat); integers: exact up to
+      // rounding of the final store.
+      if (const FloatFormat* f = float_format(t)) return std::ldexp(1.0, -f->man_bits - 1);
+      return 0.5;
   }
 }
 
@@ -677,7 +681,9 @@ static double subnormal_step(DType t) {
     case DType::BF16: return 0x1p-133;
     case DType::E4M3: return 0x1p-9;
     case DType::E5M2: return 0x1p-16;
-    default: return 0;  // integers
+    default:
+      if (const FloatFormat* f = float_format(t)) return std::ldexp(1.0, f->min_normal_exponent() - f->man_bits);
+      return 0;  // integers
   }
 }
 

@@ -135,7 +135,7 @@ Result<StmtFn> compile_gemm_atoms(const Stmt& s, const TargetDescription* target
                 }
                 sum += av * bv;
               }
-            result[size_t(slot)] = round_to_dtype(c->dtype, sum);
+            result[size_t(slot)] = round_to_dtype(c->dtype, sum, c->mode);
           }
     }
     c->regs = std::move(result);
@@ -245,7 +245,7 @@ Result<StmtFn> compile_reduce_plan(const Stmt& s, Buf* src, Buf* dst, ReduceKind
         }
         const Partial& p = part[size_t(t % threads)][size_t(dst_out(c))];
         double old = dst->regs[size_t(slot)];
-        dst->regs[size_t(slot)] = round_to_dtype(dst->dtype, p.any ? p.finish(kind, clear, old) : std::nan(""));
+        dst->regs[size_t(slot)] = round_to_dtype(dst->dtype, p.any ? p.finish(kind, clear, old) : std::nan(""), dst->mode);
       }
       return Status::ok();
     }

@@ -30,6 +30,7 @@ struct Buf {
   std::string name;
   Scope scope = Scope::Shared;
   DType dtype = DType::F32;
+  Fp8Mode mode = Fp8Mode::Saturating;  ///< the kernel's saturate attribute (ir::store_mode)
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
   int64_t numel = 0;
@@ -65,15 +66,15 @@ struct Buf {
   }
   void set(int64_t linear, double v) {
     if (scope == Scope::Global) {
-      store_element(dtype, v, bytes + linear * int64_t(dtype_size(dtype)));
+      store_element(dtype, v, bytes + linear * int64_t(dtype_size(dtype)), mode);
       return;
     }
     if (physical) {
-      double r = round_to_dtype(dtype, v);
+      double r = round_to_dtype(dtype, v, mode);
       for (int64_t i = copies_begin[size_t(linear)]; i < copies_begin[size_t(linear) + 1]; ++i) regs[size_t(copies[size_t(i)])] = r;
       return;
     }
-    data[size_t(linear)] = round_to_dtype(dtype, v);
+    data[size_t(linear)] = round_to_dtype(dtype, v, mode);
   }
   /// Poison: reading a buffer before writing it gives NaN (0 once stored to an integer).
   void poison() {

@@ -11,6 +11,7 @@
 
 namespace tegula::ir {
 
+Status check_target_dtypes(LowerContext& ctx);   // CheckTargetDTypes.cpp
 Status select_instructions(LowerContext& ctx);   // SelectInstructions.cpp
 Status forward_operands(LowerContext& ctx);      // ForwardOperands.cpp
 Status legalize_tiles(LowerContext& ctx);        // LegalizeTiles.cpp

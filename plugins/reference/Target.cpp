@@ -19,8 +19,8 @@ const char* target_json() {
   "max_threads_per_block": 1024,
   "shared_memory_per_block": 1073741824,
   "vector_bytes": 8,
-  "features": ["f64")json" TG_REFERENCE_EXTRA_FEATURES R"json(],
-  "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool"],
+  "features": ["f64", "nonsaturating_stores")json" TG_REFERENCE_EXTRA_FEATURES R"json(],
+  "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool", "e4m3fnuz", "e5m2fnuz", "e2m3", "e3m2", "e2m1", "e8m0", "ue4m3"],
   "notes": [
     "The reference interpreter (ir/Interpreter.h) behind the plugin ABI: float64 arithmetic, every store rounded to its dtype. Its limits are the ones the IR sets, not hardware ones."
   ],

@@ -51,6 +51,15 @@ double ulp_at(DType t, double x) {
     case DType::F16: mantissa = 10, min_exponent = -14; break;
     case DType::E4M3: mantissa = 3, min_exponent = -6; break;
     case DType::E5M2: mantissa = 2, min_exponent = -14; break;
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3:
+      mantissa = float_format(t)->man_bits, min_exponent = float_format(t)->min_normal_exponent();
+      break;
     case DType::I8:
     case DType::U8:
     case DType::I32:

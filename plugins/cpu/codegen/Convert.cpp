@@ -60,7 +60,14 @@ llvm::Type* Emitter::storage_type(DType d) {
     case DType::E5M2:
     case DType::I8:
     case DType::U8:
-    case DType::Bool: return i8;
+    case DType::Bool:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return i8;
     case DType::I32: return i32;
   }
   return i8;
@@ -111,6 +118,15 @@ Val Emitter::decode(DType d, llvm::Value* raw) {
     case DType::I32: return {b.CreateSExt(raw, as(i64)), VK::Index};
     case DType::U8: return {b.CreateZExt(raw, as(i64)), VK::Index};
     case DType::Bool: return {b.CreateICmpNE(raw, k(raw->getType(), 0)), VK::Bool};
+    // Not among host_cpu.json's dtypes: lowering refuses kernels that use them
+    // (check_target_dtypes) before they get here.
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: break;
   }
   return {raw, VK::F32};
 }

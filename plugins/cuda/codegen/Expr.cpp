@@ -51,6 +51,13 @@ const char* raw_type(DType d) {
     case DType::BF16: return "unsigned short";
     case DType::E4M3:
     case DType::E5M2:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3:
     case DType::U8:
     case DType::Bool: return "unsigned char";
     case DType::I8: return "signed char";
@@ -70,6 +77,16 @@ std::string convert(const Value& v, Rep to) {
   // float -> integer conversions go through round_to; a plain conversion here truncates,
   // which only index arithmetic on integral values ever needs.
   return std::string("((") + rep_type(to) + ")(" + v.code + "))";
+}
+
+/// The template arguments of Conversions.inc's generic codec for a narrow float: the
+/// format's description (core/DType.h), and the saturating mode (the only one this backend
+/// declares: its descriptions have no nonsaturating_stores feature).
+static std::string mini_args(DType d, bool with_mode) {
+  const FloatFormat& f = *float_format(d);
+  std::string a = std::to_string(f.exp_bits) + ", " + std::to_string(f.man_bits) + ", " + std::to_string(f.bias) + ", " +
+                  (f.sign ? "1" : "0") + ", " + (f.subnormals ? "1" : "0") + ", " + std::to_string(int(f.specials));
+  return "<" + a + (with_mode ? ", 1>" : ">");
 }
 
 static std::string int_bounds(DType d) {
@@ -96,6 +113,13 @@ Value round_to(const Value& v, DType d) {
     case DType::BF16: return {"tg_rnd_bf16(" + via_float() + ")", Rep::F32};
     case DType::E4M3: return {"tg_rnd_e4m3(" + via_float() + ")", Rep::F32};
     case DType::E5M2: return {"tg_rnd_e5m2(" + via_float() + ")", Rep::F32};
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return {"tg_rnd_mini" + mini_args(d, true) + "(" + via_float() + ")", Rep::F32};
     case DType::I8:
     case DType::U8:
     case DType::I32:
@@ -123,6 +147,13 @@ std::string encode(const Value& v, DType d) {
     case DType::BF16: return "tg_enc_bf16(" + via_float() + ")";
     case DType::E4M3: return "tg_enc_e4m3(" + via_float() + ")";
     case DType::E5M2: return "tg_enc_e5m2(" + via_float() + ")";
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return "(unsigned char)tg_enc_mini" + mini_args(d, true) + "(" + via_float() + ")";
     case DType::I8: return "(signed char)" + round_to(v, d).code;
     case DType::U8: return "(unsigned char)" + round_to(v, d).code;
     case DType::I32: return round_to(v, d).code;
@@ -140,6 +171,13 @@ Value decode(const std::string& raw, DType d) {
     case DType::BF16: return {"tg_dec_bf16(" + raw + ")", Rep::F32};
     case DType::E4M3: return {"tg_dec_e4m3(" + raw + ")", Rep::F32};
     case DType::E5M2: return {"tg_dec_e5m2(" + raw + ")", Rep::F32};
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return {"tg_dec_mini" + mini_args(d, false) + "(" + raw + ")", Rep::F32};
     case DType::I8:
     case DType::U8:
     case DType::I32: return {"((int)" + raw + ")", Rep::I32};

@@ -19,6 +19,13 @@ double ulps(DType d, double n) {
     case DType::BF16: return n * std::ldexp(1.0, -7);
     case DType::E4M3: return n * std::ldexp(1.0, -3);
     case DType::E5M2: return n * std::ldexp(1.0, -2);
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return n * std::ldexp(1.0, -std::max(float_format(d)->man_bits, 1));
     case DType::I8:
     case DType::U8:
     case DType::I32:
@@ -38,6 +45,17 @@ Tolerance default_tolerance(DType d) {
     case DType::BF16: return {1e-3, 1.6e-2};
     case DType::E4M3: return {0.002, 0.13};
     case DType::E5M2: return {2e-5, 0.26};
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: {
+      // Two of the format's ulps relative, and its smallest step absolute.
+      const FloatFormat& f = *float_format(d);
+      return {std::ldexp(1.0, f.min_normal_exponent() - f.man_bits), 2 * std::ldexp(1.0, -std::max(f.man_bits, 1))};
+    }
     case DType::I8:
     case DType::U8:
     case DType::I32:

@@ -17,7 +17,14 @@ T Conversions::storage_type(DType d) {
     case DType::E4M3:
     case DType::E5M2:
     case DType::U8:
-    case DType::Bool: return T::U8;
+    case DType::Bool:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return T::U8;
     case DType::I8: return T::I8;
     case DType::I32: return T::I32;
   }
@@ -198,6 +205,15 @@ Value Conversions::decode(DType d, Value raw) {
     case DType::I8:
     case DType::U8: return b_.convert(raw, T::I32);
     case DType::Bool: return b_.ne(raw, b_.c(T::U8, 0));
+    // Not among the dtypes a Vulkan device declares (DeviceTarget.cpp's target_dtypes), so
+    // lowering refuses kernels that use them (check_target_dtypes) before they get here.
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: break;
   }
   return raw;
 }
@@ -222,6 +238,13 @@ Value Conversions::round(DType d, Value v) {
       return b_.smin(b_.smax(v, b_.ci(int32_t(lo))), b_.ci(int32_t(hi)));
     }
     case DType::Bool: return b_.convert(v, T::Bool);
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: break;  // not declared: see decode
   }
   return v;
 }
@@ -252,6 +275,13 @@ Value Conversions::encode(DType d, Value v) {
     case DType::U8: return b_.convert(round(d, v), T::U8);
     case DType::I32: return round(d, v);
     case DType::Bool: return b_.select(b_.convert(v, T::Bool), b_.c(T::U8, 1), b_.c(T::U8, 0));
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: break;  // not declared: see decode
   }
   return v;
 }
