@@ -32,7 +32,12 @@ TEST_CASE("elements left unwritten where the result is NaN are Fail (values)") {
     REQUIRE(first);
     // The reference wrote a NaN there; the device left the sentinel.
     CHECK_MESSAGE(first->find("expected")->as_string().find("nan") != std::string::npos, first->dump(0));
-    CHECK(first->find("actual")->as_string().find("-0.75") == 0);
+    // The sentinel as the case's dtype holds it: -0.75 exactly, but for e2m1 (-1: a tie of
+    // -0.5 and -1 to the even mantissa), e8m0 and ue4m3 (no negative values).
+    std::string name = field(r, "name");
+    bool inexact = name.find(".e2m1.") != std::string::npos || name.find(".e8m0.") != std::string::npos ||
+                   name.find(".ue4m3.") != std::string::npos;
+    if (!inexact) CHECK_MESSAGE(first->find("actual")->as_string().find("-0.75") == 0, first->dump(0));
     ++failed;
   }
   CHECK(failed > 0);

@@ -155,7 +155,7 @@ std::string host_target_json(const HostCpu& h) {
   json += "  \"peak\": {\"subgroups_per_cu\": 1, \"fma_lanes_per_cu\": " + std::to_string(h.fma_lanes()) +
           (h.clock_mhz ? ", \"clock_mhz\": " + std::to_string(h.clock_mhz) : std::string()) + "},\n";
   json += R"j(  "features": [)j" + features + R"j(],
-  "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool"],
+  "dtypes": ["f64", "f32", "tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "u8", "i32", "bool", "e4m3fnuz", "e5m2fnuz", "e2m3", "e3m2", "e2m1", "e8m0", "ue4m3"],
   "notes": [
     "Detected by the cpu plugin: )j" + json_escape(h.brand) + ", LLVM CPU " + json_escape(h.cpu_name) +
           (h.clock_mhz ? ", " + std::to_string(h.clock_mhz) + " MHz from " + h.clock_source : std::string(", clock unknown")) + R"j(. A block runs on one core; a subgroup is the f32 lanes of one vector register. Shared and fragment buffers are per-core host memory."

@@ -74,7 +74,8 @@ namespace {
 std::vector<std::string> target_dtypes(const DeviceCaps& caps) {
   std::vector<std::string> dtypes{"f32", "tf32", "i32"};
   if (caps.storage16 && caps.int16) dtypes.insert(dtypes.end(), {"f16", "bf16"});
-  if (caps.storage8 && caps.int8) dtypes.insert(dtypes.end(), {"i8", "u8", "e4m3", "e5m2", "bool"});
+  if (caps.storage8 && caps.int8)
+    dtypes.insert(dtypes.end(), {"i8", "u8", "e4m3", "e5m2", "bool", "e4m3fnuz", "e5m2fnuz", "e2m3", "e3m2", "e2m1", "e8m0", "ue4m3"});
   if (caps.float64 && caps.int64) dtypes.push_back("f64");
   return dtypes;
 }

@@ -66,6 +66,14 @@ Cell evaluate(const Optimization& row, const TargetDescription& target) {
     c.reason = "the solution kernel does not verify: " + k.status().str();
     return c;
   }
+  // A target that cannot hold the solution kernel's tensors cannot run the kernel the row is
+  // about (check_target_dtypes would refuse it): the row does not apply there.
+  for (const Param& p : k->params) {
+    if (target.has_dtype(p.dtype)) continue;
+    c.state = CellState::NotApplicable;
+    c.reason = std::string("the target holds no ") + dtype_name(p.dtype) + ", the dtype of the row's kernel";
+    return c;
+  }
   // The variant the runtime compiles for launches whose tensors start 16-byte aligned (the
   // common case, and what workgroup matrices need).
   LowerOptions options;

@@ -76,8 +76,8 @@ TEST_CASE("a barrier separates a shared write from a read by other threads, also
 TEST_CASE("element stores to a global tensor repeated by a serial loop lower and keep their results") {
   // The stores' writer has no destination tile; the write-after-write check must not read one.
   std::string text =
-      "kernel g(X: f64[M, N], Y: f64[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n"
-      "  alloc F: fragment f64[16, 64]\n"
+      "kernel g(X: f32[M, N], Y: f32[M, N]) grid(ceildiv(N, 64), ceildiv(M, 16)) threads(128) {\n"
+      "  alloc F: fragment f32[16, 64]\n"
       "  for r in 0 .. 2 {\n"
       "    copy X[by * 16, bx * 64 + r], F, pad=1\n"
       "    parallel (i, j) in (16, 64) {\n      if by * 16 + i < M && bx * 64 + j < N {\n"

@@ -16,27 +16,19 @@
 namespace tegula::cpu {
 namespace {
 
-/// A narrow float format, as core/DType.cpp's MiniFormat.
+/// A narrow float format as core/DType.h describes it, and whether its stores saturate:
+/// the 8-bit-or-less formats do (this backend declares no nonsaturating_stores), f16, bf16
+/// and tf32 overflow to Inf.
 struct Mini {
-  int exp_bits;
-  int man_bits;
-  int bias;
-  bool all_ones_nan;  ///< e4m3: no Inf, S.1111.111 is the one NaN
-  bool saturate;      ///< fp8 stores: overflow and Inf clamp to +-max
+  FloatFormat f;
+  bool saturate;
 };
 
-constexpr Mini kF16{5, 10, 15, false, false};
-constexpr Mini kBF16{8, 7, 127, false, false};
-constexpr Mini kTF32{8, 10, 127, false, false};
-constexpr Mini kE4M3{4, 3, 7, true, true};
-constexpr Mini kE5M2{5, 2, 15, false, true};
+Mini mini(DType d) { return {*float_format(d), dtype_size(d) == 1}; }
 
-uint64_t inf_mag(const Mini& f) { return ((uint64_t(1) << f.exp_bits) - 1) << f.man_bits; }
-uint64_t nan_mag(const Mini& f) {
-  if (f.all_ones_nan) return (uint64_t(1) << (f.exp_bits + f.man_bits)) - 1;
-  return inf_mag(f) | (uint64_t(1) << (f.man_bits - 1));
-}
-uint64_t max_mag(const Mini& f) { return f.all_ones_nan ? nan_mag(f) - 1 : inf_mag(f) - 1; }
+/// The OCP fp8 formats and the IEEE ones keep their dedicated decoders below; every other
+/// narrow float decodes through the generic one.
+bool generic_decode(DType d) { return float_format(d) && d != DType::TF32 && d != DType::F16 && d != DType::BF16 && d != DType::E4M3 && d != DType::E5M2; }
 
 /// `t` with the lane count of `like` (scalar when `like` is scalar).
 llvm::Type* shaped(llvm::Type* t, llvm::Value* like) {
@@ -118,15 +110,37 @@ Val Emitter::decode(DType d, llvm::Value* raw) {
     case DType::I32: return {b.CreateSExt(raw, as(i64)), VK::Index};
     case DType::U8: return {b.CreateZExt(raw, as(i64)), VK::Index};
     case DType::Bool: return {b.CreateICmpNE(raw, k(raw->getType(), 0)), VK::Bool};
-    // Not among host_cpu.json's dtypes: lowering refuses kernels that use them
-    // (check_target_dtypes) before they get here.
     case DType::E4M3FNUZ:
     case DType::E5M2FNUZ:
     case DType::E2M3:
     case DType::E3M2:
     case DType::E2M1:
     case DType::E8M0:
-    case DType::UE4M3: break;
+    case DType::UE4M3: {
+      // core/DType.h's FloatFormat, bit by bit into an f32 (exact for all of them).
+      const FloatFormat f = *float_format(d);
+      llvm::Type* t = as(i32);
+      int E = f.exp_bits, M = f.man_bits;
+      llvm::Value* code = b.CreateAnd(b.CreateZExt(raw, t), k(t, (uint64_t(1) << f.bits()) - 1));
+      llvm::Value* s = f.sign ? b.CreateShl(b.CreateLShr(code, k(t, uint64_t(E + M))), k(t, 31)) : k(t, 0);
+      llvm::Value* mag = b.CreateAnd(code, k(t, f.magnitude_mask()));
+      llvm::Value* e = b.CreateLShr(mag, k(t, uint64_t(M)));
+      llvm::Value* m = b.CreateAnd(mag, k(t, (uint64_t(1) << M) - 1));
+      llvm::Value* normal = b.CreateOr(b.CreateShl(b.CreateAdd(e, k(t, uint64_t(127 - f.bias))), k(t, 23)), b.CreateShl(m, k(t, uint64_t(23 - M))));
+      // Exponent field 0: subnormals m * 2^(1 - bias - M), or (e8m0) the normal 2^-bias.
+      llvm::Value* field0_sig = f.subnormals ? m : b.CreateOr(m, k(t, uint64_t(1) << M));
+      double field0_scale = std::ldexp(1.0, (f.subnormals ? 1 : 0) - f.bias - M);
+      llvm::Value* field0 = b.CreateBitCast(b.CreateFMul(b.CreateUIToFP(field0_sig, as(f32)), kf(as(f32), field0_scale)), t);
+      llvm::Value* bits = b.CreateSelect(b.CreateICmpEQ(e, k(t, 0)), field0, normal);
+      llvm::Value* nan_code = nullptr;
+      if (f.specials == FloatSpecials::NanAllOnes) nan_code = b.CreateICmpEQ(mag, k(t, f.magnitude_mask()));
+      if (f.specials == FloatSpecials::NanNegZero) {
+        nan_code = b.CreateICmpEQ(code, k(t, f.nan_bits()));
+        s = b.CreateSelect(nan_code, k(t, 0), s);  // its sign bit is the NaN's encoding, not a sign
+      }
+      if (nan_code) bits = b.CreateSelect(nan_code, k(t, 0x7fc00000), bits);
+      return {b.CreateBitCast(b.CreateOr(bits, s), as(f32)), VK::F32};
+    }
   }
   return {raw, VK::F32};
 }
@@ -134,9 +148,11 @@ Val Emitter::decode(DType d, llvm::Value* raw) {
 // --- encoding --------------------------------------------------------------------------
 
 /// Round an f32 or f64 value to a narrow float format; returns the format's bits (sign
-/// included) in an integer of the source's width.
-static llvm::Value* encode_mini(Emitter& e, llvm::Value* x, const Mini& f) {
+/// included) in an integer of the source's width. The rules are core/DType.h's; the formats
+/// without subnormals (e8m0) or with the range of an f32 subnormal are encoded from f64.
+static llvm::Value* encode_mini(Emitter& e, llvm::Value* x, const Mini& mf) {
   llvm::IRBuilder<>& b = e.b;
+  const FloatFormat& f = mf.f;
   bool wide = x->getType()->getScalarType()->isDoubleTy();
   int width = wide ? 64 : 32;
   int src_man = wide ? 52 : 23;
@@ -147,37 +163,58 @@ static llvm::Value* encode_mini(Emitter& e, llvm::Value* x, const Mini& f) {
   uint64_t src_inf = ((uint64_t(1) << (width - 1 - src_man)) - 1) << src_man;
 
   llvm::Value* bits = b.CreateBitCast(x, t);
-  llvm::Value* sign = b.CreateLShr(bits, k(t, uint64_t(width - 1)));
+  llvm::Value* negative = b.CreateICmpNE(b.CreateLShr(bits, k(t, uint64_t(width - 1))), k(t, 0));
+  llvm::Value* sign = f.sign ? b.CreateShl(b.CreateLShr(bits, k(t, uint64_t(width - 1))), k(t, uint64_t(f.exp_bits + f.man_bits))) : k(t, 0);
   llvm::Value* a = b.CreateAnd(bits, k(t, abs_mask));
 
   // Normal results: RNE on the bits, then rebias the exponent (a mantissa carry moves into
   // the exponent by itself).
   int shift = src_man - f.man_bits;
-  llvm::Value* lsb = b.CreateAnd(b.CreateLShr(a, k(t, uint64_t(shift))), k(t, 1));
+  // With no mantissa bits (e8m0) the kept significand is the implicit 1, so a tie rounds up
+  // (core/DType.h), whatever the exponent field's parity.
+  llvm::Value* lsb = f.man_bits == 0 ? k(t, 1) : b.CreateAnd(b.CreateLShr(a, k(t, uint64_t(shift))), k(t, 1));
   llvm::Value* rounded = b.CreateAdd(b.CreateAdd(a, k(t, (uint64_t(1) << (shift - 1)) - 1)), lsb);
   llvm::Value* q = b.CreateLShr(rounded, k(t, uint64_t(shift)));
   uint64_t rebias = uint64_t(src_bias - f.bias) << f.man_bits;
   llvm::Value* mag = b.CreateSub(q, k(t, rebias));
 
-  // Results below the format's smallest normal: q = RNE(|x| / 2^(emin - m)). Formats with
-  // the source's exponent range (bf16, tf32 from f32) need no special case.
-  int emin = 1 - f.bias;
+  // Results below the format's smallest normal: q = RNE(|x| / 2^(emin - m)), or (no
+  // subnormals) the smallest value, code 0. Formats with the source's exponent range (bf16,
+  // tf32 from f32) need no special case.
+  int emin = f.min_normal_exponent();
   if (wide || f.bias != src_bias) {
     uint64_t min_normal_bits = uint64_t(emin + src_bias) << src_man;
     llvm::Value* small = b.CreateICmpULT(a, k(t, min_normal_bits));
-    // Only small values are converted (others become 0 first), so the conversion is always
-    // in range: a plain one vectorises, a saturating one does not on x86.
-    llvm::Value* absx = b.CreateSelect(small, b.CreateBitCast(a, ft), kf(ft, 0.0));
-    llvm::Value* scaled = b.CreateFMul(absx, kf(ft, std::ldexp(1.0, f.man_bits - emin)));
-    llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
-    mag = b.CreateSelect(small, b.CreateFPToSI(r, t), mag);
+    if (f.subnormals) {
+      // Only small values are converted (others become 0 first), so the conversion is always
+      // in range: a plain one vectorises, a saturating one does not on x86.
+      llvm::Value* absx = b.CreateSelect(small, b.CreateBitCast(a, ft), kf(ft, 0.0));
+      llvm::Value* scaled = b.CreateFMul(absx, kf(ft, std::ldexp(1.0, f.man_bits - emin)));
+      llvm::Value* r = b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, scaled);
+      mag = b.CreateSelect(small, b.CreateFPToSI(r, t), mag);
+    } else {
+      mag = b.CreateSelect(small, k(t, 0), mag);
+    }
   }
 
-  uint64_t over_mag = f.saturate ? max_mag(f) : (f.all_ones_nan ? nan_mag(f) : inf_mag(f));
-  llvm::Value* overflow = b.CreateOr(b.CreateICmpUGT(mag, k(t, max_mag(f))), b.CreateICmpEQ(a, k(t, src_inf)));
-  mag = b.CreateSelect(overflow, k(t, over_mag), mag);
-  mag = b.CreateSelect(b.CreateICmpUGT(a, k(t, src_inf)), k(t, nan_mag(f)), mag);
-  return b.CreateOr(mag, b.CreateShl(sign, k(t, uint64_t(f.exp_bits + f.man_bits))));
+  bool clamp = mf.saturate || f.specials == FloatSpecials::None;
+  uint64_t over_mag = clamp ? f.max_magnitude() : (f.specials == FloatSpecials::Ieee ? f.inf_bits() : f.nan_bits());
+  bool over_signed = clamp || f.specials != FloatSpecials::NanNegZero;
+  llvm::Value* overflow = b.CreateOr(b.CreateICmpUGT(mag, k(t, f.max_magnitude())), b.CreateICmpEQ(a, k(t, src_inf)));
+  llvm::Value* is_nan = b.CreateICmpUGT(a, k(t, src_inf));
+  llvm::Value* res = b.CreateOr(mag, sign);
+  if (f.specials == FloatSpecials::NanNegZero) res = b.CreateSelect(b.CreateICmpEQ(mag, k(t, 0)), k(t, 0), res);  // no -0
+  res = b.CreateSelect(overflow, over_signed ? b.CreateOr(sign, k(t, over_mag)) : k(t, over_mag), res);
+  if (!f.sign) {
+    // No negative values: those that do not round to zero (all, where there is no zero)
+    // become the lowest value (saturating stores, the only ones here).
+    llvm::Value* nonzero = b.CreateICmpNE(a, k(t, 0));
+    llvm::Value* lost = f.subnormals ? b.CreateICmpNE(mag, k(t, 0)) : nonzero;
+    res = b.CreateSelect(b.CreateAnd(negative, b.CreateAnd(nonzero, lost)), k(t, 0), res);
+  }
+  uint64_t nan_res = f.specials == FloatSpecials::None ? f.max_magnitude() : f.nan_bits();
+  bool nan_signed = f.specials == FloatSpecials::Ieee || f.specials == FloatSpecials::NanAllOnes;
+  return b.CreateSelect(is_nan, nan_signed ? b.CreateOr(sign, k(t, nan_res)) : k(t, nan_res), res);
 }
 
 llvm::Value* Emitter::encode(DType d, Val v) {
@@ -217,16 +254,10 @@ llvm::Value* Emitter::encode(DType d, Val v) {
   Val src = v;
   if (v.k == VK::Index) src = convert(v, VK::F64);
   if (v.k == VK::Bool) src = convert(v, VK::F32);
-  const Mini* f = nullptr;
-  switch (d) {
-    case DType::TF32: f = &kTF32; break;
-    case DType::F16: f = &kF16; break;
-    case DType::BF16: f = &kBF16; break;
-    case DType::E4M3: f = &kE4M3; break;
-    case DType::E5M2: f = &kE5M2; break;
-    default: break;
-  }
-  llvm::Value* bits = encode_mini(*this, src.v, *f);
+  // e8m0's smallest value, 2^-127, is an f32 subnormal, which the bit path cannot round:
+  // it and the other generic formats round from f64 (exact from f32).
+  if (generic_decode(d) && src.k == VK::F32) src = convert(src, VK::F64);
+  llvm::Value* bits = encode_mini(*this, src.v, mini(d));
   if (d == DType::TF32) {
     // tf32 is an f32 whose low 13 mantissa bits are zero.
     llvm::Value* b32 = b.CreateZExtOrTrunc(bits, shaped(i32, bits));

@@ -17,6 +17,10 @@ using namespace tegula::cpu::testing;
 
 namespace {
 
+/// The narrow floats beyond OCP FP8, converted by the backend's generic codec.
+const DType kGenericFloats[] = {DType::E4M3FNUZ, DType::E5M2FNUZ, DType::E2M3, DType::E3M2,
+                                DType::E2M1,     DType::E8M0,     DType::UE4M3};
+
 /// Doubles that probe every rounding decision of the narrow dtypes.
 std::vector<double> boundary_values() {
   std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5, 3.5, 127.5, 128.5, -128.5, 255.5, 256.0, -129.0,
@@ -38,6 +42,15 @@ std::vector<double> boundary_values() {
   for (uint32_t bits = 0; bits < 0x7f80; bits += 3) neighbours((bf16_to_double(uint16_t(bits)) + bf16_to_double(uint16_t(bits + 1))) / 2);
   for (uint32_t bits = 0; bits < 0x7e; ++bits) neighbours((e4m3_to_double(uint8_t(bits)) + e4m3_to_double(uint8_t(bits + 1))) / 2);
   for (uint32_t bits = 0; bits < 0x7b; ++bits) neighbours((e5m2_to_double(uint8_t(bits)) + e5m2_to_double(uint8_t(bits + 1))) / 2);
+  // The generic formats (core/DType.h's FloatFormat): their midpoints, and past their max.
+  for (DType d : kGenericFloats) {
+    const FloatFormat& f = *float_format(d);
+    for (uint64_t bits = 0; bits <= f.max_magnitude(); ++bits) {
+      double lo = float_decode(f, bits);
+      double hi = bits < f.max_magnitude() ? float_decode(f, bits + 1) : (f.man_bits == 0 ? 2 * lo : lo + (lo - float_decode(f, bits - 1)));
+      neighbours((lo + hi) / 2);
+    }
+  }
   // tf32: midpoints at a spread of exponents.
   for (int e = -140; e <= 128; e += 3) {
     for (double m : {1.0, 1.0 + std::ldexp(1.0, -10), 2.0 - std::ldexp(1.0, -10)}) neighbours(std::ldexp(m + std::ldexp(1.0, -11), e));
@@ -105,8 +118,8 @@ kernel convert_staged(X: {S}[N], Y: {D}[N]) grid(ceildiv(N, 999)) threads(1) {
 )";
 
 void check_pair(DType src, DType dst, const char* tmpl) {
-  CAPTURE(dtype_name(src));
-  CAPTURE(dtype_name(dst));
+  std::string pair = std::string(dtype_name(src)) + " -> " + dtype_name(dst) + (tmpl == kStaged ? " (staged)" : "");
+  CAPTURE(pair);
   std::string text = subst(tmpl, {{"S", dtype_name(src)}, {"D", dtype_name(dst)}});
   ir::Kernel k = parse(text);
   int64_t n = 0;
@@ -130,6 +143,22 @@ void check_pair(DType src, DType dst, const char* tmpl) {
 TEST_CASE("every dtype pair, global to global") {
   for (DType src : all_dtypes())
     for (DType dst : all_dtypes()) check_pair(src, dst, kDirect);
+}
+
+TEST_CASE("the generic narrow floats to and from f32, f64, i32, e4m3 and themselves") {
+  // Not every pair of all 18 dtypes (that is 324 kernels a layout): each generic format
+  // meets the sources that reach every rounding decision (f32 and f64 boundary values, i32)
+  // and the destinations that show every decoded value exactly.
+  for (DType d : kGenericFloats) {
+    for (DType other : {DType::F32, DType::F64, DType::I32}) {
+      check_pair(other, d, kDirect);
+      check_pair(d, other, kDirect);
+    }
+    check_pair(d, d, kDirect);
+    check_pair(d, DType::E4M3, kDirect);
+    check_pair(DType::F32, d, kStaged);
+    check_pair(d, DType::F32, kStaged);
+  }
 }
 
 TEST_CASE("every dtype pair, through a shared buffer") {

@@ -201,7 +201,14 @@ Result<llvm::Type*> Emitter::storage_type(DType d) {
     case DType::U8:
     case DType::E4M3:
     case DType::E5M2:
-    case DType::Bool: return i8;
+    case DType::Bool:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return i8;
     default: break;
   }
   return error(ErrorCode::Unsupported,
@@ -243,6 +250,13 @@ Result<Val> Emitter::decode(DType d, Value* raw) {
       // The top byte of an f16: exact, NaN and infinities included.
       return Val{b.CreateFPExt(b.CreateBitCast(b.CreateShl(b.CreateZExt(raw, i16), 8), f16), f32), VK::F32};
     case DType::E4M3: return Val{decode_e4m3(raw), VK::F32};
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return Val{decode_generic(d, raw), VK::F32};
     default: break;
   }
   return error(ErrorCode::Unsupported,
@@ -276,6 +290,13 @@ Result<Value*> Emitter::encode(DType d, Val v) {
     case DType::TF32:
     case DType::E4M3:
     case DType::E5M2: return encode_narrow(d, v);  // Narrow.cpp
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return encode_generic(d, v);              // NarrowGeneric.cpp
     case DType::Bool: return b.CreateZExt(convert(v, VK::Bool).v, i8);
     case DType::I32:
     case DType::I8:

@@ -122,6 +122,10 @@ public:
   llvm::Value* decode_e4m3(llvm::Value* raw);
   /// Rounding to f16, bf16, tf32, e4m3 and e5m2 (Narrow.cpp).
   Result<llvm::Value*> encode_narrow(DType d, Val v);
+  /// The other narrow floats (FNUZ fp8, fp6, fp4, e8m0, ue4m3) from core/DType.h's
+  /// FloatFormat, one routine each way (NarrowGeneric.cpp); saturating stores.
+  llvm::Value* encode_generic(DType d, Val v);
+  llvm::Value* decode_generic(DType d, llvm::Value* raw);
   /// An f64 rounded to `man` mantissa bits (smallest normal exponent `emin`), ties to even.
   llvm::Value* round_f64_to(llvm::Value* x, int man, int emin);
 

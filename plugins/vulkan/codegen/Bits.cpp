@@ -95,16 +95,16 @@ Result<Value> KernelGen::bitcast_expr(const ir::Expr& e, const MapCtx* map) {
     case DType::F16:
     case DType::BF16:
     case DType::E4M3:
-    case DType::E5M2: return cv_.decode(to, bits);
-    case DType::F64:
-    case DType::Bool:
+    case DType::E5M2:
     case DType::E4M3FNUZ:
     case DType::E5M2FNUZ:
     case DType::E2M3:
     case DType::E3M2:
     case DType::E2M1:
     case DType::E8M0:
-    case DType::UE4M3: break;
+    case DType::UE4M3: return cv_.decode(to, bits);
+    case DType::F64:
+    case DType::Bool: break;
   }
   return error(ErrorCode::Internal, std::string("vulkan: bitcast to ") + dtype_name(to));
 }

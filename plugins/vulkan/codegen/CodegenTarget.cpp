@@ -17,7 +17,9 @@ Result<CodegenTarget> codegen_target(const TargetDescription& d) {
   t.subgroup_width = d.subgroup_width;
   t.shared_memory_per_block = d.shared_memory_per_block;
   t.subgroup_ops = d.has_feature(Feature::SubgroupOps);
-  for (DType x : {DType::I8, DType::U8, DType::E4M3, DType::E5M2, DType::Bool}) t.int8 = t.int8 || d.has_dtype(x);
+  for (DType x : {DType::I8, DType::U8, DType::E4M3, DType::E5M2, DType::Bool, DType::E4M3FNUZ, DType::E5M2FNUZ, DType::E2M3,
+                  DType::E3M2, DType::E2M1, DType::E8M0, DType::UE4M3})
+    t.int8 = t.int8 || d.has_dtype(x);
   t.int16 = d.has_dtype(DType::F16) || d.has_dtype(DType::BF16);
   t.float64 = d.has_dtype(DType::F64);
   // Plugin-private facts: one notes line (see CodegenTarget.h).

@@ -39,14 +39,9 @@ T Conversions::value_type(DType d) {
 }
 
 Conversions::MiniFormat Conversions::format(DType d) {
-  switch (d) {
-    case DType::F16: return {5, 10, 15, false, false};
-    case DType::BF16: return {8, 7, 127, false, false};
-    case DType::TF32: return {8, 10, 127, false, false};
-    case DType::E4M3: return {4, 3, 7, true, true};
-    case DType::E5M2: return {5, 2, 15, false, true};
-    default: return {8, 23, 127, false, false};
-  }
+  const FloatFormat* f = float_format(d);
+  if (!f) return {FloatFormat{8, 23, 127, true, true, FloatSpecials::Ieee}, false};
+  return {*f, dtype_size(d) == 1};
 }
 
 Value Conversions::to_float(Value v, T to) {
@@ -109,30 +104,41 @@ Value Conversions::to_f32_for_narrow(Value v) {
 
 uint32_t Conversions::encoder_fn(DType d) {
   if (auto it = encoders_.find(d); it != encoders_.end()) return it->second;
-  MiniFormat f = format(d);
+  MiniFormat mf = format(d);
+  const FloatFormat& f = mf.f;
   Module& m = b_.m;
   std::vector<uint32_t> params;
   uint32_t fn = m.begin_function(m.type(T::U32), {m.type(T::F32)}, &params);
   m.name(fn, std::string("tg_encode_") + dtype_name(d));
   uint32_t E = uint32_t(f.exp_bits), M = uint32_t(f.man_bits);
-  int emin = 1 - f.bias;
-  uint32_t inf_mag = ((1u << E) - 1) << M;
-  uint32_t nan_mag = f.all_ones_nan ? (1u << (E + M)) - 1 : inf_mag | (1u << (M - 1));
-  uint32_t max_mag = f.all_ones_nan ? nan_mag - 1 : inf_mag - 1;
-  uint32_t overflow_mag = f.saturate ? max_mag : (f.all_ones_nan ? nan_mag : inf_mag);
+  int emin = f.min_normal_exponent();
+  uint32_t max_mag = uint32_t(f.max_magnitude()), nan_bits = uint32_t(f.nan_bits());
+  // What overflow (and Inf) gives, sign aside: max when saturating or when the format has
+  // nothing else, else Inf or the NaN (core/DType.h).
+  bool clamp = mf.saturate || f.specials == FloatSpecials::None;
+  uint32_t overflow_mag = clamp ? max_mag : (f.specials == FloatSpecials::Ieee ? uint32_t(f.inf_bits()) : nan_bits);
+  bool overflow_signed = f.specials != FloatSpecials::NanNegZero || clamp;
 
   Value x{params[0], T::F32};
   Value bits = b_.bitcast(x, T::U32);
   Value a = b_.band(bits, b_.cu(0x7fffffff));
-  Value sign = b_.shl(b_.shr(bits, b_.cu(31)), b_.cu(E + M));
+  Value negative = b_.ne(b_.shr(bits, b_.cu(31)), b_.cu(0));
+  Value sign = f.sign ? b_.shl(b_.shr(bits, b_.cu(31)), b_.cu(E + M)) : b_.cu(0);
   Value is_nan = b_.gt(a, b_.cu(0x7f800000));
   Value is_inf = b_.eq(a, b_.cu(0x7f800000));
   Value biased = b_.shr(a, b_.cu(23));
   Value frac = b_.band(a, b_.cu(0x7fffff));
   Value subnormal = b_.eq(biased, b_.cu(0));
-  // |x| = sig * 2^(e - 23); f32 subnormals take e = -126 without the implicit bit.
+  // |x| = sig * 2^(e - 23); f32 subnormals take e = -126 without the implicit bit. e8m0's
+  // smallest value, 2^-127, is an f32 subnormal: there those in [2^-127, 2^-126) are
+  // normalised (e = -127, the implicit bit shifted in) and smaller ones are below its range.
   Value sig = b_.select(subnormal, frac, b_.bor(frac, b_.cu(0x800000)));
   Value e = b_.select(subnormal, b_.ci(-126), b_.sub(b_.bitcast(biased, T::I32), b_.ci(127)));
+  if (!f.subnormals) {
+    Value top = b_.ge(frac, b_.cu(0x400000));
+    sig = b_.select(b_.land(subnormal, top), b_.shl(frac, b_.cu(1)), sig);
+    e = b_.select(subnormal, b_.select(top, b_.ci(-127), b_.ci(-128)), e);
+  }
   // Below the target's smallest normal exponent the quantum stays fixed.
   Value below = b_.smax(b_.sub(b_.ci(emin), e), b_.ci(0));
   Value shift = b_.bitcast(b_.smin(b_.add(b_.ci(int32_t(23 - M)), below), b_.ci(25)), T::U32);
@@ -141,14 +147,25 @@ uint32_t Conversions::encoder_fn(DType d) {
   Value half = b_.shl(b_.cu(1), b_.sub(shift, b_.cu(1)));
   Value up = b_.lor(b_.gt(rem, half), b_.land(b_.eq(rem, half), b_.eq(b_.band(q, b_.cu(1)), b_.cu(1))));
   q = b_.add(q, b_.select(up, b_.cu(1), b_.cu(0)));
-  // Normals: the exponent field absorbs the implicit bit (and any carry out of rounding).
-  Value exp_field = b_.bitcast(b_.add(b_.sub(e, b_.ci(emin)), b_.ci(1)), T::U32);
+  // Normals: the exponent field (e + bias) absorbs the implicit bit (and any carry out of
+  // rounding).
+  Value exp_field = b_.bitcast(b_.add(e, b_.ci(f.bias)), T::U32);
   Value normal_mag = b_.sub(b_.add(b_.shl(exp_field, b_.cu(M)), q), b_.cu(1u << M));
-  Value mag = b_.select(b_.ge(e, b_.ci(emin)), normal_mag, q);
+  Value mag = b_.select(b_.ge(e, b_.ci(emin)), normal_mag, f.subnormals ? q : b_.cu(0));
   Value over = b_.lor(is_inf, b_.gt(mag, b_.cu(max_mag)));
-  mag = b_.select(over, b_.cu(overflow_mag), mag);
-  mag = b_.select(is_nan, b_.cu(nan_mag), mag);
   Value res = b_.bor(sign, mag);
+  if (f.specials == FloatSpecials::NanNegZero) res = b_.select(b_.eq(mag, b_.cu(0)), b_.cu(0), res);  // no -0
+  res = b_.select(over, overflow_signed ? b_.bor(sign, b_.cu(overflow_mag)) : b_.cu(overflow_mag), res);
+  if (!f.sign) {
+    // No negative values: those that do not round to zero (all of them where there is no
+    // zero) become the lowest value (saturating stores, the only ones here).
+    Value nonzero = b_.ne(a, b_.cu(0));
+    Value lost = f.subnormals ? b_.ne(mag, b_.cu(0)) : nonzero;
+    res = b_.select(b_.land(negative, b_.land(nonzero, lost)), b_.cu(0), res);
+  }
+  uint32_t nan_res = f.specials == FloatSpecials::None ? max_mag : nan_bits;
+  Value nan_value = (f.specials == FloatSpecials::None || f.specials == FloatSpecials::NanNegZero) ? b_.cu(nan_res) : b_.bor(sign, b_.cu(nan_res));
+  res = b_.select(is_nan, nan_value, res);
   m.emit(OpReturnValue, {res.id});
   m.end_function();
   encoders_[d] = fn;
@@ -157,30 +174,36 @@ uint32_t Conversions::encoder_fn(DType d) {
 
 uint32_t Conversions::decoder_fn(DType d) {
   if (auto it = decoders_.find(d); it != decoders_.end()) return it->second;
-  MiniFormat f = format(d);
+  const FloatFormat f = format(d).f;
   Module& m = b_.m;
   std::vector<uint32_t> params;
   uint32_t fn = m.begin_function(m.type(T::F32), {m.type(T::U32)}, &params);
   m.name(fn, std::string("tg_decode_") + dtype_name(d));
   uint32_t E = uint32_t(f.exp_bits), M = uint32_t(f.man_bits);
-  uint32_t inf_mag = ((1u << E) - 1) << M;
-  uint32_t nan_mag = f.all_ones_nan ? (1u << (E + M)) - 1 : inf_mag | (1u << (M - 1));
-  Value code{params[0], T::U32};
-  Value s = b_.band(b_.shr(code, b_.cu(E + M)), b_.cu(1));
-  Value mag = b_.band(code, b_.cu((1u << (E + M)) - 1));
+  Value code = b_.band(Value{params[0], T::U32}, b_.cu(uint32_t((uint64_t(1) << f.bits()) - 1)));
+  Value s = f.sign ? b_.band(b_.shr(code, b_.cu(E + M)), b_.cu(1)) : b_.cu(0);
+  Value mag = b_.band(code, b_.cu(uint32_t(f.magnitude_mask())));
   Value exp = b_.shr(mag, b_.cu(M));
   Value man = b_.band(mag, b_.cu((1u << M) - 1));
   Value normal = b_.bor(b_.shl(b_.add(exp, b_.cu(uint32_t(127 - f.bias))), b_.cu(23)), b_.shl(man, b_.cu(23 - M)));
-  // Subnormal: man * 2^(1 - bias - M), exact in f32 for these formats.
-  Value subv = b_.mul(b_.convert(man, T::F32), b_.cf(std::ldexp(1.0f, 1 - f.bias - int(M))));
-  Value bits = b_.select(b_.eq(exp, b_.cu(0)), b_.bitcast(subv, T::U32), normal);
-  if (f.all_ones_nan) {
-    bits = b_.select(b_.eq(mag, b_.cu(nan_mag)), b_.cu(0x7fc00000), bits);
-  } else {
-    Value special = b_.eq(exp, b_.cu((1u << E) - 1));
-    Value nonfinite = b_.select(b_.eq(man, b_.cu(0)), b_.cu(0x7f800000), b_.cu(0x7fc00000));
-    bits = b_.select(special, nonfinite, bits);
+  // Exponent field 0: subnormals man * 2^(1 - bias - M), or (e8m0) the normal 2^-bias,
+  // exact in f32 for these formats.
+  Value field0 = f.subnormals ? b_.mul(b_.convert(man, T::F32), b_.cf(std::ldexp(1.0f, 1 - f.bias - int(M))))
+                              : b_.mul(b_.convert(b_.bor(man, b_.cu(1u << M)), T::F32), b_.cf(std::ldexp(1.0f, -f.bias - int(M))));
+  Value bits = b_.select(b_.eq(exp, b_.cu(0)), b_.bitcast(field0, T::U32), normal);
+  switch (f.specials) {
+    case FloatSpecials::NanAllOnes: bits = b_.select(b_.eq(mag, b_.cu(uint32_t(f.magnitude_mask()))), b_.cu(0x7fc00000), bits); break;
+    case FloatSpecials::NanNegZero: bits = b_.select(b_.eq(code, b_.cu(uint32_t(f.nan_bits()))), b_.cu(0x7fc00000), bits); break;
+    case FloatSpecials::Ieee: {
+      Value special = b_.eq(exp, b_.cu((1u << E) - 1));
+      Value nonfinite = b_.select(b_.eq(man, b_.cu(0)), b_.cu(0x7f800000), b_.cu(0x7fc00000));
+      bits = b_.select(special, nonfinite, bits);
+      break;
+    }
+    case FloatSpecials::None: break;
   }
+  // The FNUZ NaN has its sign bit set and is no negative NaN: the sign is the value's only.
+  if (f.specials == FloatSpecials::NanNegZero) s = b_.select(b_.eq(code, b_.cu(uint32_t(f.nan_bits()))), b_.cu(0), s);
   bits = b_.bor(bits, b_.shl(s, b_.cu(31)));
   Value res = b_.bitcast(bits, T::F32);
   m.emit(OpReturnValue, {res.id});
@@ -201,19 +224,17 @@ Value Conversions::decode(DType d, Value raw) {
     case DType::BF16: return b_.bitcast(b_.shl(b_.convert(raw, T::U32), b_.cu(16)), T::F32);
     case DType::F16:
     case DType::E4M3:
-    case DType::E5M2: return decode_mini(d, b_.convert(raw, T::U32));
-    case DType::I8:
-    case DType::U8: return b_.convert(raw, T::I32);
-    case DType::Bool: return b_.ne(raw, b_.c(T::U8, 0));
-    // Not among the dtypes a Vulkan device declares (DeviceTarget.cpp's target_dtypes), so
-    // lowering refuses kernels that use them (check_target_dtypes) before they get here.
+    case DType::E5M2:
     case DType::E4M3FNUZ:
     case DType::E5M2FNUZ:
     case DType::E2M3:
     case DType::E3M2:
     case DType::E2M1:
     case DType::E8M0:
-    case DType::UE4M3: break;
+    case DType::UE4M3: return decode_mini(d, b_.convert(raw, T::U32));
+    case DType::I8:
+    case DType::U8: return b_.convert(raw, T::I32);
+    case DType::Bool: return b_.ne(raw, b_.c(T::U8, 0));
   }
   return raw;
 }
@@ -226,7 +247,14 @@ Value Conversions::round(DType d, Value v) {
     case DType::F16:
     case DType::BF16:
     case DType::E4M3:
-    case DType::E5M2: return decode(d, encode(d, v));
+    case DType::E5M2:
+    case DType::E4M3FNUZ:
+    case DType::E5M2FNUZ:
+    case DType::E2M3:
+    case DType::E3M2:
+    case DType::E2M1:
+    case DType::E8M0:
+    case DType::UE4M3: return decode(d, encode(d, v));
     case DType::I8:
     case DType::U8:
     case DType::I32: {
@@ -238,18 +266,16 @@ Value Conversions::round(DType d, Value v) {
       return b_.smin(b_.smax(v, b_.ci(int32_t(lo))), b_.ci(int32_t(hi)));
     }
     case DType::Bool: return b_.convert(v, T::Bool);
-    case DType::E4M3FNUZ:
-    case DType::E5M2FNUZ:
-    case DType::E2M3:
-    case DType::E3M2:
-    case DType::E2M1:
-    case DType::E8M0:
-    case DType::UE4M3: break;  // not declared: see decode
   }
   return v;
 }
 
 Value Conversions::restore(DType d, Value raw) {
+  const FloatFormat* f = float_format(d);
+  if (f && f->bits() < 8) {
+    // fp6, fp4 and ue4m3 store zeros above their width; a load ignores what is there.
+    return b_.convert(b_.band(b_.convert(raw, T::U32), b_.cu((1u << f->bits()) - 1)), raw.ty);
+  }
   if (d != DType::E5M2) return raw;
   Value w = b_.convert(raw, T::U32);
   Value is_inf = b_.eq(b_.band(w, b_.cu(0x7f)), b_.cu(0x7c));
@@ -270,18 +296,18 @@ Value Conversions::encode(DType d, Value v) {
     case DType::F16:
     case DType::BF16: return b_.convert(encode_mini(d, to_f32_for_narrow(v)), T::U16);
     case DType::E4M3:
-    case DType::E5M2: return b_.convert(encode_mini(d, to_f32_for_narrow(v)), T::U8);
-    case DType::I8: return b_.convert(round(d, v), T::I8);
-    case DType::U8: return b_.convert(round(d, v), T::U8);
-    case DType::I32: return round(d, v);
-    case DType::Bool: return b_.select(b_.convert(v, T::Bool), b_.c(T::U8, 1), b_.c(T::U8, 0));
+    case DType::E5M2:
     case DType::E4M3FNUZ:
     case DType::E5M2FNUZ:
     case DType::E2M3:
     case DType::E3M2:
     case DType::E2M1:
     case DType::E8M0:
-    case DType::UE4M3: break;  // not declared: see decode
+    case DType::UE4M3: return b_.convert(encode_mini(d, to_f32_for_narrow(v)), T::U8);
+    case DType::I8: return b_.convert(round(d, v), T::I8);
+    case DType::U8: return b_.convert(round(d, v), T::U8);
+    case DType::I32: return round(d, v);
+    case DType::Bool: return b_.select(b_.convert(v, T::Bool), b_.c(T::U8, 1), b_.c(T::U8, 0));
   }
   return v;
 }

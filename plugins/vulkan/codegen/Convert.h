@@ -48,10 +48,12 @@ public:
   Value round_even_f64(Value v);  ///< round half to even without GLSL RoundEven (see Convert.cpp)
 
 private:
+  /// A narrow float as core/DType.h describes it, and whether its stores saturate: the
+  /// 8-bit-or-less formats do (this backend declares no nonsaturating_stores), the 16- and
+  /// 19-bit IEEE ones overflow to Inf.
   struct MiniFormat {
-    int exp_bits, man_bits, bias;
-    bool all_ones_nan;  ///< e4m3: no Inf, one NaN per sign
-    bool saturate;      ///< overflow goes to max (fp8) rather than Inf (or NaN)
+    FloatFormat f;
+    bool saturate;
   };
   static MiniFormat format(DType d);
   /// u32 code (sign in bit exp_bits + man_bits) of an f32 value.

@@ -40,14 +40,14 @@ static bool dtype_supported(const CodegenTarget& t, DType d) {
     case DType::U8:
     case DType::E4M3:
     case DType::E5M2:
-    case DType::Bool: return t.int8;
+    case DType::Bool:
     case DType::E4M3FNUZ:
     case DType::E5M2FNUZ:
     case DType::E2M3:
     case DType::E3M2:
     case DType::E2M1:
     case DType::E8M0:
-    case DType::UE4M3: return false;  // no SPIR-V codec for them yet
+    case DType::UE4M3: return t.int8;
   }
   return false;
 }

@@ -45,7 +45,8 @@ TEST_CASE("every 16-bit float encoding converts exactly") {
 TEST_CASE("random f32 bit patterns round exactly to every dtype") {
   TG_REQUIRE_VULKAN_DEVICE();
   const uint32_t n = 1u << 18;
-  for (DType d : {DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I8, DType::U8, DType::I32, DType::Bool}) {
+  for (DType d : {DType::TF32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I8, DType::U8, DType::I32, DType::Bool,
+                  DType::E4M3FNUZ, DType::E5M2FNUZ, DType::E2M3, DType::E3M2, DType::E2M1, DType::E8M0, DType::UE4M3}) {
     if (!env().target->has_dtype(d)) continue;
     CAPTURE(dtype_name(d));
     RunSpec spec;
@@ -63,6 +64,26 @@ TEST_CASE("random f32 bit patterns round exactly to every dtype") {
       }
     };
     CHECK(run_compare(spec) == "");
+  }
+}
+
+TEST_CASE("every encoding of the generic narrow floats converts exactly") {
+  TG_REQUIRE_VULKAN_DEVICE();
+  for (DType s : {DType::E4M3FNUZ, DType::E5M2FNUZ, DType::E2M3, DType::E3M2, DType::E2M1, DType::E8M0, DType::UE4M3}) {
+    if (!env().target->has_dtype(s)) continue;
+    for (DType d : {DType::F32, DType::F16, s, DType::E4M3, DType::I32}) {
+      CAPTURE(dtype_name(s));
+      CAPTURE(dtype_name(d));
+      RunSpec spec;
+      spec.text = convert_kernel(s, d);
+      spec.bindings = "N=256";
+      spec.validate = false;
+      spec.prepare = [](const ir::Kernel&, examples::LaunchData& data) {
+        auto& x = data.tensors[0].bytes;
+        for (uint32_t i = 0; i < 256; ++i) x[i] = uint8_t(i);
+      };
+      CHECK(run_compare(spec) == "");
+    }
   }
 }
 
