@@ -29,6 +29,27 @@ const std::vector<DType>& float_dtypes() {
   return v;
 }
 
+bool storage_format(DType d) {
+  return d == DType::E4M3FNUZ || d == DType::E5M2FNUZ || d == DType::E2M3 || d == DType::E3M2 || d == DType::E2M1 ||
+         d == DType::E8M0 || d == DType::UE4M3;
+}
+
+bool conversion_partner(DType d) {
+  return d == DType::F32 || d == DType::F64 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 || d == DType::I32;
+}
+
+bool tested_conversion(DType from, DType to) {
+  if (!storage_format(from) && !storage_format(to)) return true;
+  if (from == to) return true;
+  return (storage_format(from) && conversion_partner(to)) || (storage_format(to) && conversion_partner(from));
+}
+
+bool has_negative_zero(DType d) {
+  if (!dtype_is_float(d)) return false;
+  const FloatFormat* f = float_format(d);
+  return !f || (f->sign && f->specials != FloatSpecials::NanNegZero);
+}
+
 const std::vector<DType>& int_dtypes() {
   static const std::vector<DType> v = {DType::I8, DType::U8, DType::I32};
   return v;

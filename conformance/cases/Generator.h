@@ -18,6 +18,21 @@ namespace tegula::conformance {
 const std::vector<DType>& all_dtypes();
 /// The float dtypes, the integer dtypes (i8, u8, i32).
 const std::vector<DType>& float_dtypes();
+/// The narrow floats that are storage formats (FNUZ fp8, fp6, fp4, e8m0, ue4m3): a kernel
+/// computes in f32 between the load that decodes them and the store that rounds to them, so
+/// what a device can get wrong is the encoding. The suite tests them where the encoding
+/// matters (conversions to and from their partners, casts, copy routes, padding, fill,
+/// loads, a few map functions, sum and max reductions) rather than across every function,
+/// shape, scan and pair, which would be 1600 more cases a device.
+bool storage_format(DType d);
+/// A storage format's partners in conversions: f32, f64, f16, bf16, e4m3, i32 and itself.
+bool conversion_partner(DType d);
+/// Whether the conversion from `from` to `to` is one the suite runs: any pair of the other
+/// dtypes, and a storage format only with its partners.
+bool tested_conversion(DType from, DType to);
+/// Whether a float dtype has a -0 (the FNUZ formats and the unsigned e8m0 and ue4m3 have
+/// not): the signed-zero cases are about it.
+bool has_negative_zero(DType d);
 const std::vector<DType>& int_dtypes();
 
 class Generator {

@@ -23,11 +23,12 @@ namespace {
 const char* dtype_of(const MatrixInstruction& mi) { return dtype_name(mi.a_types[0]); }
 
 std::string forced_gemm(const MatrixInstruction& mi) {
-  std::string in = dtype_of(mi), acc = dtype_name(mi.c_types[0]);
-  return "kernel k(A: " + in + "[M, K], B: " + in + "[K, N], C: " + acc +
+  // B's dtype is the entry's own (the fp8 x bf8 MFMA mixes them).
+  std::string in = dtype_of(mi), in_b = dtype_name(mi.b_types[0]), acc = dtype_name(mi.c_types[0]);
+  return "kernel k(A: " + in + "[M, K], B: " + in_b + "[K, N], C: " + acc +
          "[M, N]) grid(ceildiv(N, 64), ceildiv(M, 64)) threads(256) {\n"
          "  alloc As: shared " +
-         in + "[64, 64]\n  alloc Bs: shared " + in + "[64, 64]\n  alloc acc: fragment " + acc +
+         in + "[64, 64]\n  alloc Bs: shared " + in_b + "[64, 64]\n  alloc acc: fragment " + acc +
          "[64, 64]\n  fill acc, 0\n  copy A[by * 64, 0], As\n  copy B[0, bx * 64], Bs\n"
          "  gemm As, Bs, acc, accumulate=true, inst=\"" +
          mi.id + "\"\n  copy acc, C[by * 64, bx * 64]\n}\n";
@@ -121,7 +122,8 @@ TEST_CASE("each MFMA entry's lowered registers hold what its layouts say, in eve
     }
     ++checked;
   }
-  CHECK(checked == 6);
+  // f16, bf16 and i8 in two shapes each, and the four FNUZ fp8 pairings (fp8 and bf8) in two.
+  CHECK(checked == 6 + 8);
 }
 
 }  // namespace mfma_layouts_test
