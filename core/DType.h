@@ -27,8 +27,10 @@
 ///   become +-max; non-saturating: they become the NaN. Any NaN becomes 0x80.
 /// - e2m3, e3m2 (OCP MX FP6) and e2m1 (OCP MX FP4): bias 1, 3 and 1, every encoding finite
 ///   (no Inf, no NaN). Max 7.5, 28 and 6. Stored one element per byte in the low 6 or 4 bits
-///   (the unpacked form tcgen05's f8f6f4 kind reads; packed data lives in u8 tensors), the
-///   upper bits zero when stored and ignored when loaded. Overflow and +-Inf become +-max in
+///   (the unpacked form tcgen05's f8f6f4 kind reads; packed data lives in u8 tensors). A load
+///   ignores the upper bits; a store that rounds a value writes them zero, and a copy between
+///   two tiles of the same dtype may carry them over (it moves encodings, as for NaN
+///   payloads). Overflow and +-Inf become +-max in
 ///   both modes (nothing else is representable); NaN becomes +max, as PTX's cvt.satfinite
 ///   does.
 /// - e8m0 (OCP MX scale): 8 exponent bits, bias 127, no sign, no mantissa, no zero: code c is
@@ -37,7 +39,7 @@
 ///   is the next power); below 2^-127 (zero included) it becomes 2^-127. Overflow: 2^127
 ///   (saturating) or NaN (non-saturating); negative values: 2^-127 or NaN; NaN: NaN.
 /// - ue4m3 (the unsigned e4m3 of NVFP4's block scales): e4m3 without the sign bit, stored in
-///   the low 7 bits (bit 7 zero when stored, ignored when loaded); 0x7f is NaN, max 448.
+///   the low 7 bits (bit 7 as the upper bits of fp6 and fp4 above); 0x7f is NaN, max 448.
 ///   Negative values that round to a non-zero magnitude become 0 (saturating) or NaN
 ///   (non-saturating); -0 becomes 0.
 /// - i8, u8, i32: RNE to an integer, then saturation to the type's range; NaN becomes 0.
@@ -79,7 +81,10 @@ enum class DType : uint8_t {
 #undef TG_DTYPE_ENUM
 };
 
-inline constexpr int kNumDTypes = 18;
+/// How many dtypes the list has (counted from it, so it cannot fall behind).
+#define TG_DTYPE_COUNT(e, name, bytes) +1
+inline constexpr int kNumDTypes = 0 TG_FOR_EACH_DTYPE(TG_DTYPE_COUNT);
+#undef TG_DTYPE_COUNT
 
 const char* dtype_name(DType t);
 std::optional<DType> parse_dtype(std::string_view name);

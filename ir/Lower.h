@@ -47,6 +47,11 @@ struct LowerResult {
 /// The pipeline's passes, in order.
 const std::vector<std::string>& pass_names();
 
+/// Whether `target` holds every dtype `k` names and its store mode (the first pass,
+/// check_target_dtypes, ir/lower/CheckTargetDTypes.cpp): Unsupported at the first use of what
+/// the description lacks.
+Status check_kernel_dtypes(const Kernel& k, const TargetDescription& target);
+
 /// Lower a verified kernel for a target.
 Result<LowerResult> lower(const Kernel& k, const TargetDescription& target,
                           const LowerOptions& options = {});

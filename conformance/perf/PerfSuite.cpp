@@ -25,8 +25,7 @@ const char* dt(DType d) { return dtype_name(d); }
 std::string refusal(const PerfSpec& spec, const TargetDescription& target) {
   auto k = parse_perf_kernel(spec);
   if (!k.is_ok()) return "the kernel does not verify: " + k.status().message();
-  for (const ir::Param& p : k->params)
-    if (!target.has_dtype(p.dtype)) return std::string("the device has no ") + dt(p.dtype);
+  if (Status held = ir::check_kernel_dtypes(*k, target); !held.is_ok()) return held.message();
   auto space = ir::parse_tune_space(spec.kernel, spec.name);
   if (space.is_ok() && !space->empty()) return "";  // the ranking decides, at compile time
   return lowering_refusal(spec.kernel, target);

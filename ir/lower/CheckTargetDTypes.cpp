@@ -4,25 +4,23 @@
 // the description declares the feature `nonsaturating_stores`.
 //
 // Why here, first: a backend must never refuse a kernel lowering accepted. Without this
-// pass a Vulkan device without Float64, or a backend with no codec for e2m1, would discover
-// the dtype while emitting code. The description is the one place that says what a device
-// holds, so the refusal is made once, from it, with the location of the first use.
+// pass a Vulkan device without Float64, or a backend with no codec for a dtype, would
+// discover it while emitting code. The description is the one place that says what a device
+// holds, so the refusal is made once, from it, with the location of the first use; the
+// optimization matrix asks the same question through check_kernel_dtypes (ir/Lower.h).
 #include "ir/Analysis.h"
+#include "ir/Lower.h"
 #include "ir/lower/Passes.h"
-#include "ir/Printer.h"
+#include "targets/Target.h"
 
 namespace tegula::ir {
 namespace {
 
-Status missing(const LowerContext& ctx, DType d, const std::string& what, SourceLoc loc) {
+Status missing(const TargetDescription& target, DType d, const std::string& what, SourceLoc loc) {
+  std::string held;
+  for (DType t : target.dtypes) held += std::string(" ") + dtype_name(t);
   return error(ErrorCode::Unsupported,
-               what + " is " + dtype_name(d) + ", which target '" + ctx.target.name + "' does not hold (its dtypes:" +
-                   [&] {
-                     std::string s;
-                     for (DType t : ctx.target.dtypes) s += std::string(" ") + dtype_name(t);
-                     return s;
-                   }() + ")",
-               loc);
+               what + " is " + dtype_name(d) + ", which target '" + target.name + "' does not hold (its dtypes:" + held + ")", loc);
 }
 
 /// The first cast or bitcast in `e` to a dtype the target lacks.
@@ -36,17 +34,17 @@ const ExprNode* foreign_cast(const Expr& e, const TargetDescription& t) {
   return found;
 }
 
-Status check_block(const LowerContext& ctx, const Block& b) {
+Status check_block(const TargetDescription& target, const Block& b) {
   Status st = Status::ok();
   for_each_stmt(b, [&](const Stmt& s) {
     if (!st.is_ok()) return;
-    if (s.op == OpKind::Alloc && !ctx.target.has_dtype(s.type.dtype)) {
-      st = missing(ctx, s.type.dtype, "buffer '" + s.name + "'", s.loc);
+    if (s.op == OpKind::Alloc && !target.has_dtype(s.type.dtype)) {
+      st = missing(target, s.type.dtype, "buffer '" + s.name + "'", s.loc);
       return;
     }
     for (const Expr& e : s.exprs) {
-      if (const ExprNode* c = foreign_cast(e, ctx.target)) {
-        st = missing(ctx, c->cast_to, "a cast's result", c->loc);
+      if (const ExprNode* c = foreign_cast(e, target)) {
+        st = missing(target, c->cast_to, "a cast's result", c->loc);
         return;
       }
     }
@@ -56,18 +54,20 @@ Status check_block(const LowerContext& ctx, const Block& b) {
 
 }  // namespace
 
-Status check_target_dtypes(LowerContext& ctx) {
-  for (const Param& p : ctx.kernel.params) {
-    if (!ctx.target.has_dtype(p.dtype)) return missing(ctx, p.dtype, "parameter '" + p.name + "'", p.loc);
+Status check_kernel_dtypes(const Kernel& k, const TargetDescription& target) {
+  for (const Param& p : k.params) {
+    if (!target.has_dtype(p.dtype)) return missing(target, p.dtype, "parameter '" + p.name + "'", p.loc);
   }
-  TG_RETURN_IF_ERROR(check_block(ctx, ctx.kernel.body));
-  const Attr* sat = find_attr(ctx.kernel.attrs, "saturate");
-  if (sat && sat->value.kind == AttrValue::Kind::Bool && !sat->value.b && !ctx.target.has_feature(Feature::NonsaturatingStores))
+  TG_RETURN_IF_ERROR(check_block(target, k.body));
+  const Attr* sat = find_attr(k.attrs, "saturate");
+  if (store_mode(k) == Fp8Mode::NonSaturating && !target.has_feature(Feature::NonsaturatingStores))
     return error(ErrorCode::Unsupported,
-                 "kernel '" + ctx.kernel.name + "' asks for non-saturating stores (saturate=false); target '" + ctx.target.name +
+                 "kernel '" + k.name + "' asks for non-saturating stores (saturate=false); target '" + target.name +
                      "' declares only saturating narrow-float stores (no nonsaturating_stores feature)",
-                 sat->loc);
+                 sat ? sat->loc : k.loc);
   return Status::ok();
 }
+
+Status check_target_dtypes(LowerContext& ctx) { return check_kernel_dtypes(ctx.kernel, ctx.target); }
 
 }  // namespace tegula::ir

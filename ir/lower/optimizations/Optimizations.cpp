@@ -66,12 +66,11 @@ Cell evaluate(const Optimization& row, const TargetDescription& target) {
     c.reason = "the solution kernel does not verify: " + k.status().str();
     return c;
   }
-  // A target that cannot hold the solution kernel's tensors cannot run the kernel the row is
-  // about (check_target_dtypes would refuse it): the row does not apply there.
-  for (const Param& p : k->params) {
-    if (target.has_dtype(p.dtype)) continue;
+  // A target that cannot hold the solution kernel's dtypes cannot run the kernel the row is
+  // about (lowering's first pass refuses it): the row does not apply there.
+  if (Status held = check_kernel_dtypes(*k, target); !held.is_ok()) {
     c.state = CellState::NotApplicable;
-    c.reason = std::string("the target holds no ") + dtype_name(p.dtype) + ", the dtype of the row's kernel";
+    c.reason = "the row's kernel: " + held.message();
     return c;
   }
   // The variant the runtime compiles for launches whose tensors start 16-byte aligned (the

@@ -2,7 +2,8 @@
 /// Element encodings in SPIR-V, with exactly the rounding rules of core/DType.h:
 ///
 ///  - storage_type: how a dtype's elements sit in buffers and shared memory (its own bits:
-///    f16/bf16 as 16-bit words, fp8, i8, u8 and bool as bytes, tf32 as f32 bits);
+///    f16/bf16 as 16-bit words, every narrower float, i8, u8 and bool as bytes, tf32 as f32
+///    bits; the narrow floats' encoders and decoders are written from core's FloatFormat);
 ///  - value_type: how values of that dtype are held in registers (f64, f32, i32 or bool);
 ///  - decode: storage -> value, exact;
 ///  - encode: any value -> storage, rounding to nearest even with the dtype's overflow,

@@ -28,30 +28,6 @@ Buf* KernelGen::find_buf(const std::string& name) {
   return nullptr;
 }
 
-static bool dtype_supported(const CodegenTarget& t, DType d) {
-  switch (d) {
-    case DType::F32:
-    case DType::TF32:
-    case DType::I32: return true;
-    case DType::F16:
-    case DType::BF16: return t.int16;
-    case DType::F64: return t.float64;
-    case DType::I8:
-    case DType::U8:
-    case DType::E4M3:
-    case DType::E5M2:
-    case DType::Bool:
-    case DType::E4M3FNUZ:
-    case DType::E5M2FNUZ:
-    case DType::E2M3:
-    case DType::E3M2:
-    case DType::E2M1:
-    case DType::E8M0:
-    case DType::UE4M3: return t.int8;
-  }
-  return false;
-}
-
 // --- interface ---------------------------------------------------------------------------
 
 Status KernelGen::declare_interface(int64_t raster) {
@@ -76,7 +52,6 @@ Status KernelGen::declare_interface(int64_t raster) {
   for (size_t i = 0; i < k_.params.size(); ++i) {
     const ir::Param& p = k_.params[i];
     if (p.is_tensor) continue;
-    if (!dtype_supported(t_, p.dtype)) return fail(p.loc, std::string("target has no ") + dtype_name(p.dtype) + " support");
     if (p.dtype == DType::F64) members.push_back({uint32_t(i), PushF64, T::F64});
     else if (dtype_is_float(p.dtype)) members.push_back({uint32_t(i), PushF32, T::F32});
     else members.push_back({uint32_t(i), PushI32, T::I32});
@@ -128,7 +103,6 @@ Status KernelGen::declare_interface(int64_t raster) {
   for (size_t i = 0; i < k_.params.size(); ++i) {
     const ir::Param& p = k_.params[i];
     if (!p.is_tensor) continue;
-    if (!dtype_supported(t_, p.dtype)) return fail(p.loc, std::string("target has no ") + dtype_name(p.dtype) + " support");
     Buf& b = bufs_.emplace_back();
     b.name = p.name;
     b.scope = ir::Scope::Global;
@@ -166,7 +140,6 @@ static void find_atomic_targets(const ir::Block& b, std::set<std::string>& out) 
 }
 
 Status KernelGen::declare_alloc(const ir::Stmt& s) {
-  if (!dtype_supported(t_, s.type.dtype)) return fail(s.loc, std::string("target has no ") + dtype_name(s.type.dtype) + " support");
   Buf& b = bufs_.emplace_back();
   b.name = s.name;
   b.scope = s.type.scope;
